@@ -1,0 +1,184 @@
+"""Every error venedig-rules raises, in one hierarchy.
+
+Each class subclasses the builtin that fits (mostly :class:`ValueError`) and carries a
+stable ``code`` that tools may match on; the code never changes once released.
+
+Rule-data errors know where they happened and print as
+``file:line:column: code: message``:
+
+>>> err = RuleReferenceError("unknown building 'palazo' (did you mean 'palazzo'?)",
+...                          Location("rules/venedig/cards.yaml", 12, 7))
+>>> print(err)
+rules/venedig/cards.yaml:12:7: rules/reference: unknown building 'palazo' (did you mean 'palazzo'?)
+>>> isinstance(err, ValueError), err.code
+(True, 'rules/reference')
+
+A load collects every problem and raises one :class:`InvalidRulesError` listing them all.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a file: 1-based line and column. ``line`` 0 means the whole file."""
+
+    file: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class VenedigError(Exception):
+    """Base of every error raised by venedig-rules."""
+
+    code = "venedig"
+
+
+class RulesError(VenedigError, ValueError):
+    """A problem in rule data, with its location.
+
+    ``detail`` holds optional extra lines (a source excerpt with a caret) shown under
+    the message when the error is printed alone.
+    """
+
+    code = "rules"
+
+    def __init__(self, message: str, location: Location | None = None, detail: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.location = location or Location("<unknown>")
+        self.detail = detail
+
+    def line(self) -> str:
+        """The one-line form ``file:line:column: code: message``."""
+        return f"{self.location}: {self.code}: {self.message}"
+
+    def sort_key(self) -> tuple:
+        return (self.location, self.code, self.message)
+
+    def to_dict(self) -> dict:
+        """JSON-safe form, as printed by ``venedig-rules validate --format json``."""
+        loc = self.location
+        return {"file": loc.file, "line": loc.line, "column": loc.column,
+                "code": self.code, "message": self.message}
+
+    def __str__(self) -> str:
+        return self.line() + (("\n" + self.detail) if self.detail else "")
+
+
+class YamlError(RulesError):
+    """A rule file is not well-formed YAML, uses an unsafe tag, repeats a key or expands too far."""
+
+    code = "rules/yaml"
+
+
+class RuleFileError(RulesError):
+    """A rule file or folder is missing, unreadable, or has a name that is not a file kind."""
+
+    code = "rules/file"
+
+
+class SchemaError(RulesError):
+    """A rule file does not have the shape its JSON Schema requires."""
+
+    code = "rules/schema"
+
+
+class RuleReferenceError(RulesError):
+    """An id refers to nothing that is defined."""
+
+    code = "rules/reference"
+
+
+class DuplicateIdError(RulesError):
+    """The same id is defined twice."""
+
+    code = "rules/duplicate"
+
+
+class CountError(RulesError):
+    """Counts that must agree do not (a deck against its component, pieces against the board)."""
+
+    code = "rules/count"
+
+
+class ParamError(RulesError):
+    """An item's params do not match what game.yaml declares for its kind."""
+
+    code = "rules/param"
+
+
+class VariantError(RulesError):
+    """A variant overlay cannot be applied (unknown base, patch of a missing id, ...)."""
+
+    code = "rules/variant"
+
+
+class DslError(RulesError):
+    """A problem in an effect DSL string."""
+
+    code = "dsl"
+
+
+class DslSyntaxError(DslError):
+    """DSL text that does not parse."""
+
+    code = "dsl/syntax"
+
+
+class DslNameError(DslError):
+    """A DSL name that is bound to nothing."""
+
+    code = "dsl/name"
+
+
+class DslTypeError(DslError, TypeError):
+    """A DSL call with the wrong number or types of arguments."""
+
+    code = "dsl/type"
+
+
+class InvalidRulesError(RulesError):
+    """Every problem found while loading a ruleset, sorted by location.
+
+    >>> e = InvalidRulesError([SchemaError("b", Location("x.yaml", 2, 1)),
+    ...                        YamlError("a", Location("x.yaml", 1, 5))])
+    >>> print(e)
+    x.yaml:1:5: rules/yaml: a
+    x.yaml:2:1: rules/schema: b
+    >>> [err.code for err in e.errors]
+    ['rules/yaml', 'rules/schema']
+    """
+
+    code = "rules/invalid"
+
+    def __init__(self, errors: Iterable[RulesError]):
+        self.errors = sorted(errors, key=RulesError.sort_key)
+        first = self.errors[0].location if self.errors else None
+        super().__init__(f"{len(self.errors)} problem(s) in rule data", first)
+
+    def __str__(self) -> str:
+        return "\n".join(err.line() for err in self.errors)
+
+
+class UnknownRulesetError(VenedigError, LookupError):
+    """No bundled ruleset, variant or path has the name asked for."""
+
+    code = "rules/not_found"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """A `` (did you mean 'x'?)`` suffix for the closest choice, or ``""``.
+
+    >>> did_you_mean("palazo", ["casa", "palazzo"])
+    " (did you mean 'palazzo'?)"
+    """
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
