@@ -1,0 +1,328 @@
+"""Checks of a ruleset's data beyond the schemas: ids, references, params and counts.
+
+They run on data that may have failed its schema, so they read defensively and report
+what they can; every problem is located through the ruleset's position map.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Iterator
+
+from . import board as boardlib
+from .errors import (CountError, DuplicateIdError, ParamError, RuleReferenceError, RulesError,
+                     did_you_mean)
+from .yamlsource import PositionMap, pointer
+
+#: Id namespaces: name -> (file kind, list key) holding items with an ``id``.
+NAMESPACES = {
+    "component": ("components", "components"),
+    "card": ("cards", "cards"),
+    "card type": ("cards", "types"),
+    "tile": ("tiles", "tiles"),
+    "shape": ("tiles", "shapes"),
+    "building": ("buildings", "buildings"),
+    "region": ("board", "regions"),
+    "connection": ("board", "connections"),
+    "track": ("board", "tracks"),  # after collection: board and score tracks
+    "score track": ("scoring", "tracks"),
+    "scoring rule": ("scoring", "rules"),
+    "invariant": ("invariants", "invariants"),
+}
+
+#: Items whose ``params`` are declared in ``game.yaml`` under ``parameters/<kind>``.
+PARAM_KINDS = {"cards": ("cards", "cards"), "card_types": ("cards", "types"), "tiles": ("tiles", "tiles"),
+               "buildings": ("buildings", "buildings"), "components": ("components", "components"),
+               "regions": ("board", "regions"), "connections": ("board", "connections")}
+
+#: Items that are copies of a component: their counts must sum to the component's count.
+COUNTED = (("cards", "cards"), ("tiles", "tiles"), ("buildings", "buildings"))
+
+#: Fields that hold effect DSL source, by where their items live.
+DSL_FIELDS = {("cards", "cards"): ("effect",), ("cards", "types"): ("effect",), ("tiles", "tiles"): ("effect",),
+              ("buildings", "buildings"): ("points", "ability"), ("scoring", "rules"): ("effect",),
+              ("invariants", "invariants"): ("check",)}
+
+#: ``DslChecker(text, pointer, positions, context) -> problems``; ``context`` names the item.
+DslChecker = Callable[[str, str, PositionMap, dict], list[RulesError]]
+
+
+def check(data: dict[str, Any], positions: PositionMap, dsl_checker: DslChecker | None = None) -> list[RulesError]:
+    """Every problem in the cross-file facts of ``data`` (a mapping of file kind to content)."""
+    return list(_Checker(data, positions).run(dsl_checker))
+
+
+class _Checker:
+    def __init__(self, data: dict[str, Any], positions: PositionMap):
+        self.data, self.positions = data, positions
+        self.ids: dict[str, dict[str, str]] = {}  # namespace -> id -> pointer
+        self.spaces = boardlib.grid_spaces(self._get("board"))
+
+    def run(self, dsl_checker: DslChecker | None) -> Iterator[RulesError]:
+        yield from self.collect_ids()
+        yield from self.references()
+        yield from self.grid()
+        yield from self.tracks()
+        yield from self.params()
+        yield from self.counts()
+        yield from self.players()
+        if dsl_checker is not None:
+            for (kind, key), fields in DSL_FIELDS.items():
+                for ptr, item in self.items(kind, key):
+                    for name in fields:
+                        if isinstance(item.get(name), str):
+                            context = {"kind": kind, "list": key, "item": item}
+                            yield from dsl_checker(item[name], pointer(ptr, name), self.positions, context)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _get(self, *path: str) -> Any:
+        node: Any = self.data
+        for part in path:
+            node = node.get(part) if isinstance(node, dict) else None
+        return node
+
+    def items(self, kind: str, key: str) -> Iterator[tuple[str, dict]]:
+        """(pointer, item) of each mapping in list ``key`` of file ``kind``."""
+        values = self._get(kind, key)
+        for i, item in enumerate(values if isinstance(values, list) else []):
+            if isinstance(item, dict):
+                yield pointer(pointer(f"/{kind}", key), i), item
+
+    def at(self, ptr: str) -> Any:
+        return self.positions.at(ptr)
+
+    def ref(self, namespace: str, value: Any, ptr: str) -> Iterator[RulesError]:
+        known = self.ids.get(namespace, {})
+        if isinstance(value, str) and value not in known:
+            yield RuleReferenceError(f"unknown {namespace} {value!r}{did_you_mean(value, known)}", self.at(ptr))
+
+    # -- checks ----------------------------------------------------------------------------
+    def collect_ids(self) -> Iterator[RulesError]:
+        for namespace, (kind, key) in NAMESPACES.items():
+            seen = self.ids.setdefault(namespace, {})
+            for ptr, item in self.items(kind, key):
+                ident = item.get("id")
+                if not isinstance(ident, str):
+                    continue
+                if ident in seen:
+                    first, here = self.at(seen[ident] + "/id"), self.at(ptr + "/id")
+                    where = f"line {first.line}" + ("" if first.file == here.file else f" of {first.file}")
+                    yield DuplicateIdError(f"{namespace} {ident!r} is defined twice (first at {where}); "
+                                           "expected each id once", here)
+                else:
+                    seen[ident] = ptr
+        self.ids["space"] = {sid: "" for sid in self.spaces}
+        self.ids["track"] = {**self.ids["track"], **self.ids["score track"]}
+
+    def references(self) -> Iterator[RulesError]:
+        simple = (("cards", "cards", "component", "component"), ("cards", "cards", "type", "card type"),
+                  ("cards", "cards", "building", "building"), ("tiles", "tiles", "component", "component"),
+                  ("tiles", "tiles", "shape", "shape"), ("buildings", "buildings", "component", "component"),
+                  ("buildings", "buildings", "shape", "shape"))
+        for kind, key, field, namespace in simple:
+            for ptr, item in self.items(kind, key):
+                yield from self.ref(namespace, item.get(field), pointer(ptr, field))
+        for ptr, attrs in self.space_attr_sets():
+            for field, namespace in (("region", "region"), ("building", "building")):
+                yield from self.ref(namespace, attrs.get(field), pointer(ptr, field))
+        for ptr, item in self.items("board", "connections"):
+            for field, namespace in (("between", "region"), ("spaces", "space")):
+                values = item.get(field)
+                for i, value in enumerate(values if isinstance(values, list) else []):
+                    yield from self.ref(namespace, value, pointer(pointer(ptr, field), i))
+            between = item.get("between")
+            if isinstance(between, list) and len(between) == 2 and between[0] == between[1]:
+                yield RuleReferenceError(f"connection {item.get('id')!r} joins {between[0]!r} to itself; "
+                                         "expected two different regions", self.at(ptr + "/between"))
+        for ptr, item in self.items("board", "tracks"):
+            for j, space in enumerate(item.get("spaces") or []):
+                touches = space.get("touches") if isinstance(space, dict) else None
+                for k, region in enumerate(touches if isinstance(touches, list) else []):
+                    yield from self.ref("region", region, f"{ptr}/spaces/{j}/touches/{k}")
+        winner = self._get("scoring", "winner")
+        if isinstance(winner, dict):
+            yield from self.ref("track", winner.get("most"), "/scoring/winner/most")
+            for i, value in enumerate(winner.get("tie_breakers") or []):
+                yield from self.ref("track", value, f"/scoring/winner/tie_breakers/{i}")
+
+    def space_attr_sets(self) -> Iterator[tuple[str, dict]]:
+        """Every mapping of space attributes: legend entries, space overrides and selectors."""
+        for section in (("grid", "legend"), ("spaces",)):
+            mapping = self._get("board", *section)
+            for key, attrs in (mapping or {}).items() if isinstance(mapping, dict) else ():
+                if isinstance(attrs, dict):
+                    yield "/board/" + "/".join(section) + pointer("", key), attrs
+        for ptr, item in self.items("components", "components"):
+            where = (item.get("board_spaces") or {}).get("where") if isinstance(item.get("board_spaces"), dict) else None
+            if isinstance(where, dict):
+                yield ptr + "/board_spaces/where", where
+        for ptr, item in self.items("board", "counts"):
+            if isinstance(item.get("where"), dict):
+                yield ptr + "/where", item["where"]
+
+    def grid(self) -> Iterator[RulesError]:
+        grid = self._get("board", "grid")
+        if not isinstance(grid, dict):
+            return
+        legend = grid.get("legend") if isinstance(grid.get("legend"), dict) else {}
+        for row, text in enumerate(grid.get("rows") or []):
+            if not isinstance(text, str):
+                continue
+            for col, char in enumerate(text):
+                if char not in boardlib.EMPTY and char not in legend:
+                    ptr = f"/board/grid/rows/{row}"
+                    yield RuleReferenceError(
+                        f"map character {char!r} (space {boardlib.space_id(col, row)}) is not in the legend; "
+                        f"expected one of {''.join(sorted(legend))!r} or '.' for no space",
+                        self.positions.in_scalar(ptr, col))
+        overrides = self._get("board", "spaces")
+        for sid in overrides if isinstance(overrides, dict) else ():
+            if sid not in self.spaces:
+                yield RuleReferenceError(f"unknown space {sid!r}{did_you_mean(sid, self.spaces)}; "
+                                         "expected a space drawn in grid/rows",
+                                         self.positions.key_at(pointer("/board/spaces", sid)))
+
+    def tracks(self) -> Iterator[RulesError]:
+        for ptr, track in self.items("board", "tracks"):
+            first, last = track.get("first"), track.get("last")
+            if not (isinstance(first, int) and isinstance(last, int)):
+                continue
+            if first > last:
+                yield CountError(f"track {track.get('id')!r} runs from {first} to {last}; expected first <= last",
+                                 self.at(ptr + "/first"))
+            steps: dict[int, str] = {}
+            for j, space in enumerate(track.get("spaces") or []):
+                if not isinstance(space, dict) or not isinstance(space.get("step"), int):
+                    continue
+                step, sptr = space["step"], f"{ptr}/spaces/{j}"
+                if not first <= step <= last:
+                    yield RuleReferenceError(f"track {track.get('id')!r} has no step {step} "
+                                             f"(it runs from {first} to {last})", self.at(sptr + "/step"))
+                if step in steps:
+                    yield DuplicateIdError(f"track {track.get('id')!r} describes step {step} twice",
+                                           self.at(sptr + "/step"))
+                steps[step] = sptr
+            for j, space in enumerate(track.get("spaces") or []):
+                same = space.get("same_as") if isinstance(space, dict) else None
+                if isinstance(same, int) and not first <= same <= last:
+                    yield RuleReferenceError(f"step {space.get('step')} is the same space as step {same}, "
+                                             f"which track {track.get('id')!r} does not have",
+                                             self.at(f"{ptr}/spaces/{j}/same_as"))
+
+    def params(self) -> Iterator[RulesError]:
+        declared_all = self._get("game", "parameters")
+        declared_all = declared_all if isinstance(declared_all, dict) else {}
+        for pkind, (kind, key) in PARAM_KINDS.items():
+            declared = declared_all.get(pkind) if isinstance(declared_all.get(pkind), dict) else {}
+            for ptr, item in self.items(kind, key):
+                yield from self.item_params(pkind, declared, ptr, item)
+
+    def item_params(self, pkind: str, declared: dict, ptr: str, item: dict) -> Iterator[RulesError]:
+        params = item.get("params")
+        params = params if isinstance(params, dict) else {}
+        name = f"{pkind.rstrip('s').replace('_', ' ')} {item.get('id')!r}"
+        for pname, value in params.items():
+            decl = declared.get(pname)
+            vptr = pointer(ptr + "/params", pname)
+            if not isinstance(decl, dict):
+                where = f"game.yaml parameters/{pkind}"
+                yield ParamError(f"{name} has param {pname!r}, which {where} does not declare"
+                                 f"{did_you_mean(pname, declared)}", self.positions.key_at(vptr))
+                continue
+            problem = _param_problem(decl, value)
+            if problem:
+                yield ParamError(f"param {pname!r} of {name} is {value!r}; expected {problem}", self.at(vptr))
+        for pname, decl in declared.items():
+            if isinstance(decl, dict) and decl.get("required") and pname not in params:
+                yield ParamError(f"{name} lacks param {pname!r}, which game.yaml declares as required",
+                                 self.at(ptr + "/params") if "params" in item else self.at(ptr))
+
+    def counts(self) -> Iterator[RulesError]:
+        components: dict[Any, tuple[str, dict]] = {}
+        for ptr, item in self.items("components", "components"):
+            components.setdefault(item.get("id"), (ptr, item))
+        sums: Counter = Counter()
+        users: dict[str, list[str]] = {}
+        for kind, key in COUNTED:
+            for ptr, item in self.items(kind, key):
+                comp, count = item.get("component"), item.get("count")
+                if isinstance(comp, str) and isinstance(count, int):
+                    sums[comp] += count
+                    users.setdefault(comp, []).append(ptr)
+        for comp, total in sums.items():
+            if comp not in components:
+                continue
+            ptr, item = components[comp]
+            want = item.get("count")
+            if isinstance(want, int) and want != total:
+                kinds = sorted({p.split("/")[1] for p in users[comp]})
+                yield CountError(f"component {comp!r} has count {want}, but the {' and '.join(kinds)} of it "
+                                 f"add up to {total}; expected them to agree", self.at(ptr + "/count"))
+        for ptr, item in components.values():
+            rule, want = item.get("board_spaces"), item.get("count")
+            if not (isinstance(rule, dict) and isinstance(rule.get("where"), dict) and isinstance(want, int)):
+                continue
+            have = sum(boardlib.matches(a, rule["where"]) for a in self.spaces.values())
+            relation = rule.get("relation", "equal")
+            ok = {"equal": want == have, "at_most": want <= have, "at_least": want >= have}.get(relation, True)
+            if not ok:
+                words = {"equal": "exactly", "at_most": "at most", "at_least": "at least"}[relation]
+                yield CountError(f"component {item.get('id')!r} has count {want}; expected {words} the number "
+                                 f"of board spaces matching {rule['where']}, which is {have}",
+                                 self.at(ptr + "/board_spaces"))
+        for ptr, item in self.items("board", "counts"):
+            where, want = item.get("where"), item.get("count")
+            if isinstance(where, dict) and isinstance(want, int):
+                have = sum(boardlib.matches(a, where) for a in self.spaces.values())
+                if have != want:
+                    yield CountError(f"the board has {have} spaces matching {where}; expected {want}",
+                                     self.at(ptr + "/count"))
+
+    def players(self) -> Iterator[RulesError]:
+        players = self._get("game", "players")
+        if not isinstance(players, dict):
+            return
+        low, high = players.get("min"), players.get("max")
+        if not (isinstance(low, int) and isinstance(high, int)):
+            return
+        if low > high:
+            yield CountError(f"players min {low} is above max {high}", self.at("/game/players/min"))
+        for ptr, item in self.items("components", "components"):
+            colors = item.get("colors")
+            if isinstance(colors, list) and "per_player" in item and len(colors) < high:
+                yield CountError(f"component {item.get('id')!r} comes in {len(colors)} colours, but up to "
+                                 f"{high} players play", self.at(ptr + "/colors"))
+        for ptr, item in self.items("cards", "cards"):
+            mark = item.get("min_players")
+            if isinstance(mark, int) and mark > high:
+                yield CountError(f"card {item.get('id')!r} is used from {mark} players, but at most {high} play",
+                                 self.at(ptr + "/min_players"))
+        constants = self._get("game", "constants")
+        for name, const in (constants.items() if isinstance(constants, dict) else ()):
+            table = const.get("by_players") if isinstance(const, dict) else None
+            if isinstance(table, dict):
+                missing = [n for n in range(low, high + 1) if str(n) not in table]
+                if missing:
+                    yield CountError(f"constant {name!r} has no value for {', '.join(map(str, missing))} "
+                                     f"players; expected one for every count from {low} to {high}",
+                                     self.at(f"/game/constants/{name}/by_players"))
+
+
+def _param_problem(decl: dict, value: Any) -> str:
+    """What is wrong with a param value against its declaration, or ``""``."""
+    kind = decl.get("type")
+    ok = {"integer": isinstance(value, int) and not isinstance(value, bool),
+          "string": isinstance(value, str), "boolean": isinstance(value, bool),
+          "list": isinstance(value, list),
+          "ids": isinstance(value, list) and all(isinstance(v, str) for v in value)}.get(kind, True)
+    if not ok:
+        return f"a value of type {kind}"
+    if kind == "integer":
+        if "minimum" in decl and value < decl["minimum"]:
+            return f"at least {decl['minimum']}"
+        if "maximum" in decl and value > decl["maximum"]:
+            return f"at most {decl['maximum']}"
+    values = decl.get("values")
+    if isinstance(values, list) and value not in values:
+        return f"one of {', '.join(map(repr, values))}"
+    return ""

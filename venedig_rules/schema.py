@@ -1,0 +1,149 @@
+"""JSON Schema checks of rule files, with every error located in its YAML file.
+
+One schema per file kind lives in ``schemas/<kind>.schema.json`` (draft 2020-12); shared
+definitions in ``schemas/defs.schema.json``.
+
+>>> from venedig_rules.yamlsource import loads
+>>> src = loads("invariants:\\n  - id: pillars\\n    chek: 'true'\\n    message: m\\n", "inv.yaml")
+>>> for err in validate("invariants", src.data, src.positions):
+...     print(err.line())
+inv.yaml:2:5: rules/schema: invariant 'pillars' is missing required key 'check'
+inv.yaml:3:5: rules/schema: unknown key 'chek' (did you mean 'check'?)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from typing import Any, Iterator
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+
+from .errors import SchemaError, did_you_mean
+from .resources import schemas_root
+from .yamlsource import PositionMap, pointer
+
+#: The rule file kinds, each with a schema of its own (variant overlays and scenarios too).
+KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants",
+         "variant", "scenario")
+
+_ITEM_NAMES = {"cards": "card", "types": "card type", "tiles": "tile", "shapes": "shape",
+               "buildings": "building", "components": "component", "invariants": "invariant",
+               "rules": "scoring rule", "regions": "region", "connections": "connection",
+               "tracks": "track", "tracks/spaces": "track space", "steps": "step"}
+
+
+@cache
+def schemas() -> dict[str, dict]:
+    """Every schema by file name (``cards.schema.json``, ``defs.schema.json``, ...)."""
+    return {p.name: json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted(schemas_root().glob("*.schema.json"))}
+
+
+@cache
+def validator(kind: str) -> Draft202012Validator:
+    """The validator of one file kind."""
+    registry = Registry().with_resources(
+        (name, Resource.from_contents(schema)) for name, schema in schemas().items())
+    return Draft202012Validator(schemas()[f"{kind}.schema.json"], registry=registry)
+
+
+def validate(kind: str, data: Any, positions: PositionMap, at: str = "") -> list[SchemaError]:
+    """Every schema error of ``data`` (a file of ``kind``), located; ``[]`` when valid.
+
+    ``at`` is the pointer of ``data`` within ``positions`` (for data nested in a larger map).
+    """
+    found: dict[tuple, SchemaError] = {}
+    for error in validator(kind).iter_errors(data):
+        for err in _explain(error, data, positions, at):
+            found.setdefault((err.location, err.message), err)
+    return list(found.values())
+
+
+def _explain(error: ValidationError, data: Any, positions: PositionMap, at: str) -> Iterator[SchemaError]:
+    path = list(error.absolute_path)
+    ptr = at + "".join(pointer("", p) for p in path)
+    what = _describe(path, data)
+    kind = error.validator
+    if kind in ("additionalProperties", "unevaluatedProperties"):
+        allowed = sorted(error.schema.get("properties", {}))
+        for key in _unexpected(error):
+            hint = did_you_mean(key, allowed) or f" (expected one of: {', '.join(allowed)})"
+            yield SchemaError(f"unknown key {key!r}{hint}", positions.key_at(pointer(ptr, key)))
+        return
+    if kind in ("oneOf", "anyOf") and error.context:
+        sub = best_match(error.context)
+        if sub.validator not in ("oneOf", "anyOf", "required"):
+            yield from _explain(sub, data, positions, at)
+            return
+    yield SchemaError(_message(error, what), positions.at(ptr))
+
+
+def _message(error: ValidationError, what: str) -> str:
+    kind, value, inst = error.validator, error.validator_value, error.instance
+    if kind == "required":
+        missing = re.findall(r"'([^']*)' is a required property", error.message)
+        return f"{what} is missing required key {missing[0]!r}" if missing else error.message
+    if kind == "type":
+        types = value if isinstance(value, list) else [value]
+        return f"{what} should be {' or '.join(_article(t) for t in types)}, not {_show(inst)}"
+    if kind == "enum":
+        return f"{what} is {_show(inst)}; expected one of {', '.join(map(repr, value))}"
+    if kind == "pattern":
+        if value == "^[a-z][a-z0-9_]*$":
+            return f"{_show(inst)} is not a valid id (expected lower case letters, digits and '_', starting with a letter)"
+        return f"{_show(inst)} does not match the pattern {value!r}"
+    if kind in ("minimum", "maximum"):
+        return f"{what} is {inst}; expected {'at least' if kind == 'minimum' else 'at most'} {value}"
+    if kind in ("minItems", "maxItems"):
+        return f"{what} has {len(inst)} items; expected {'at least' if kind == 'minItems' else 'at most'} {value}"
+    if kind == "minLength":
+        return f"{what} is empty; expected some text"
+    if kind == "uniqueItems":
+        return f"{what} repeats an item; expected each item once"
+    if kind == "oneOf":
+        return f"{what} matches {'none' if not error.context else 'more than one'} of its allowed forms"
+    return f"{what}: {error.message}"
+
+
+def _unexpected(error: ValidationError) -> list[str]:
+    inst = error.instance
+    if error.validator == "additionalProperties":
+        props = error.schema.get("properties", {})
+        patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
+        return [k for k in inst if k not in props and not any(p.search(k) for p in patterns)]
+    return re.findall(r"'([^']*)'", error.message.split("(")[-1])
+
+
+def _describe(path: list, data: Any) -> str:
+    """A reader's name for the value at ``path``: "card 'casa'", "key 'count' of card 'casa'"."""
+    owner, node, list_key = None, data, "items"
+    for i, part in enumerate(path):
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(part, int):
+            label = _ITEM_NAMES.get(list_key, "item")
+            ident = node.get("id") if isinstance(node, dict) else None
+            owner = (i, f"{label} {ident!r}" if isinstance(ident, str) else f"{label} #{part + 1}")
+        else:
+            list_key = part
+    if owner is None:
+        return f"key {'/'.join(map(str, path))!r}" if path else "the file"
+    rest = path[owner[0] + 1:]
+    return f"key {'/'.join(map(str, rest))!r} of {owner[1]}" if rest else owner[1]
+
+
+def _article(t: str) -> str:
+    names = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
+             "number": "a number", "boolean": "true or false", "null": "empty"}
+    return names.get(t, t)
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,154 @@
+"""Variant overlays: a base ruleset's data changed by a patch, located in the overlay file.
+
+A variant is a YAML file (or a folder with ``variant.yaml`` and one overlay file per rule
+file kind) that names the ruleset it ``extends`` and patches its files:
+
+- a mapping merges key by key (RFC 7396 merge patch); ``null`` removes a key;
+- a list whose items all have ids is patched by id: ``{id: x, ...}`` changes the given
+  fields of item ``x``, ``{add: {...}}`` appends a new item, ``{remove: x}`` removes one;
+- anything else replaces the base value.
+
+>>> from venedig_rules.yamlsource import loads
+>>> base = loads("cards: [{id: casa, count: 10}, {id: ponte, count: 8}]", "cards.yaml")
+>>> over = loads("cards: [{id: casa, count: 9}, {remove: ponte}, {add: {id: campo, count: 2}}]", "v.yaml")
+>>> merged = merge(base.data, base.positions, over.data, over.positions)
+>>> merged.data
+{'cards': [{'id': 'casa', 'count': 9}, {'id': 'campo', 'count': 2}]}
+>>> print(merged.positions.at("/cards/0/count"))
+v.yaml:1:27
+>>> print(merged.positions.at("/cards/1/count"))
+v.yaml:1:73
+>>> merged.errors
+[]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import VariantError, did_you_mean
+from .yamlsource import PositionMap, pointer
+
+
+@dataclass
+class Merged:
+    """The result of a merge: data, where each value came from, and every problem."""
+
+    data: Any
+    positions: PositionMap
+    errors: list[VariantError] = field(default_factory=list)
+
+
+def merge(base: Any, base_positions: PositionMap, overlay: Any, overlay_positions: PositionMap,
+          base_at: str = "", overlay_at: str = "", out_at: str = "",
+          into: Merged | None = None) -> Merged:
+    """Apply ``overlay`` to ``base``; neither is changed.
+
+    ``*_at`` are the pointers of the values inside their position maps; with ``into``,
+    positions and errors are added to an existing result.
+    """
+    result = into or Merged(None, PositionMap())
+    result.data = _Merger(base_positions, overlay_positions, result).value(
+        base, base_at, overlay, overlay_at, out_at)
+    return result
+
+
+def is_id_list(value: Any) -> bool:
+    """Whether ``value`` is a list whose items are all mappings with an ``id``."""
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(item, dict) and "id" in item for item in value)
+
+
+class _Merger:
+    def __init__(self, base_pm: PositionMap, over_pm: PositionMap, result: Merged):
+        self.base_pm, self.over_pm, self.result = base_pm, over_pm, result
+
+    def keep(self, value: Any, src: str, dst: str) -> Any:
+        self.base_pm.copy_subtree(src, value, dst, self.result.positions)
+        return value
+
+    def take(self, value: Any, src: str, dst: str) -> Any:
+        self.over_pm.copy_subtree(src, value, dst, self.result.positions)
+        return value
+
+    def error(self, message: str, at: str, key: bool = False) -> None:
+        loc = self.over_pm.key_at(at) if key else self.over_pm.at(at)
+        self.result.errors.append(VariantError(message, loc))
+
+    def value(self, base: Any, b: str, over: Any, o: str, out: str) -> Any:
+        if isinstance(base, dict) and isinstance(over, dict):
+            return self.mapping(base, b, over, o, out)
+        if is_id_list(base) and isinstance(over, list) and _is_patch_list(over):
+            return self.id_list(base, b, over, o, out)
+        return self.take(over, o, out)
+
+    def mapping(self, base: dict, b: str, over: dict, o: str, out: str) -> dict:
+        pm = self.result.positions
+        if b in self.base_pm.values:
+            pm.values[out] = self.base_pm.values[b]
+        if b in self.base_pm.keys:
+            pm.keys[out] = self.base_pm.keys[b]
+        merged: dict[str, Any] = {}
+        for key, value in base.items():
+            if key not in over:
+                merged[key] = self.keep(value, pointer(b, key), pointer(out, key))
+        for key, value in over.items():
+            if value is None:
+                if key not in base:
+                    self.error(f"removes key {key!r}, which the base does not have"
+                               f"{did_you_mean(key, base)}", pointer(o, key), key=True)
+                continue
+            if key in base:
+                merged[key] = self.value(base[key], pointer(b, key), value, pointer(o, key), pointer(out, key))
+            else:
+                merged[key] = self.take(value, pointer(o, key), pointer(out, key))
+        # keep the base's key order, new keys last
+        return {k: merged[k] for k in list(base) + [k for k in over if k not in base] if k in merged}
+
+    def id_list(self, base: list, b: str, over: list, o: str, out: str) -> list:
+        items: dict[str, tuple[Any, str, bool]] = {  # id -> (value, source pointer, from overlay?)
+            item["id"]: (item, pointer(b, i), False) for i, item in enumerate(base)}
+        patched: dict[str, tuple[Any, str]] = {}
+        for i, patch in enumerate(over):
+            at = pointer(o, i)
+            if "remove" in patch:
+                ident = patch["remove"]
+                if ident in items:
+                    del items[ident]
+                else:
+                    self.error(f"removes {ident!r}, which the base does not have{did_you_mean(str(ident), items)}",
+                               pointer(at, "remove"))
+            elif "add" in patch:
+                item = patch["add"]
+                ident = item.get("id") if isinstance(item, dict) else None
+                if ident is None:
+                    self.error("'add' needs a mapping with an 'id'", pointer(at, "add"))
+                elif ident in items:
+                    self.error(f"adds {ident!r}, which the base already has (patch it by id instead)",
+                               pointer(at, "add"))
+                else:
+                    items[ident] = (item, pointer(at, "add"), True)
+            else:
+                ident = patch["id"]
+                if ident not in items:
+                    self.error(f"patches {ident!r}, which the base does not have{did_you_mean(str(ident), items)}"
+                               " (use {add: ...} for a new item)", pointer(at, "id"))
+                else:
+                    patched[ident] = (patch, at)
+        result = []
+        for n, (ident, (item, src, new)) in enumerate(items.items()):
+            dst = pointer(out, n)
+            if new:
+                result.append(self.take(item, src, dst))
+            elif ident in patched:
+                patch, at = patched[ident]
+                result.append(self.mapping(item, src, patch, at, dst))
+            else:
+                result.append(self.keep(item, src, dst))
+        self.result.positions.values[out] = self.over_pm.at(o)
+        return result
+
+
+def _is_patch_list(over: list) -> bool:
+    return all(isinstance(p, dict) and (("id" in p) or set(p) in ({"add"}, {"remove"})) for p in over)
