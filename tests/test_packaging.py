@@ -1,0 +1,53 @@
+"""The wheel carries rules/ and schemas/: a regular install finds the bundled games anywhere."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.fail(f"building the wheel failed:\n{proc.stdout}\n{proc.stderr}")
+    return next(out.glob("venedig_rules-*.whl"))
+
+
+def test_wheel_ships_rules_schemas_and_type_marker(wheel: Path):
+    import zipfile
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "venedig_rules/py.typed" in names
+    assert "venedig_rules/_data/schemas/defs.schema.json" in names
+    for game in ("venedig", "saeulen", "rialto"):
+        assert f"venedig_rules/_data/rules/{game}/game.yaml" in names
+
+
+def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Path, tmp_path: Path):
+    env_dir = tmp_path / "venv"
+    # the venv sees this interpreter's packages for the dependencies; the wheel itself is installed fresh
+    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(env_dir)
+    python = env_dir / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+                   check=True, capture_output=True)
+    code = ("import venedig_rules as vr, pathlib; r = vr.load('venedig'); "
+            "assert '_data' in str(r.path) and 'site-packages' in vr.__file__, (r.path, vr.__file__); "
+            "print(r.id, len(r.rules_hash))")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    proc = subprocess.run([str(python), "-I", "-c", code], cwd=outside, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["venedig", "64"]
+    script = env_dir / "bin" / "venedig-rules"
+    if script.exists():
+        proc = subprocess.run([str(script), "validate"], cwd=outside, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
