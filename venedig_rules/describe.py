@@ -80,7 +80,7 @@ def _board_rows(board: dict[str, Any]) -> list[tuple]:
                 rows.append((f"  by {attr}", "", ", ".join(f"{k} {v}" for k, v in sorted(tally.items()))))
     for key in ("regions", "connections"):
         if board.get(key):
-            rows.append((key, len(board[key]), ", ".join(i["id"] for i in board[key])))
+            rows.append((key, len(board[key]), _short(", ".join(i["id"] for i in board[key]), 72)))
     for track in board.get("tracks") or []:
         posts = f", {track['posts']} posts" if track.get("posts") else ""
         rows.append((f"track {track['id']}", track["last"] - track["first"] + 1,
