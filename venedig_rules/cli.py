@@ -15,7 +15,6 @@ from . import __version__
 from .describe import describe, table
 from .errors import UnknownRulesetError, VenedigError
 from .ruleset import FILE_KINDS, bundled, bundled_variants, load, validate
-from .resources import rules_root
 
 _EXAMPLES = {
     "list": "example:\n  venedig-rules list",
@@ -63,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     p = command("validate", "Check rule data against the schemas and cross-references; print every "
                 "problem as file:line:column: code: message.", _validate)
     p.add_argument("paths", nargs="*", metavar="PATH",
-                   help="ruleset folders, variant files or folders, or bundled ids (default: all bundled)")
+                   help="ruleset folders, variant files or folders, or bundled ids (default: all bundled); "
+                        "a bundled id wins over a same-named folder, so write ./venedig for the folder")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
     p = command("describe", "Print a ruleset's components, cards, tiles, buildings, board and constants "
                 "as tables.", _describe)
@@ -96,7 +96,7 @@ def _targets(paths: Sequence[str]) -> list[tuple[str, str | Path, tuple[str, ...
         path = Path(text)
         if path.is_file() and path.stem in FILE_KINDS and (path.parent / "game.yaml").is_file():
             path = path.parent  # a single rule file: check the ruleset it belongs to
-        targets.append((text, path if path.exists() else text, ()))
+        targets.append((text, str(path) if path != Path(text) else text, ()))
     return targets
 
 

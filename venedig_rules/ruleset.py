@@ -180,14 +180,16 @@ def _read(name: str | Path, chain: tuple[Path, ...] = ()) -> _Raw:
 
 
 def _resolve(name: str | Path, relative_to: Path | None = None) -> Path:
+    """A bundled id (a plain string naming a bundled ruleset) wins over a same-named folder
+    in the working directory; write ``./venedig`` for the folder."""
+    if isinstance(name, str) and "/" not in name and (rules_root() / name / "game.yaml").is_file():
+        return rules_root() / name
     candidate = Path(name)
     if relative_to is not None and not candidate.is_absolute():
         if (relative_to / candidate).exists():
             return relative_to / candidate
     if candidate.exists():
         return candidate
-    if isinstance(name, str) and (rules_root() / name / "game.yaml").is_file():
-        return rules_root() / name
     raise UnknownRulesetError(f"no bundled ruleset or path {str(name)!r}{did_you_mean(str(name), bundled())}"
                               f"; bundled: {', '.join(bundled())}")
 
