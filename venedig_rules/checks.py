@@ -142,8 +142,10 @@ class _Checker:
         winner = self._get("scoring", "winner")
         if isinstance(winner, dict):
             yield from self.ref("track", winner.get("most"), "/scoring/winner/most")
+            state = self._get("game", "state")
+            self.ids["track or state variable"] = {**self.ids["track"], **(state if isinstance(state, dict) else {})}
             for i, value in enumerate(winner.get("tie_breakers") or []):
-                yield from self.ref("track", value, f"/scoring/winner/tie_breakers/{i}")
+                yield from self.ref("track or state variable", value, f"/scoring/winner/tie_breakers/{i}")
 
     def space_attr_sets(self) -> Iterator[tuple[str, dict]]:
         """Every mapping of space attributes: legend entries, space overrides and selectors."""

@@ -15,15 +15,24 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from . import checks, schema
 from .errors import (InvalidRulesError, Location, RuleFileError, RulesError, UnknownRulesetError,
                      VariantError, YamlError, did_you_mean)
 from .resources import display_path, rules_root
+from .effects import compile_ruleset
+from .effects.compile import freeze as _freeze
 from .variants import Merged, merge
 from .yamlsource import PositionMap, load as load_yaml
+
+if TYPE_CHECKING:
+    from .board import Board
+    from .effects import Compiled
+    from .engine import Game
+    from .notation import Action
 
 #: The rule file kinds of a ruleset folder, in reading order.
 FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants")
@@ -52,6 +61,171 @@ class Ruleset:
     variants: tuple[str, ...] = ()
     path: Path | None = None
     positions: PositionMap = field(default_factory=PositionMap, repr=False, compare=False)
+    compiled: "Compiled | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def playable(self) -> bool:
+        """Whether the ruleset has a flow the engine can run (else it is data only)."""
+        return self.compiled is not None
+
+    # -- playing ---------------------------------------------------------------------------
+    def new_game(self, players: int, seed: int = 0) -> "Game":
+        """A new game for ``players`` players; ``seed`` fixes every random event.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=1)
+        >>> game.players, game.is_over
+        (3, False)
+        """
+        from .engine import Game
+
+        return Game(self, players, seed)
+
+    def replay(self, players: int, seed: int, actions: Iterable["Action | str"]) -> "Game":
+        """The game reached by applying ``actions`` to a new game with that seed."""
+        game = self.new_game(players, seed)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def game_from_json(self, data: Any) -> "Game":
+        """A game saved with ``game.to_json()``; refuses corrupt data, or data played with
+        another ``rules_hash``, with a reason (:class:`~venedig_rules.engine.SaveFileError`)."""
+        from .engine import Game
+
+        return Game.from_json(self, data)
+
+    @staticmethod
+    def parse_action(text: str) -> "Action":
+        """The Action a text like ``"p1 drain(c4)"`` names."""
+        from .notation import parse_action
+
+        return parse_action(text)
+
+    # -- what the engine asks ------------------------------------------------------------------
+    @cached_property
+    def board(self) -> "Board":
+        """The board graph (see :mod:`venedig_rules.board`)."""
+        from .board import Board
+
+        return Board.from_ruleset(self)
+
+    @cached_property
+    def space_ids(self) -> tuple[str, ...]:
+        """Every board space id, row by row: the order of per-space state values."""
+        from .board import grid_spaces
+
+        return tuple(grid_spaces(self.data.get("board") or {}))
+
+    @cached_property
+    def _space_index(self) -> dict[str, int]:
+        return {s: i for i, s in enumerate(self.space_ids)}
+
+    def space_index(self, space: Any) -> int:
+        try:
+            return self._space_index[space]
+        except (KeyError, TypeError):
+            from .effects.primitives import RuleRuntimeError
+
+            raise RuleRuntimeError(f"{space!r} is not a board space{did_you_mean(str(space), self.space_ids)}") from None
+
+    @cached_property
+    def _state_decls(self) -> dict[str, dict]:
+        decls = {t["id"]: {"per": "player", "type": "int", "start": t.get("start", t.get("min", 0)), "visible": "all"}
+                 for t in self.items("scoring", "tracks")}
+        decls.update(self.data["game"].get("state") or {})
+        return decls
+
+    def state_starts(self) -> dict[str, tuple[str | None, Any]]:
+        """Each state variable's (per, start value)."""
+        return {name: (d.get("per"), d.get("start")) for name, d in self._state_decls.items()}
+
+    def state_visibility(self, name: str) -> str:
+        return self._state_decls[name].get("visible", "all")
+
+    @property
+    def winner_track(self) -> str | None:
+        """The score track that decides the winner."""
+        return ((self.data.get("scoring") or {}).get("winner") or {}).get("most")
+
+    def rank_winners(self, values: dict, players: int) -> tuple[int, ...]:
+        """The winners by the winner track, then the tie breakers; shared ties stay shared."""
+        winner = (self.data.get("scoring") or {}).get("winner") or {}
+        keys = [winner["most"], *winner.get("tie_breakers", [])]
+        best = max(tuple(values[k][p] for k in keys) for p in range(players))
+        tied = tuple(p for p in range(players) if tuple(values[k][p] for k in keys) == best)
+        if len(tied) > 1 and winner.get("ties") == "broken":
+            return tied[:1]
+        return tied
+
+    _KINDS = {"cards": ("cards", "cards"), "card_types": ("cards", "types"), "types": ("cards", "types"),
+              "tiles": ("tiles", "tiles"), "shapes": ("tiles", "shapes"), "buildings": ("buildings", "buildings"),
+              "components": ("components", "components"), "regions": ("board", "regions"),
+              "connections": ("board", "connections"), "tracks": ("board", "tracks")}
+
+    def items_of(self, kind: str) -> list[dict[str, Any]]:
+        """The items of a kind by its DSL name (cards, card_types, tiles, buildings, ...)."""
+        if kind not in self._KINDS:
+            from .effects.primitives import RuleRuntimeError
+
+            raise RuleRuntimeError(f"unknown item kind {kind!r}{did_you_mean(kind, self._KINDS)}")
+        return self.items(*self._KINDS[kind])
+
+    def copies(self, kind: str, players: int) -> tuple[str, ...]:
+        """Item ids repeated by count; items marked for more players than play left out."""
+        return tuple(item["id"] for item in self.items_of(kind) if item.get("min_players", 0) <= players
+                     for _ in range(item.get("count", 1)))
+
+    @cached_property
+    def _items_by_id(self) -> dict[str, dict]:
+        out: dict[str, dict] = {}
+        for kind in ("cards", "card_types", "tiles", "buildings", "components", "regions", "connections"):
+            for item in self.items_of(kind):
+                out.setdefault(item["id"], item)
+        return out
+
+    def item(self, ident: str) -> dict[str, Any]:
+        try:
+            return self._items_by_id[ident]
+        except (KeyError, TypeError):
+            from .effects.primitives import RuleRuntimeError
+
+            raise RuleRuntimeError(f"no item {ident!r}{did_you_mean(str(ident), self._items_by_id)}") from None
+
+    def item_param(self, ident: str, name: str, default: Any = None) -> Any:
+        item = self.item(ident)
+        params = item.get("params") or {}
+        if name in params:
+            return params[name]
+        type_id = item.get("type")
+        if type_id and name in (self._items_by_id.get(type_id, {}).get("params") or {}):
+            return self._items_by_id[type_id]["params"][name]
+        return default
+
+    def item_call(self, ident: str, field_name: str) -> tuple[str, dict]:
+        """(code id, bound names) to run an item's DSL field; a card without the field runs
+        its card type's, with the card's own params bound."""
+        item = self.item(ident)
+        code = self.compiled.item_code.get((ident, field_name))
+        if code is None and item.get("type"):
+            code = self.compiled.item_code.get((item["type"], field_name))
+        if code is None:
+            from .effects.primitives import RuleRuntimeError
+
+            raise RuleRuntimeError(f"{ident!r} has no {field_name!r} to run")
+        names = {p: _freeze(self.item_param(ident, p, self._param_default(p)))
+                 for p in self.compiled.item_params.get(code, ())}
+        names["item"] = ident
+        singular = self.compiled.code_item_name.get(code)
+        if singular:
+            names[singular] = ident
+        return code, names
+
+    def _param_default(self, name: str) -> Any:
+        for decls in (self.data["game"].get("parameters") or {}).values():
+            if name in decls:
+                return decls[name].get("default")
+        return None
 
     @property
     def name(self) -> str:
@@ -148,13 +322,15 @@ class _Raw:
         for kind, content in self.data.items():
             errors += schema.validate(kind, content, self.positions, at=f"/{kind}")
         errors += checks.check(self.data, self.positions, dsl_checker)
+        compiled, dsl_errors = compile_ruleset(self.data, self.positions, syntax_only=bool(errors))
+        errors += dsl_errors
         if errors:
             raise InvalidRulesError(errors)
         game = self.data["game"]
         players = range(game["players"]["min"], game["players"]["max"] + 1)
         return Ruleset(id=game["id"], title=game["title"], players=players, data=self.data,
                        rules_hash=rules_hash(self.data), variants=self.variants, path=self.path,
-                       positions=self.positions)
+                       positions=self.positions, compiled=compiled)
 
 
 def rules_hash(data: dict[str, Any]) -> str:

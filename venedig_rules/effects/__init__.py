@@ -1,0 +1,199 @@
+"""The effect DSL: parse, check and compile every DSL string of a ruleset.
+
+>>> import venedig_rules as vr
+>>> from venedig_rules.effects import parse
+>>> [type(s).__name__ for s in parse("let x = 2; if x > 1 { x } else { 0 }").body]
+['Let', 'If']
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
+from ..yamlsource import PositionMap, pointer
+from . import primitives as _core  # noqa: F401  (registers the core primitives)
+from .check import ProcInfo, Scope, VarInfo, check
+from .compile import Code, compile_expression, compile_program
+from .parse import DslParseError, Program, parse
+from .registry import CORE, Registry
+
+__all__ = ["Compiled", "compile_ruleset", "parse", "CORE"]
+
+#: Item lists whose DSL fields run as code: (file kind, list key) -> (fields, singular name)
+ITEM_CODE = {("cards", "cards"): (("effect",), "card"), ("cards", "types"): (("effect",), "card"),
+             ("tiles", "tiles"): (("effect",), "tile"), ("buildings", "buildings"): (("points", "ability"), "building"),
+             ("scoring", "rules"): (("effect",), None)}
+_ERRORS = {"dsl/syntax": DslSyntaxError, "dsl/name": DslNameError, "dsl/type": DslTypeError}
+
+
+@dataclass
+class Compiled:
+    """Everything the engine runs, compiled once when the ruleset loads."""
+
+    codes: dict[str, Code] = field(default_factory=dict)
+    main: str = ""
+    procedures: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # name -> (code, params)
+    item_code: dict[tuple[str, str], str] = field(default_factory=dict)  # (item id, field) -> code id
+    item_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # code id -> param names bound
+    code_item_name: dict[str, str | None] = field(default_factory=dict)  # code id -> singular item name
+    rules_by_when: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    invariants: tuple[tuple[str, str, Any], ...] = ()  # (id, message, closure)
+    state: dict[str, VarInfo] = field(default_factory=dict)
+    registry: Registry = CORE
+
+
+def registry_for(modules: list[str]) -> Registry:
+    """The core primitives plus those of the named game modules."""
+    registry = CORE
+    for name in modules:
+        module = importlib.import_module(f"venedig_rules.games.{name}")
+        registry = registry.extend(module.PRIMITIVES)
+    return registry
+
+
+def compile_ruleset(data: dict[str, Any], positions: PositionMap,
+                    syntax_only: bool = False) -> tuple[Compiled | None, list[RulesError]]:
+    """Parse every DSL string; when the ruleset is playable (``game.yaml`` has ``flow``) and
+    not ``syntax_only`` (the data has other problems), also check names and types and
+    compile. Returns (compiled or None, located problems)."""
+    errors: list[RulesError] = []
+    sources = list(_dsl_sources(data))
+    programs: dict[str, Program] = {}
+    for ptr, text, _ in sources:
+        try:
+            programs[ptr] = parse(text)
+        except DslParseError as exc:
+            errors.append(DslSyntaxError(exc.describe(), positions.in_scalar(ptr, exc.offset),
+                                         _caret(text, exc.offset)))
+    game = data.get("game") or {}
+    flow = game.get("flow")
+    if not isinstance(flow, dict) or errors or syntax_only:
+        return None, errors
+    compiled = Compiled()
+    try:
+        compiled.registry = registry_for(flow.get("modules") or [])
+    except ImportError as exc:
+        errors.append(DslNameError(f"unknown game module: {exc}", positions.at("/game/flow/modules")))
+        return None, errors
+    base = _base_scope(data, compiled)
+    for ptr, text, role in sources:
+        scope = _scope_for(role, base, data, compiled)
+        problems, resolved = check(programs[ptr], scope)
+        for p in problems:
+            errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
+        if problems:
+            continue
+        if role[0] == "invariant":
+            item = role[1]
+            compiled.invariants += ((item["id"], item["message"], compile_expression(programs[ptr], resolved)),)
+            continue
+        compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
+        if role[0] == "proc":
+            compiled.procedures[role[1]] = (ptr, tuple(role[2]))
+        elif role[0] == "item":
+            _, kind, key, fname, item, singular = role
+            compiled.item_code.setdefault((item["id"], fname), ptr)
+            compiled.code_item_name[ptr] = singular
+            compiled.item_params[ptr] = tuple(n for n, t in scope.locals.items()
+                                              if n not in ("players", "self", "item", singular))
+            if kind == "scoring":
+                when = item.get("when", "")
+                compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + (ptr,)
+    compiled.main = "/game/flow/main"
+    return (compiled if not errors else None), errors
+
+
+def _dsl_sources(data: dict[str, Any]):
+    """(pointer, text, role) of every DSL string."""
+    flow = (data.get("game") or {}).get("flow")
+    if isinstance(flow, dict):
+        if isinstance(flow.get("main"), str):
+            yield "/game/flow/main", flow["main"], ("main",)
+        for name, proc in (flow.get("procedures") or {}).items():
+            if isinstance(proc, str):
+                yield pointer("/game/flow/procedures", name), proc, ("proc", name, {})
+            elif isinstance(proc, dict) and isinstance(proc.get("body"), str):
+                yield pointer(pointer("/game/flow/procedures", name), "body"), proc["body"], \
+                    ("proc", name, proc.get("params") or {})
+    for (kind, key), (fields, singular) in ITEM_CODE.items():
+        for i, item in enumerate((data.get(kind) or {}).get(key) or []):
+            if not isinstance(item, dict):
+                continue
+            for name in fields:
+                if isinstance(item.get(name), str):
+                    yield f"/{kind}/{key}/{i}/{name}", item[name], ("item", kind, key, name, item, singular)
+    for i, item in enumerate((data.get("invariants") or {}).get("invariants") or []):
+        if isinstance(item, dict) and isinstance(item.get("check"), str):
+            yield f"/invariants/invariants/{i}/check", item["check"], ("invariant", item)
+
+
+def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
+    game = data["game"]
+    state = {}
+    for track in (data.get("scoring") or {}).get("tracks") or []:
+        state[track["id"]] = VarInfo("int", "player")
+    for name, decl in (game.get("state") or {}).items():
+        state[name] = VarInfo(decl.get("type", "any"), decl.get("per"))
+    compiled.state = state
+    ids = set()
+    for kind_data in data.values():
+        if isinstance(kind_data, dict):
+            for value in kind_data.values():
+                if isinstance(value, list):
+                    ids.update(i["id"] for i in value if isinstance(i, dict) and isinstance(i.get("id"), str))
+    from ..board import grid_spaces
+    ids.update(grid_spaces(data.get("board") or {}))
+    procedures = {}
+    for name, proc in ((game.get("flow") or {}).get("procedures") or {}).items():
+        params = tuple((proc.get("params") or {}).items()) if isinstance(proc, dict) else ()
+        procedures[name] = ProcInfo(params)
+    return Scope(locals={"players": "list"}, state=state, constants=dict(game.get("constants") or {}),
+                 ids=frozenset(ids), procedures=procedures, registry=compiled.registry)
+
+
+def _scope_for(role: tuple, base: Scope, data: dict[str, Any], compiled: Compiled) -> Scope:
+    contexts = ((data["game"].get("flow") or {}).get("contexts") or {})
+    if role[0] == "main":
+        return base
+    if role[0] == "proc":
+        return _with(base, dict(role[2]))
+    if role[0] == "invariant":
+        scope = _with(base, {})
+        scope.may_wait = scope.may_change = False
+        return scope
+    _, kind, key, fname, item, singular = role
+    params = _declared_params(data, kind, key)
+    names: dict[str, str] = {"self": "player", "item": "str"}
+    if singular:
+        names[singular] = "str"
+    names.update({p: "any" for p in params})
+    names.update(contexts.get(f"{key if kind != 'cards' else 'cards'}.{fname}", {}))
+    if kind == "scoring":
+        names.update(contexts.get(f"scoring.{item.get('when', '')}", {}))
+    return _with(base, names)
+
+
+def _declared_params(data: dict[str, Any], kind: str, key: str) -> tuple[str, ...]:
+    declared = (data["game"].get("parameters") or {})
+    kinds = {("cards", "cards"): ("cards", "card_types"), ("cards", "types"): ("cards", "card_types"),
+             ("tiles", "tiles"): ("tiles",), ("buildings", "buildings"): ("buildings",)}.get((kind, key), ())
+    names: list[str] = []
+    for k in kinds:
+        names += [n for n in (declared.get(k) or {}) if n not in names]
+    return tuple(names)
+
+
+def _with(base: Scope, names: dict[str, str]) -> Scope:
+    return Scope(locals={**base.locals, **names}, state=base.state, constants=base.constants, ids=base.ids,
+                 procedures=base.procedures, registry=base.registry)
+
+
+def _caret(text: str, offset: int) -> str:
+    """The DSL line holding ``offset`` with a caret under that character."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    line = text[start: end if end >= 0 else len(text)]
+    return f"    {line}\n    {' ' * (offset - start)}^"

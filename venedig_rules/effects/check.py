@@ -1,0 +1,342 @@
+"""Static checks of DSL programs: every name bound, every call with the right arity and
+types, decisions and effect calls only where execution can wait for them.
+
+The checker also records what each name and call resolves to, for the compiler.
+
+>>> scope = Scope(locals={"self": "player"}, constants={"bonus": 6})
+>>> problems, _ = check(parse("half_dwn(bonus) + bonsu"), scope)
+>>> [(p.code, p.message) for p in problems]
+[('dsl/name', "unknown primitive 'half_dwn' (did you mean 'half_down'?)"), ('dsl/name', "unknown name 'bonsu' (did you mean 'bonus'?)")]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import did_you_mean
+from . import parse as ast
+from .parse import parse  # noqa: F401  (doctest)
+from .registry import CORE, REQUIRED, Primitive, Registry, compatible
+
+
+@dataclass(frozen=True)
+class Problem:
+    offset: int
+    code: str  # dsl/name, dsl/type, dsl/syntax
+    message: str
+
+
+@dataclass(frozen=True)
+class VarInfo:
+    """A state variable: ``per`` is "player", "space" or None (one value)."""
+
+    type: str
+    per: str | None = None
+
+
+@dataclass(frozen=True)
+class ProcInfo:
+    params: tuple[tuple[str, str], ...]  # (name, type)
+
+
+@dataclass
+class Scope:
+    """What names mean where a program runs."""
+
+    locals: dict[str, str] = field(default_factory=dict)        # bound names -> type
+    state: dict[str, VarInfo] = field(default_factory=dict)     # state variables
+    constants: dict[str, Any] = field(default_factory=dict)     # game constants -> value
+    ids: frozenset[str] = frozenset()                           # every id of the ruleset
+    procedures: dict[str, ProcInfo] = field(default_factory=dict)
+    registry: Registry = CORE
+    may_wait: bool = True      # decisions and effect calls allowed (not in invariants)
+    may_change: bool = True    # state changes allowed (not in invariants)
+    keywords: dict[str, str] = field(default_factory=dict)      # only used for effect() kwargs
+
+
+#: What a name or call resolved to, by ``id(node)``: ("local", name), ("var", name),
+#: ("const", value), ("id", value), ("proc", name), ("prim", Primitive).
+Resolution = dict[int, tuple]
+
+
+def type_of_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return "none" if value is None else "any"
+
+
+def check(program: ast.Program, scope: Scope) -> tuple[list[Problem], Resolution]:
+    """Problems in ``program`` and the resolution of its names and calls."""
+    checker = _Checker(scope)
+    checker.block(program.body, dict(scope.locals), loop=False)
+    return checker.problems, checker.resolved
+
+
+class _Checker:
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.problems: list[Problem] = []
+        self.resolved: Resolution = {}
+
+    def problem(self, node: ast.Node, code: str, message: str) -> None:
+        self.problems.append(Problem(node.pos, code, message))
+
+    def known_names(self, env: dict[str, str]) -> list[str]:
+        s = self.scope
+        return [*env, *s.state, *s.constants, *s.procedures, *s.registry.names(), *s.ids]
+
+    # -- statements ------------------------------------------------------------------------
+    def block(self, body: tuple, env: dict[str, str], loop: bool) -> None:
+        for stmt in body:
+            self.statement(stmt, env, loop)
+
+    def statement(self, node: ast.Node, env: dict[str, str], loop: bool) -> None:
+        if isinstance(node, ast.Let):
+            env[node.name] = self.top(node.value, env)
+        elif isinstance(node, ast.ExprStmt):
+            self.top(node.expr, env)
+        elif isinstance(node, ast.Assign):
+            self.assign(node, env)
+        elif isinstance(node, ast.Break):
+            if not loop:
+                self.problem(node, "dsl/syntax", "'break' outside a 'for' or 'repeat' loop")
+        elif isinstance(node, ast.If):
+            self.expr(node.cond, env)
+            self.block(node.then.body, dict(env), loop)
+            if node.orelse is not None:
+                self.block(node.orelse.body, dict(env), loop)
+        elif isinstance(node, ast.For):
+            self.want(node.iterable, env, "list", "the list a 'for' walks")
+            inner = dict(env)
+            inner[node.var] = "any"
+            self.block(node.body.body, inner, True)
+        elif isinstance(node, ast.Repeat):
+            self.want(node.count, env, "int", "the count of 'repeat'")
+            self.block(node.body.body, dict(env), True)
+
+    def top(self, node: ast.Node, env: dict[str, str]) -> str:
+        """A statement-level value: may be a decision or a call that waits."""
+        if isinstance(node, ast.Choose):
+            return self.choose(node, env)
+        if isinstance(node, ast.Call):
+            return self.call(node, env, top=True)
+        return self.expr(node, env)
+
+    def choose(self, node: ast.Choose, env: dict[str, str]) -> str:
+        if not self.scope.may_wait:
+            self.problem(node, "dsl/syntax", "a decision ('choose') is not allowed here")
+        if node.each:
+            self.want(node.player, env, "list", "the players of 'choose each'")
+            inner = dict(env)
+            inner[node.each] = "player"
+            self.want(node.options, inner, "list", "the options of 'choose'")
+            return "list"
+        self.want(node.player, env, "player", "the chooser of 'choose'")
+        self.want(node.options, env, "list", "the options of 'choose'")
+        return "any"
+
+    def assign(self, node: ast.Assign, env: dict[str, str]) -> None:
+        value = self.expr(node.value, env)
+        if node.name in env:
+            if node.index is not None:
+                self.problem(node, "dsl/type", f"cannot assign to an element of local {node.name!r}; "
+                             "build a new list instead")
+            self.resolved[id(node)] = ("local", node.name)
+            env[node.name] = value if node.op == "=" else env[node.name]
+            return
+        var = self.scope.state.get(node.name)
+        if var is None:
+            self.problem(node, "dsl/name", f"cannot assign to {node.name!r}: not a local (use 'let') or a "
+                         f"state variable{did_you_mean(node.name, [*env, *self.scope.state])}")
+            return
+        if not self.scope.may_change:
+            self.problem(node, "dsl/syntax", f"state variable {node.name!r} cannot be changed here")
+        self.resolved[id(node)] = ("var", node.name)
+        if var.per and node.index is None and node.op != "=":
+            self.problem(node, "dsl/type", f"{node.name!r} has one value per {var.per}: write {node.name}[...]")
+        if node.index is not None:
+            if not var.per:
+                self.problem(node, "dsl/type", f"{node.name!r} has a single value; it cannot be indexed")
+            self.want(node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {node.name!r}")
+        want = var.type if (node.index is not None or not var.per) else "list"
+        if node.op in ("+=", "-="):
+            if var.type not in ("int", "list", "any"):
+                self.problem(node, "dsl/type", f"{node.op} needs a number or list variable, {node.name!r} holds {var.type}")
+        elif not compatible(want, value):
+            self.problem(node.value, "dsl/type", f"{node.name!r} holds {want}, not {value}")
+
+    # -- expressions -----------------------------------------------------------------------
+    def want(self, node: ast.Node, env: dict[str, str], want: str, what: str) -> str:
+        have = self.expr(node, env)
+        if not compatible(want, have):
+            self.problem(node, "dsl/type", f"{what} should be {want}, not {have}")
+        return have
+
+    def expr(self, node: ast.Node, env: dict[str, str]) -> str:
+        if isinstance(node, ast.Const):
+            return type_of_value(node.value)
+        if isinstance(node, ast.Name):
+            return self.name(node, env)
+        if isinstance(node, ast.ListExpr):
+            for item in node.items:
+                self.expr(item, env)
+            return "list"
+        if isinstance(node, ast.Call):
+            return self.call(node, env, top=False)
+        if isinstance(node, ast.Index):
+            return self.index(node, env)
+        if isinstance(node, ast.Unary):
+            if node.op == "not":
+                self.expr(node.operand, env)
+                return "bool"
+            self.want(node.operand, env, "int", "the operand of '-'")
+            return "int"
+        if isinstance(node, ast.BinOp):
+            return self.binop(node, env)
+        if isinstance(node, ast.Choose):
+            self.problem(node, "dsl/syntax", "'choose' can only stand alone or be the value of 'let'")
+            return "any"
+        self.problem(node, "dsl/syntax", f"unexpected {type(node).__name__}")
+        return "any"
+
+    def name(self, node: ast.Name, env: dict[str, str]) -> str:
+        s, n = self.scope, node.name
+        if n in env:
+            self.resolved[id(node)] = ("local", n)
+            return env[n]
+        if n in s.state:
+            self.resolved[id(node)] = ("var", n)
+            var = s.state[n]
+            return "list" if var.per else var.type
+        if n in s.constants:
+            self.resolved[id(node)] = ("const", s.constants[n])
+            return type_of_value(s.constants[n])
+        if n in s.ids:
+            self.resolved[id(node)] = ("id", n)
+            return "str"
+        if n in s.procedures or s.registry.get(n):
+            self.problem(node, "dsl/type", f"{n!r} is called, not used as a value: write {n}(...)")
+            return "any"
+        self.problem(node, "dsl/name", f"unknown name {n!r}{did_you_mean(n, self.known_names(env))}")
+        return "any"
+
+    def index(self, node: ast.Index, env: dict[str, str]) -> str:
+        base = node.base
+        if isinstance(base, ast.Name) and base.name not in env and base.name in self.scope.state:
+            var = self.scope.state[base.name]
+            self.resolved[id(base)] = ("var", base.name)
+            if var.per:
+                self.want(node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {base.name!r}")
+                self.resolved[id(node)] = ("per", var.per)
+                return var.type
+        self.want(base, env, "list", "an indexed value")
+        self.want(node.index, env, "int", "a list index")
+        return "any"
+
+    def binop(self, node: ast.BinOp, env: dict[str, str]) -> str:
+        op = node.op
+        if op in ("and", "or"):
+            self.expr(node.left, env)
+            self.expr(node.right, env)
+            return "bool"
+        if op in ("==", "!="):
+            self.expr(node.left, env)
+            self.expr(node.right, env)
+            return "bool"
+        if op == "in":
+            self.expr(node.left, env)
+            self.want(node.right, env, "list", "the right side of 'in'")
+            return "bool"
+        left, right = self.expr(node.left, env), self.expr(node.right, env)
+        if op == "+" and "list" in (left, right):
+            for side, t in ((node.left, left), (node.right, right)):
+                if not compatible("list", t):
+                    self.problem(side, "dsl/type", f"'+' joins two lists; this side is {t}")
+            return "list"
+        for side, t in ((node.left, left), (node.right, right)):
+            if not compatible("int", t):
+                self.problem(side, "dsl/type", f"{op!r} needs numbers; this side is {t}")
+        return "bool" if op in ("<", "<=", ">", ">=") else "int"
+
+    def call(self, node: ast.Call, env: dict[str, str], top: bool) -> str:
+        s, n = self.scope, node.name
+        if n in s.procedures:
+            self.resolved[id(node)] = ("proc", n)
+            if not top:
+                self.problem(node, "dsl/syntax", f"procedure {n!r} can only be called alone or as the value of 'let'")
+            if not s.may_wait:
+                self.problem(node, "dsl/syntax", f"procedure {n!r} cannot be called here")
+            params = s.procedures[n].params
+            self.arity(node, n, len(params), len(params))
+            for arg, (pname, ptype) in zip(node.args, params):
+                self.want(arg, env, ptype, f"argument {pname!r} of {n}()")
+            for key, value in node.kwargs:
+                self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
+            return "any"
+        prim = s.registry.get(n)
+        if prim is None:
+            self.problem(node, "dsl/name", f"unknown primitive {n!r}"
+                         f"{did_you_mean(n, [*s.registry.names(), *s.procedures])}")
+            for arg in node.args:
+                self.expr(arg, env)
+            return "any"
+        self.resolved[id(node)] = ("prim", prim)
+        if prim.calls and not top:
+            self.problem(node, "dsl/syntax", f"{n}() runs another effect: it can only stand alone or be "
+                         "the value of 'let'")
+        if prim.calls and not s.may_wait:
+            self.problem(node, "dsl/syntax", f"{n}() cannot be called here")
+        if prim.changes and not prim.calls and not s.may_change:
+            self.problem(node, "dsl/syntax", f"{n}() changes the game and cannot be called here")
+        fixed = [p for p in prim.params if not p.variadic]
+        needed = sum(p.default is REQUIRED for p in fixed)
+        variadic = any(p.variadic for p in prim.params)
+        self.arity(node, n, needed, None if variadic else len(fixed))
+        for i, arg in enumerate(node.args):
+            param = fixed[i] if i < len(fixed) else (prim.params[-1] if variadic else None)
+            if param is None:
+                self.expr(arg, env)
+                continue
+            if param.ref:
+                self.ref(arg, env, n, param)
+            else:
+                self.want(arg, env, param.type, f"argument {param.name!r} of {n}()")
+        for key, value in node.kwargs:
+            if not prim.keywords:
+                self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
+            self.expr(value, env)
+        return prim.result
+
+    def ref(self, arg: ast.Node, env: dict[str, str], fname: str, param) -> None:
+        base = arg.base if isinstance(arg, ast.Index) else arg
+        if not (isinstance(base, ast.Name) and base.name in self.scope.state and base.name not in env):
+            self.problem(arg, "dsl/type", f"argument {param.name!r} of {fname}() must be a state variable "
+                         f"(like deck or hand[p]){did_you_mean(getattr(base, 'name', ''), self.scope.state)}")
+            self.expr(arg, env)
+            return
+        if not self.scope.may_change:
+            self.problem(arg, "dsl/syntax", f"{fname}() changes {base.name!r} and cannot be called here")
+        var = self.scope.state[base.name]
+        self.resolved[id(base)] = ("var", base.name)
+        if isinstance(arg, ast.Index):
+            if not var.per:
+                self.problem(arg, "dsl/type", f"{base.name!r} has a single value; it cannot be indexed")
+            self.want(arg.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {base.name!r}")
+        elif var.per:
+            self.problem(arg, "dsl/type", f"{base.name!r} has one value per {var.per}: write {base.name}[...]")
+        if not compatible(param.type, var.type):
+            self.problem(arg, "dsl/type", f"argument {param.name!r} of {fname}() should hold {param.type}, "
+                         f"{base.name!r} holds {var.type}")
+
+    def arity(self, node: ast.Call, name: str, low: int, high: int | None) -> None:
+        got = len(node.args)
+        if got < low or (high is not None and got > high):
+            want = f"{low}" if low == high else (f"at least {low}" if high is None else f"{low} to {high}")
+            self.problem(node, "dsl/type", f"{name}() takes {want} argument{'s' if want != '1' else ''}, not {got}")

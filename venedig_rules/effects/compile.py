@@ -1,0 +1,292 @@
+"""Compile checked DSL programs into instruction lists for the engine's small machine.
+
+Expressions become Python closures ``f(L, C)`` (``L`` the frame's local names, ``C`` the
+running game); statements become instructions with jumps, so that a program can stop at a
+decision and resume later from plain data: a frame is (code id, instruction index, local
+names), never a Python generator or closure. Nothing is ``eval``-ed and every loop is
+bounded: ``for`` walks a list fixed when the loop starts, ``repeat`` counts down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import parse as ast
+from .check import Resolution
+from .primitives import RuleRuntimeError
+
+# opcodes
+EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL = range(12)
+#: Largest count a ``repeat`` may run.
+MAX_REPEAT = 100_000
+
+Fn = Callable[[dict, Any], Any]
+
+
+@dataclass(frozen=True)
+class Code:
+    """One compiled program: ``id`` names it in frames (e.g. ``/cards/cards/3/effect``)."""
+
+    id: str
+    instructions: tuple[tuple, ...]
+    text: str
+    offsets: tuple[int, ...] = ()  # per instruction: where its statement starts in ``text``
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A state variable (optionally one player's or space's value) a primitive may change."""
+
+    ctx: Any
+    name: str
+    index: Any = None
+
+    def get(self):
+        return self.ctx.read(self.name, self.index)
+
+    def set(self, value, why: str = "set") -> None:
+        self.ctx.write(self.name, self.index, tuple(value) if isinstance(value, list) else value, why)
+
+    def __str__(self) -> str:
+        return self.name if self.index is None else f"{self.name}[{self.index}]"
+
+
+def compile_program(code_id: str, program: ast.Program, resolved: Resolution) -> Code:
+    """The Code of a checked program (``resolved`` from :func:`check.check`)."""
+    builder = _Builder(resolved)
+    builder.body(program.body, loops=[])
+    return Code(code_id, tuple(builder.ins), program.text, tuple(builder.offsets))
+
+
+def compile_expression(program: ast.Program, resolved: Resolution) -> Fn:
+    """A closure evaluating a program made of one expression (invariants)."""
+    builder = _Builder(resolved)
+    return builder.expr(program.body[-1].expr)
+
+
+def freeze(value: Any) -> Any:
+    """Lists to tuples, recursively: state values are immutable."""
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+class _Builder:
+    def __init__(self, resolved: Resolution):
+        self.resolved = resolved
+        self.ins: list[tuple] = []
+        self.offsets: list[int] = []
+        self.pos = 0
+        self.slots = 0
+
+    def emit(self, *op) -> int:
+        self.ins.append(op)
+        self.offsets.append(self.pos)
+        return len(self.ins) - 1
+
+    def slot(self) -> str:
+        self.slots += 1
+        return f"@{self.slots}"
+
+    # -- statements ------------------------------------------------------------------------
+    def body(self, body: tuple, loops: list[list[int]]) -> None:
+        for stmt in body:
+            self.statement(stmt, loops)
+
+    def statement(self, node: ast.Node, loops: list[list[int]]) -> None:
+        self.pos = node.pos
+        if isinstance(node, ast.Let):
+            self.top(node.value, node.name)
+        elif isinstance(node, ast.ExprStmt):
+            self.top(node.expr, "@")
+        elif isinstance(node, ast.Assign):
+            value = self.expr(node.value)
+            kind = self.resolved.get(id(node), ("local", node.name))[0]
+            if kind == "var":
+                index = self.expr(node.index) if node.index is not None else None
+                self.emit(SETVAR, node.name, index, node.op, value)
+            else:
+                self.emit(SETLOCAL, node.name, node.op, value)
+        elif isinstance(node, ast.Break):
+            loops[-1].append(self.emit(JUMP, None))
+        elif isinstance(node, ast.If):
+            jump = self.emit(JUMPIFNOT, self.expr(node.cond), None)
+            self.emit(EXPR, _const(None))
+            self.body(node.then.body, loops)
+            if node.orelse is None:
+                self.ins[jump] = (JUMPIFNOT, self.ins[jump][1], len(self.ins))
+            else:
+                skip = self.emit(JUMP, None)
+                self.ins[jump] = (JUMPIFNOT, self.ins[jump][1], len(self.ins))
+                self.emit(EXPR, _const(None))
+                self.body(node.orelse.body, loops)
+                self.ins[skip] = (JUMP, len(self.ins))
+        elif isinstance(node, ast.For):
+            slot = self.slot()
+            self.emit(FORINIT, slot, self.expr(node.iterable))
+            self.loop(FORNEXT, (slot, node.var), node.body, loops)
+        elif isinstance(node, ast.Repeat):
+            slot = self.slot()
+            self.emit(REPINIT, slot, self.expr(node.count))
+            self.loop(REPNEXT, (slot,), node.body, loops)
+
+    def loop(self, op: int, args: tuple, body: ast.Block, loops: list[list[int]]) -> None:
+        head = self.emit(op, *args, None)
+        breaks: list[int] = []
+        self.body(body.body, loops + [breaks])
+        self.emit(JUMP, head)
+        end = len(self.ins)
+        self.ins[head] = (op, *args, end)
+        for b in breaks:
+            self.ins[b] = (JUMP, end)
+
+    def top(self, node: ast.Node, target: str) -> None:
+        if isinstance(node, ast.Choose):
+            self.emit(CHOOSE, target, self.expr(node.player), self.expr(node.options), node.label,
+                      node.optional, node.each)
+            return
+        if isinstance(node, ast.Call):
+            kind = self.resolved.get(id(node))
+            if kind and kind[0] == "proc":
+                self.emit(CALL, target, "proc", node.name, tuple(self.expr(a) for a in node.args), ())
+                return
+            if kind and kind[0] == "prim" and kind[1].calls:
+                prim = kind[1]
+                self.emit(CALL, target, "prim", prim.fn, tuple(self.expr(a) for a in node.args),
+                          tuple((k, self.expr(v)) for k, v in node.kwargs))
+                return
+        self.emit(LET if target != "@" else EXPR, *((target,) if target != "@" else ()), self.expr(node))
+
+    # -- expressions -----------------------------------------------------------------------
+    def expr(self, node: ast.Node) -> Fn:
+        if isinstance(node, ast.Const):
+            return _const(freeze(node.value))
+        if isinstance(node, ast.Name):
+            return self.name(node)
+        if isinstance(node, ast.ListExpr):
+            items = tuple(self.expr(i) for i in node.items)
+            return lambda L, C: tuple(f(L, C) for f in items)
+        if isinstance(node, ast.Index):
+            return self.index(node)
+        if isinstance(node, ast.Unary):
+            operand = self.expr(node.operand)
+            if node.op == "not":
+                return lambda L, C: not operand(L, C)
+            return lambda L, C: -_number(operand(L, C), "-")
+        if isinstance(node, ast.BinOp):
+            return self.binop(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
+
+    def name(self, node: ast.Name) -> Fn:
+        kind, value = self.resolved.get(id(node), ("local", node.name))
+        name = node.name
+        if kind == "local":
+            return lambda L, C: L[name]
+        if kind == "var":
+            return lambda L, C: C.vars[name]
+        if kind == "const" and isinstance(value, dict) and "by_players" in value:
+            table = {int(k): freeze(v) for k, v in value["by_players"].items()}
+            return lambda L, C: table[C.player_count]
+        if kind == "const" and isinstance(value, dict):
+            return _const(freeze(value.get("value")))
+        return _const(freeze(value))
+
+    def index(self, node: ast.Index) -> Fn:
+        base, index = node.base, self.expr(node.index)
+        per = self.resolved.get(id(node))
+        if per and per[0] == "per":
+            name = base.name
+            if per[1] == "space":
+                return lambda L, C: C.vars[name][C.space_index(index(L, C))]
+            return lambda L, C: C.vars[name][C.player_index(index(L, C))]
+        items = self.expr(base)
+
+        def item(L, C):
+            seq, i = items(L, C), index(L, C)
+            if not isinstance(i, int) or isinstance(i, bool):
+                raise RuleRuntimeError(f"a list index must be a number, not {i!r}")
+            return seq[i] if -len(seq) <= i < len(seq) else None
+        return item
+
+    def binop(self, node: ast.BinOp) -> Fn:
+        a, b, op = self.expr(node.left), self.expr(node.right), node.op
+        if op == "and":
+            return lambda L, C: bool(a(L, C)) and bool(b(L, C))
+        if op == "or":
+            return lambda L, C: bool(a(L, C)) or bool(b(L, C))
+        if op == "==":
+            return lambda L, C: a(L, C) == b(L, C)
+        if op == "!=":
+            return lambda L, C: a(L, C) != b(L, C)
+        if op == "in":
+            return lambda L, C: a(L, C) in b(L, C)
+        if op == "+":
+            def add(L, C):
+                x, y = a(L, C), b(L, C)
+                if isinstance(x, tuple) or isinstance(y, tuple):
+                    return tuple(x or ()) + tuple(y or ())
+                return _number(x, "+") + _number(y, "+")
+            return add
+        fn = _ARITH[op]
+        return lambda L, C: fn(_number(a(L, C), op), _number(b(L, C), op))
+
+    def call(self, node: ast.Call) -> Fn:
+        kind = self.resolved.get(id(node))
+        if not kind or kind[0] != "prim":
+            raise RuleRuntimeError(f"{node.name}() cannot be used inside an expression")
+        prim = kind[1]
+        fn = prim.fn
+        fixed = [p for p in prim.params if not p.variadic]
+        args = []
+        for i, arg in enumerate(node.args):
+            param = fixed[i] if i < len(fixed) else prim.params[-1]
+            args.append(self.ref(arg) if param.ref else self.expr(arg))
+        kwargs = tuple((k, self.expr(v)) for k, v in node.kwargs)
+        if kwargs:
+            return lambda L, C: fn(C, *[f(L, C) for f in args], **{k: f(L, C) for k, f in kwargs})
+        if len(args) == 0:
+            return lambda L, C: fn(C)
+        if len(args) == 1:
+            (f0,) = args
+            return lambda L, C: fn(C, f0(L, C))
+        if len(args) == 2:
+            f0, f1 = args
+            return lambda L, C: fn(C, f0(L, C), f1(L, C))
+        return lambda L, C: fn(C, *[f(L, C) for f in args])
+
+    def ref(self, arg: ast.Node) -> Fn:
+        if isinstance(arg, ast.Index):
+            name, index = arg.base.name, self.expr(arg.index)
+            return lambda L, C: Ref(C, name, index(L, C))
+        name = arg.name
+        return lambda L, C: Ref(C, name)
+
+
+def _const(value: Any) -> Fn:
+    return lambda L, C: value
+
+
+def _number(value: Any, op: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleRuntimeError(f"{op!r} needs numbers, got {value!r}")
+    return value
+
+
+def _floordiv(x: int, y: int) -> int:
+    if y == 0:
+        raise RuleRuntimeError("'//' by zero")
+    return x // y
+
+
+def _mod(x: int, y: int) -> int:
+    if y == 0:
+        raise RuleRuntimeError("'%' by zero")
+    return x % y
+
+
+_ARITH = {"-": lambda x, y: x - y, "*": lambda x, y: x * y, "//": _floordiv, "%": _mod,
+          "<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+          ">=": lambda x, y: x >= y}

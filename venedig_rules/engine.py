@@ -1,0 +1,626 @@
+"""The game engine: runs a ruleset's compiled flow, stops at every decision, and applies
+actions.
+
+>>> import venedig_rules as vr
+>>> rules = vr.load("tests/rulesets/lagoon")
+>>> game = rules.new_game(players=2, seed=7)
+>>> game.to_move
+(0, 1)
+>>> action = game.legal_actions(0)[0]
+>>> str(action)
+'p0 bid(five)'
+>>> game.apply(action) is game
+True
+>>> game.to_move
+(1,)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+from . import rng as rnglib
+from .effects.compile import (CALL, CHOOSE, EXPR, FORINIT, FORNEXT, JUMP, JUMPIFNOT, LET, MAX_REPEAT, REPINIT,
+                              REPNEXT, SETLOCAL, SETVAR, Ref, freeze)
+from .effects.primitives import RuleRuntimeError
+from .errors import VenedigError
+from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action
+from .views import redact_event, redact_state
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
+
+SAVE_FORMAT = "venedig-rules/game"
+SAVE_VERSION = 1
+
+
+class SaveFileError(VenedigError, ValueError):
+    """A saved game that cannot be loaded: corrupt, from another ruleset, or inconsistent."""
+
+    code = "save/invalid"
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    """What a primitive that runs another effect hands the machine: code and bound names."""
+
+    code: str
+    names: dict
+
+
+class _State:
+    """One immutable snapshot: variables, frames, the pending decision, the RNG, the end."""
+
+    __slots__ = ("vars", "frames", "pending", "rng", "over", "winners")
+
+    def __init__(self, vars, frames, pending, rng, over=False, winners=None):
+        self.vars, self.frames, self.pending, self.rng = vars, frames, pending, rng
+        self.over, self.winners = over, winners
+
+    def to_json(self) -> dict:
+        return {"vars": _jsonable(self.vars), "frames": [[c, pc, t, _jsonable(L)] for c, pc, t, L in self.frames],
+                "pending": _jsonable(self.pending), "rng": self.rng, "over": self.over,
+                "winners": None if self.winners is None else list(self.winners)}
+
+
+class Game:
+    """A game in progress. Create it with ``ruleset.new_game(players, seed)``.
+
+    Players are numbered 0 to n-1 clockwise. ``apply`` leaves the game untouched when it
+    raises. Every state can be cloned, saved and resumed: a pending decision is data.
+    """
+
+    def __init__(self, rules: "Ruleset", players: int, seed: int, *, _start: bool = True):
+        if rules.compiled is None:
+            raise VenedigError(f"ruleset {rules.name!r} has no flow yet: it can be validated and described, "
+                               "not played")
+        if players not in rules.players:
+            raise ValueError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, "
+                             f"not {players}")
+        self.rules, self.players, self.seed = rules, players, seed
+        self._events: list[dict] = []
+        self._actions: list[str] = []
+        self._history: list[tuple[_State, int]] = []
+        self._legal: dict[int, tuple[Action, ...]] | None = None
+        if _start:
+            state = _State(_initial_vars(rules, players), ((rules.compiled.main, 0, None, _base_locals(players)),),
+                           None, rnglib.seed_state(seed))
+            self._state = _Run(self, state).run()
+
+    # -- asking ----------------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The players who must act now (several at a simultaneous decision), in seat order."""
+        pending = self._state.pending
+        if pending is None or self._state.over:
+            return ()
+        if pending["kind"] == "each":
+            return tuple(p for p, c in zip(pending["players"], pending["commits"]) if c is None)
+        return (pending["player"],)
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The legal actions of ``player`` (of the only player to move when omitted), sorted."""
+        if player is None:
+            movers = self.to_move
+            if len(movers) != 1:
+                raise ValueError(f"say whose actions: players {list(movers)} are to move" if movers
+                                 else "nobody is to move: the game is over")
+            player = movers[0]
+        return list(self._legal_by_player().get(player, ()))
+
+    def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        if self._legal is None:
+            self._legal = {}
+            pending = self._state.pending
+            if pending is not None and not self._state.over:
+                if pending["kind"] == "each":
+                    for p, options, commit in zip(pending["players"], pending["options"], pending["commits"]):
+                        if commit is None:
+                            self._legal[p] = _actions(p, pending["label"], options, False)
+                else:
+                    p = pending["player"]
+                    self._legal[p] = _actions(p, pending["label"], pending["options"], pending["optional"])
+        return self._legal
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.over
+
+    @property
+    def scores(self) -> dict[int, int]:
+        """Each player's score on the track that decides the winner."""
+        track = self.rules.winner_track
+        return {p: self._state.vars[track][p] for p in range(self.players)} if track else {}
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winners once the game is over (several when tied and ties are shared)."""
+        if not self._state.over:
+            return ()
+        if self._state.winners is not None:
+            return tuple(self._state.winners)
+        return self.rules.rank_winners(self._state.vars, self.players)
+
+    @property
+    def events(self) -> list[dict]:
+        """Every event so far, unredacted (dicts with a ``type``)."""
+        return list(self._events)
+
+    @property
+    def actions(self) -> list[str]:
+        """The text of every action applied so far."""
+        return list(self._actions)
+
+    def value(self, name: str, index: Any = None) -> Any:
+        """A state variable's value (a player's or space's with ``index``), unredacted."""
+        value = self._state.vars[name]
+        if index is None:
+            return value
+        info = self.rules.compiled.state[name]
+        return value[index if info.per == "player" else self.rules.space_index(index)]
+
+    def view(self, player: int) -> dict:
+        """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
+        in the event log too."""
+        s = self._state
+        pending = s.pending
+        decision = None
+        if pending is not None and player in self.to_move:
+            decision = {"label": pending["label"], "actions": [str(a) for a in self.legal_actions(player)]}
+        committed = None
+        if pending is not None and pending["kind"] == "each" and player in pending["players"]:
+            commit = pending["commits"][pending["players"].index(player)]
+            committed = _jsonable(commit) if commit is not None else None
+        return {"ruleset": self.rules.name, "player": player, "players": self.players,
+                "to_move": list(self.to_move), "over": s.over, "winners": list(self.winners),
+                "state": redact_state(self.rules, s.vars, player, self.players),
+                "decision": decision, "your_commit": committed,
+                "events": [e for e in (redact_event(self.rules, ev, player) for ev in self._events) if e]}
+
+    # -- acting ----------------------------------------------------------------------------
+    def apply(self, action: Action | str) -> "Game":
+        """Apply a legal action (an Action or its text); raises IllegalActionError, and
+        leaves the game untouched, when it is not legal now."""
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ActionSyntaxError as exc:
+                raise IllegalActionError(str(exc)) from None
+        legal = self._legal_by_player()
+        if action not in legal.get(action.player, ()):
+            raise IllegalActionError(self._why_illegal(action, legal))
+        before, n_events = self._state, len(self._events)
+        try:
+            self._state = _Run(self, before).resume(action)
+        except Exception:
+            self._state = before
+            del self._events[n_events:]
+            raise
+        self._history.append((before, n_events))
+        self._actions.append(str(action))
+        self._legal = None
+        return self
+
+    def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
+        if self._state.over:
+            return f"{action} is not legal: the game is over"
+        if action.player not in legal:
+            return f"{action} is not legal: player {action.player} is not to move (to move: {list(self.to_move)})"
+        options = ", ".join(str(a) for a in legal[action.player][:8])
+        more = "" if len(legal[action.player]) <= 8 else f", ... ({len(legal[action.player])} in all)"
+        return f"{action} is not legal now; legal: {options}{more}"
+
+    def undo(self) -> "Game":
+        """Take back the last action."""
+        if not self._history:
+            if self._actions:
+                self._rebuild_history()
+            if not self._history:
+                raise IndexError("nothing to undo")
+        self._state, n_events = self._history.pop()
+        del self._events[n_events:]
+        self._actions.pop()
+        self._legal = None
+        return self
+
+    def clone(self) -> "Game":
+        """An independent copy (cheap: states are shared, never changed in place)."""
+        other = Game.__new__(Game)
+        other.rules, other.players, other.seed = self.rules, self.players, self.seed
+        other._state, other._legal = self._state, self._legal
+        other._events, other._actions, other._history = list(self._events), list(self._actions), list(self._history)
+        return other
+
+    # -- saving ----------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""
+        body = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": self.rules.name,
+                "rules_hash": self.rules.rules_hash, "players": self.players, "seed": self.seed,
+                "actions": list(self._actions), "state": self._state.to_json(), "events": _jsonable(self._events)}
+        body["checksum"] = _checksum(body)
+        return body
+
+    @classmethod
+    def from_json(cls, rules: "Ruleset", data: Any) -> "Game":
+        """A game from ``to_json`` data; refuses it, with the reason, when it is corrupt, was
+        played with other rules, or its state does not follow from its actions."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveFileError(f"not a venedig-rules saved game (expected format {SAVE_FORMAT!r})")
+        if data.get("version") != SAVE_VERSION:
+            raise SaveFileError(f"saved game version {data.get('version')!r} is not supported (expected {SAVE_VERSION})")
+        if data.get("rules_hash") != rules.rules_hash:
+            raise SaveFileError(f"the game was played with other rules ({data.get('ruleset')!r}, rules_hash "
+                                f"{str(data.get('rules_hash'))[:12]}...), not {rules.name!r} "
+                                f"({rules.rules_hash[:12]}...)")
+        if data.get("checksum") != _checksum({k: v for k, v in data.items() if k != "checksum"}):
+            raise SaveFileError("the checksum does not match: the file was changed or damaged")
+        players, seed, actions = data.get("players"), data.get("seed"), data.get("actions")
+        if not isinstance(players, int) or not isinstance(seed, int) or not isinstance(actions, list):
+            raise SaveFileError("players, seed and actions must be a number, a number and a list")
+        try:
+            game = rules.replay(players, seed, actions)
+        except (VenedigError, ValueError) as exc:
+            raise SaveFileError(f"its actions cannot be replayed: {exc}") from None
+        if game.to_json()["state"] != data.get("state"):
+            raise SaveFileError("its state does not follow from its seed and actions")
+        return game
+
+    def _rebuild_history(self) -> None:
+        replayed = self.rules.replay(self.players, self.seed, self._actions)
+        self._history = replayed._history
+
+    def check_invariants(self) -> list[str]:
+        """The messages of the ruleset's invariants that do not hold now."""
+        run = _Run(self, self._state)
+        failed = []
+        for ident, message, check in self.rules.compiled.invariants:
+            try:
+                ok = check({"players": tuple(range(self.players))}, run)
+            except RuleRuntimeError as exc:
+                failed.append(f"{ident}: {message} (could not be evaluated: {exc})")
+                continue
+            if not ok:
+                failed.append(f"{ident}: {message}")
+        return failed
+
+
+class _Run:
+    """A game's state while the machine runs: the context primitives see as ``ctx``."""
+
+    def __init__(self, game: Game, state: _State):
+        self.game, self.rules, self.compiled = game, game.rules, game.rules.compiled
+        self.player_count = game.players
+        self.vars = state.vars  # copied on the first write
+        self._own_vars = False
+        self.frames = [[c, pc, t, L] for c, pc, t, L in state.frames]
+        self.pending, self.rng, self.over, self.winners = state.pending, state.rng, state.over, state.winners
+        self.events = game._events
+
+    # -- the machine -----------------------------------------------------------------------
+    def resume(self, action: Action) -> _State:
+        pending = self.pending
+        value = None if action.name == PASS else action.value
+        if pending["kind"] == "each":
+            i = pending["players"].index(action.player)
+            commits = pending["commits"][:i] + ((value,),) + pending["commits"][i + 1:]
+            self.pending = {**pending, "commits": commits}
+            self.emit({"type": "commit", "player": action.player, "label": pending["label"], "value": value,
+                       "hidden": True})
+            if any(c is None for c in commits):
+                return self.freeze()
+            value = tuple(freeze(c[0]) if c is not None else None for c in self._per_player(pending, commits))
+            self.emit({"type": "reveal", "label": pending["label"], "values": value})
+        else:
+            self.emit({"type": "choice", "player": action.player, "label": pending["label"], "value": value,
+                       "passed": action.name == PASS})
+        frame = self.frames[-1]
+        frame[3] = dict(frame[3])
+        frame[3][pending["target"]] = freeze(value)
+        frame[1] += 1
+        self.pending = None
+        return self.run()
+
+    def _per_player(self, pending, commits):
+        by_player = dict(zip(pending["players"], commits))
+        return [by_player.get(p) for p in range(self.player_count)]
+
+    def run(self) -> _State:
+        try:
+            return self._run()
+        except RuleRuntimeError as exc:
+            raise RuleRuntimeError(f"{self._where()}: {exc}") from None
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            raise RuleRuntimeError(f"{self._where()}: {type(exc).__name__}: {exc}") from exc
+
+    def _where(self) -> str:
+        """The rule file place of the statement running now."""
+        if not self.frames:
+            return self.rules.name
+        code_id, pc = self.frames[-1][0], self.frames[-1][1]
+        code = self.compiled.codes[code_id]
+        offset = code.offsets[min(pc, len(code.offsets) - 1)] if code.offsets else 0
+        return str(self.rules.positions.in_scalar(code_id, offset))
+
+    def _run(self) -> _State:
+        codes = self.compiled.codes
+        frames = self.frames
+        for frame in frames:
+            frame[3] = dict(frame[3])
+        while frames and not self.over:
+            frame = frames[-1]
+            ins = codes[frame[0]].instructions
+            L = frame[3]
+            pc = frame[1]
+            end = len(ins)
+            while pc < end:
+                frame[1] = pc
+                op = ins[pc]
+                kind = op[0]
+                if kind == EXPR:
+                    L["@"] = op[1](L, self)
+                elif kind == LET:
+                    L[op[1]] = op[2](L, self)
+                elif kind == JUMPIFNOT:
+                    if not op[1](L, self):
+                        pc = op[2]
+                        continue
+                elif kind == JUMP:
+                    pc = op[1]
+                    continue
+                elif kind == FORNEXT:
+                    items, i = L[op[1]]
+                    if i >= len(items):
+                        pc = op[3]
+                        continue
+                    L[op[2]] = items[i]
+                    L[op[1]] = (items, i + 1)
+                elif kind == FORINIT:
+                    items = op[2](L, self)
+                    if not isinstance(items, tuple):
+                        raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
+                    L[op[1]] = (items, 0)
+                elif kind == REPNEXT:
+                    if L[op[1]] <= 0:
+                        pc = op[2]
+                        continue
+                    L[op[1]] -= 1
+                elif kind == REPINIT:
+                    count = op[2](L, self)
+                    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
+                        raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
+                    L[op[1]] = count
+                elif kind == SETVAR:
+                    self.assign(op[1], op[2], op[3], op[4], L)
+                elif kind == SETLOCAL:
+                    value = op[3](L, self)
+                    L[op[1]] = value if op[2] == "=" else _combine(L[op[1]], op[2], value)
+                elif kind == CHOOSE:
+                    frame[1] = pc
+                    if self.choose(op, L):
+                        return self.freeze()
+                    pc += 1
+                    continue
+                elif kind == CALL:
+                    frame[1] = pc + 1
+                    self.call(op, L)
+                    break
+                if self.over:
+                    break
+                pc += 1
+            else:
+                frames.pop()
+                if frames and frame[2] is not None:
+                    frames[-1][3][frame[2]] = L.get("@")
+                continue
+            if self.over:
+                break
+        if not frames and not self.over:
+            self.end()
+        return self.freeze()
+
+    def choose(self, op: tuple, L: dict) -> bool:
+        """Set up a decision; False when there is nothing to decide (an optional choice
+        without options resolves to none at once)."""
+        _, target, player_f, options_f, label, optional, each = op
+        if each is None:
+            player = self.player_index(player_f(L, self))
+            options = _options(options_f(L, self), label)
+            if not options:
+                if optional:
+                    L[target] = None
+                    return False
+                raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
+            self.pending = {"kind": "one", "player": player, "label": label, "options": options,
+                            "optional": bool(optional), "target": target}
+            return True
+        players = tuple(self.player_index(p) for p in player_f(L, self))
+        per = []
+        for p in players:
+            inner = dict(L)
+            inner[each] = p
+            options = _options(options_f(inner, self), label)
+            if not options:
+                raise RuleRuntimeError(f"player {p} must choose {label!r} but has no option")
+            per.append(options)
+        if not players:
+            L[target] = tuple(None for _ in range(self.player_count))
+            return False
+        self.pending = {"kind": "each", "players": players, "label": label, "options": tuple(per),
+                        "commits": tuple(None for _ in players), "target": target}
+        return True
+
+    def call(self, op: tuple, L: dict) -> None:
+        _, target, kind, callee, args, kwargs = op
+        values = [f(L, self) for f in args]
+        if kind == "proc":
+            code, params = self.compiled.procedures[callee]
+            names = {**_base_locals(self.player_count), **dict(zip(params, values))}
+            requests = (CallRequest(code, names),)
+        else:
+            requests = callee(self, *values, **{k: f(L, self) for k, f in kwargs})
+        if len(self.frames) + len(requests) > 64:
+            raise RuleRuntimeError("effects call each other more than 64 deep")
+        L[target] = None
+        for n, request in enumerate(reversed(requests)):
+            names = dict(request.names)
+            names.setdefault("self", L.get("self"))
+            self.frames.append([request.code, 0, target if len(requests) == 1 else None, names])
+
+    def freeze(self) -> _State:
+        frames = tuple((c, pc, t, L) for c, pc, t, L in self.frames) if not self.over else ()
+        return _State(self.vars, frames, self.pending if not self.over else None, self.rng, self.over, self.winners)
+
+    # -- what primitives use ---------------------------------------------------------------
+    def player_index(self, p: Any) -> int:
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.player_count:
+            raise RuleRuntimeError(f"{p!r} is not a player (0 to {self.player_count - 1})")
+        return p
+
+    def space_index(self, space: Any) -> int:
+        return self.rules.space_index(space)
+
+    def read(self, name: str, index: Any = None) -> Any:
+        value = self.vars[name]
+        if index is None:
+            return value
+        return value[self._slot(name, index)]
+
+    def _slot(self, name: str, index: Any) -> int:
+        per = self.compiled.state[name].per
+        return self.player_index(index) if per == "player" else self.space_index(index)
+
+    def write(self, name: str, index: Any, value: Any, why: str = "set") -> None:
+        if not self._own_vars:
+            self.vars = dict(self.vars)
+            self._own_vars = True
+        if index is None:
+            self.vars[name] = value
+        else:
+            slot = self._slot(name, index)
+            old = self.vars[name]
+            self.vars[name] = old[:slot] + (value,) + old[slot + 1:]
+        event = {"type": "change", "var": name, "value": value, "why": why}
+        if index is not None:
+            event["index"] = index
+        self.emit(event)
+
+    def assign(self, name: str, index_f, op: str, value_f, L: dict) -> None:
+        index = index_f(L, self) if index_f is not None else None
+        value = freeze(value_f(L, self))
+        if op != "=":
+            value = _combine(self.read(name, index), op, value)
+        self.write(name, index, value, "set" if op == "=" else op)
+
+    def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
+        items = tuple(source.get())
+        self._silent_write(source, items[:position] + items[position + 1:])
+        self._silent_write(target, tuple(target.get()) + (item,))
+        self.emit({"type": "move", "item": item, "from": [source.name, source.index], "to": [target.name, target.index]})
+
+    def _silent_write(self, ref: Ref, value: Any) -> None:
+        n = len(self.events)
+        self.write(ref.name, ref.index, value)
+        del self.events[n:]
+
+    def shuffled(self, items: Iterable) -> tuple:
+        self.rng, out = rnglib.shuffled(self.rng, tuple(items))
+        return out
+
+    def random_below(self, n: int) -> int:
+        self.rng, value = rnglib.below(self.rng, n)
+        return value
+
+    def emit(self, event: dict) -> None:
+        self.events.append(event)
+
+    def narrate(self, kind: str, fields: dict) -> None:
+        self.emit({"type": kind, **{k: _jsonable(v) for k, v in fields.items()}})
+
+    def end(self, winners: tuple | None = None) -> None:
+        if not self.over:
+            self.over = True
+            self.winners = tuple(self.player_index(w) for w in winners) if winners is not None else None
+            self.emit({"type": "game_over"})
+
+    def copies(self, kind: str) -> tuple:
+        return self.rules.copies(kind, self.player_count)
+
+    def ids(self, kind: str) -> tuple:
+        return tuple(item["id"] for item in self.rules.items_of(kind))
+
+    def item(self, ident: str) -> dict:
+        return self.rules.item(ident)
+
+    def param(self, ident: str, name: str, default: Any = None) -> Any:
+        return freeze(self.rules.item_param(ident, name, default))
+
+    def call_item(self, ident: str, field: str, bindings: dict) -> tuple[CallRequest, ...]:
+        code, names = self.rules.item_call(ident, field)
+        names.update({k: freeze(v) for k, v in bindings.items()})
+        names["players"] = tuple(range(self.player_count))
+        return (CallRequest(code, names),)
+
+    def call_rules(self, when: str, bindings: dict) -> tuple[CallRequest, ...]:
+        names = {"players": tuple(range(self.player_count)), **{k: freeze(v) for k, v in bindings.items()}}
+        return tuple(CallRequest(code, dict(names)) for code in self.compiled.rules_by_when.get(when, ()))
+
+
+def _options(values: Any, label: str) -> tuple:
+    if not isinstance(values, tuple):
+        raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
+    return tuple(dict.fromkeys(values))
+
+
+def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
+    actions = [Action(player, label, value) for value in options]
+    if optional:
+        actions.append(Action(player, PASS))
+    return tuple(sorted(actions, key=str))
+
+
+def _combine(old: Any, op: str, value: Any) -> Any:
+    if isinstance(old, tuple):
+        if op == "+=":
+            return old + (value if isinstance(value, tuple) else (value,))
+        items = list(old)
+        if value in items:
+            items.remove(value)
+        return tuple(items)
+    if not isinstance(old, int) or not isinstance(value, int):
+        raise RuleRuntimeError(f"{op} needs numbers or lists, got {old!r} and {value!r}")
+    return old + value if op == "+=" else old - value
+
+
+def _base_locals(players: int) -> dict:
+    return {"players": tuple(range(players))}
+
+
+def _initial_vars(rules: "Ruleset", players: int) -> dict:
+    out = {}
+    for name, (per, start) in rules.state_starts().items():
+        value = freeze(start)
+        if per == "player":
+            out[name] = tuple(value for _ in range(players))
+        elif per == "space":
+            out[name] = tuple(value for _ in range(len(rules.space_ids)))
+        else:
+            out[name] = value
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _checksum(body: dict) -> str:
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
