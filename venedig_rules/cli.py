@@ -23,6 +23,12 @@ _EXAMPLES = {
                  "  venedig-rules validate my_variant.yaml --format json"),
     "describe": ("examples:\n  venedig-rules describe venedig\n"
                  "  venedig-rules describe venedig --variant two_player"),
+    "check": ("examples:\n  venedig-rules check tests/rulesets/lagoon --games 20\n"
+              "  venedig-rules check my_variant.yaml --games 5 --players 2,3"),
+    "play": ("examples:\n  venedig-rules play tests/rulesets/lagoon --players 3 --seed 7\n"
+             "  venedig-rules play tests/rulesets/lagoon --human 0      # you play seat 0"),
+    "playthrough": ("examples:\n  venedig-rules playthrough tests/rulesets/lagoon            # print the log\n"
+                    "  venedig-rules playthrough tests/rulesets/lagoon --update   # rewrite tests/playthroughs/"),
 }
 
 
@@ -70,7 +76,146 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
     p.add_argument("--variant", action="append", default=[], metavar="NAME",
                    help="apply a bundled variant or variant file (repeatable)")
+    p = command("check", "Play random games to the end at every player count and check every rule "
+                "invariant and API promise after each action; report the first violation with its seed "
+                "and actions so it can be replayed.", _check)
+    p.add_argument("game", metavar="GAME_OR_PATH", help="bundled ruleset id, ruleset folder or variant")
+    p.add_argument("--games", type=int, default=10, metavar="N", help="games per player count (default 10)")
+    p.add_argument("--players", type=_counts, default=None, metavar="P", help="player counts, e.g. 3 or 2,4")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p = command("play", "Play a game to the end in the terminal: random players on every seat not named "
+                "human, each event printed as a sentence, then the scores.", _play)
+    p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
+    p.add_argument("--players", type=int, default=None, metavar="N", help="number of players (default: fewest)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
+    p.add_argument("--human", type=_counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p = command("playthrough", "Print the golden playthrough of a ruleset (a seeded game played by random "
+                "bots, as a readable log), or rewrite the files under tests/playthroughs/ with --update.",
+                _playthrough)
+    p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p.add_argument("--players", type=int, default=None, metavar="N", help="only this player count")
+    p.add_argument("--update", action="store_true", help="write the files instead of printing")
+    p.add_argument("--dir", default="tests/playthroughs", metavar="DIR",
+                   help="where --update writes (default tests/playthroughs)")
     return parser
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, like 0,2; got {text!r}") from None
+
+
+def _playable(args: argparse.Namespace):
+    rules = load(args.game, args.variant)
+    if not rules.playable:
+        raise UnknownRulesetError(f"ruleset {rules.name!r} is rule data only so far (no flow in game.yaml): "
+                                  "it can be validated and described, not played")
+    return rules
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .testing import api_test
+
+    rules = _playable(args)
+    counts = args.players or list(rules.players)
+    bad = [n for n in counts if n not in rules.players]
+    if bad:
+        raise UnknownRulesetError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, "
+                                  f"not {', '.join(map(str, bad))}")
+
+    def progress(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        print(f"\r{rules.name} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games",
+              end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    report = api_test(rules, games=args.games, seed=args.seed, players=counts, progress=progress)
+    if report.ok:
+        per = ", ".join(f"{n} players: {g}" for n, g in sorted(report.by_players.items()))
+        print(f"{rules.name}: ok: {report.games} games ({per}), {report.actions} actions, "
+              f"longest {report.longest} (bound {rules.max_actions})")
+        return 0
+    print(f"\n{report.violation}", file=sys.stderr)
+    if report.violation.state is not None:
+        print("state:", json.dumps(report.violation.state)[:2000], file=sys.stderr)
+    return 1
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .bots import RandomBot
+    from .narration import sentence
+
+    rules = _playable(args)
+    players = args.players or rules.players.start
+    game = rules.new_game(players, args.seed)
+    humans = [h for h in args.human if 0 <= h < players]
+    viewer = humans[0] if humans else None
+    templates = rules.data["game"].get("events") or {}
+    bots = {p: RandomBot(args.seed * 31 + p) for p in range(players) if p not in humans}
+    print(f"{rules.title}: {players} players, seed {args.seed}" + (f"; you play p{', p'.join(map(str, humans))}"
+                                                                    if humans else ""))
+    shown = 0
+    while True:
+        events = game.view(viewer)["events"] if viewer is not None else game.events
+        for event in events[shown:]:
+            text = sentence(templates, event)
+            if text:
+                print(f"  {text}")
+        shown = len(events)
+        if game.is_over:
+            break
+        for p in game.to_move:
+            actions = game.legal_actions(p)
+            action = _ask(game, p, actions) if p in humans else bots[p].act(game.view(p), actions)
+            if action is None:
+                return 0
+            if not humans:
+                print(f"> {action}")  # with a human at the table, only their view's events are shown
+            game.apply(action)
+    scores = ", ".join(f"p{p} {s}" for p, s in game.scores.items())
+    print(f"scores: {scores}; winners: {', '.join(f'p{p}' for p in game.winners)}")
+    return 0
+
+
+def _ask(game, player: int, actions: list):
+    view = game.view(player)
+    print(f"\n-- p{player}, your view --")
+    for name, value in view["state"].items():
+        print(f"  {name}: {json.dumps(value, ensure_ascii=False)}")
+    print(f"-- p{player}: {view['decision']['label'] if view['decision'] else 'your move'} --")
+    for n, action in enumerate(actions, 1):
+        print(f"  {n:>3}. {action}")
+    while True:
+        try:
+            text = input("number or action (q quits): ").strip()
+        except EOFError:
+            return None
+        if text == "q":
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(actions):
+            return actions[int(text) - 1]
+        match = [a for a in actions if str(a) == text or str(a).split(" ", 1)[1] == text]
+        if match:
+            return match[0]
+        print(f"  not a legal action: {text!r}")
+
+
+def _playthrough(args: argparse.Namespace) -> int:
+    from .playthrough import render, update
+
+    rules = _playable(args)
+    if args.update:
+        for path in update(rules, Path(args.dir)):
+            print(f"wrote {path}")
+        return 0
+    for n in ([args.players] if args.players else list(rules.players)):
+        print(render(rules, n, seed=1), end="")
+    return 0
 
 
 def _list(args: argparse.Namespace) -> int:

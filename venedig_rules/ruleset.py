@@ -64,6 +64,11 @@ class Ruleset:
     compiled: "Compiled | None" = field(default=None, repr=False, compare=False)
 
     @property
+    def max_actions(self) -> int:
+        """The declared bound on a game's length in actions (flow.max_actions)."""
+        return int(((self.data["game"].get("flow") or {}).get("max_actions")) or 0)
+
+    @property
     def playable(self) -> bool:
         """Whether the ruleset has a flow the engine can run (else it is data only)."""
         return self.compiled is not None

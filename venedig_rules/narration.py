@@ -1,0 +1,70 @@
+"""Events as readable sentences, for logs, the ``play`` command and golden playthroughs.
+
+A ruleset names its own events' sentences in game.yaml ``events:`` (``claim: "{player}
+claims {space}"``); the engine's own events have fixed forms. Players print as ``p0``.
+
+>>> sentence({}, {"type": "choice", "player": 1, "label": "drain", "value": "c4", "passed": False})
+'p1 drain: c4'
+>>> sentence({"claim": "{player} claims {space}"}, {"type": "claim", "player": 0, "space": "b2"})
+'p0 claims b2'
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any, Mapping
+
+from .notation import value_text
+
+_PLAYER_FIELDS = {"player", "who", "winner", "to", "by"}
+
+
+def sentence(templates: Mapping[str, str], event: dict) -> str | None:
+    """One event as a sentence (``None`` for events not worth a line)."""
+    kind = event.get("type")
+    if kind in templates:
+        fields = {k: _show(v, k) for k, v in event.items()}
+        return string.Formatter().vformat(templates[kind], (), _Missing(fields))
+    if kind == "choice":
+        if event.get("passed"):
+            return f"p{event['player']} passes ({event['label']})"
+        return f"p{event['player']} {event['label']}: {_show(event['value'])}"
+    if kind == "commit":
+        return f"p{event['player']} commits a {event['label']}"
+    if kind == "reveal":
+        values = ", ".join(f"p{p} {_show(v)}" for p, v in enumerate(event["values"]) if v is not None)
+        return f"{event['label']} revealed: {values}"
+    if kind == "move":
+        return f"{_show(event['item'])}: {_place(event['from'])} -> {_place(event['to'])}"
+    if kind == "change":
+        value = event["value"]
+        shown = f"{len(value)} items" if isinstance(value, (list, tuple)) else _show(value)
+        where = _place([event["var"], event.get("index")])
+        verb = "shuffled" if event.get("why") == "shuffle" else "is now"
+        return f"{where} {verb} {shown}" if verb != "shuffled" else f"{where} shuffled"
+    if kind == "game_over":
+        return "the game is over"
+    fields = ", ".join(f"{k}={_show(v, k)}" for k, v in event.items() if k != "type")
+    return f"{kind}: {fields}" if fields else str(kind)
+
+
+def _place(ref: Any) -> str:
+    name, index = ref
+    if index is None:
+        return str(name)
+    return f"{name}[{'p' + str(index) if isinstance(index, int) else index}]"
+
+
+def _show(value: Any, key: str = "") -> str:
+    if key in _PLAYER_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+        return f"p{value}"
+    if isinstance(value, dict) and "hidden" in value:
+        return f"{value['hidden']} hidden"
+    if isinstance(value, list):
+        value = tuple(value)
+    return value_text(value)
+
+
+class _Missing(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

@@ -1,0 +1,289 @@
+"""The test kit: property checks any ruleset must pass, for the bundled games and your own
+variants alike.
+
+>>> import venedig_rules as vr
+>>> from venedig_rules.testing import api_test
+>>> report = api_test(vr.load("tests/rulesets/lagoon"), games=2, seed=1)
+>>> report.ok, report.games
+(True, 6)
+
+``api_test`` plays random legal games to the end at every allowed player count and checks,
+after every action: the declared invariants; that a clone equals the game; the save round
+trip; the undo round trip; that the legal actions are sorted, unique and each applicable;
+that every view is JSON-safe and leaks no hidden datum; and at the end that the game ended
+within the declared bound and that replaying the seed and actions gives the same game.
+The first violation is reported with its seed and action list so it can be replayed.
+
+For Hypothesis: ``rulesets()``, ``games(rules)`` and ``playouts(rules)`` strategies.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from .notation import IllegalActionError
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .ruleset import Ruleset
+
+#: How often (in actions) the expensive checks run: save round trip and applying every legal action.
+SAVE_EVERY = 25
+
+
+@dataclass
+class Violation:
+    """The first broken promise: what, and how to get there again."""
+
+    check: str
+    message: str
+    ruleset: str
+    players: int
+    seed: int
+    actions: list[str]
+    state: dict | None = None
+
+    def __str__(self) -> str:
+        replay = (f"rules.replay(players={self.players}, seed={self.seed}, actions={self.actions!r})"
+                  if len(self.actions) <= 40 else
+                  f"rules.replay(players={self.players}, seed={self.seed}, actions=<{len(self.actions)} actions>)")
+        return (f"{self.check} failed in {self.ruleset} ({self.players} players, seed {self.seed}) after "
+                f"{len(self.actions)} actions: {self.message}\n  replay with {replay}")
+
+
+@dataclass
+class Report:
+    ruleset: str
+    games: int = 0
+    actions: int = 0
+    violation: Violation | None = None
+    longest: int = 0
+    by_players: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.violation is None
+
+
+class _Failed(Exception):
+    def __init__(self, check: str, message: str):
+        super().__init__(message)
+        self.check, self.message = check, message
+
+
+def api_test(rules: "Ruleset", games: int = 10, seed: int = 0, players: Iterable[int] | None = None,
+             progress: Callable[[int, int], None] | None = None, raise_on_failure: bool = False) -> Report:
+    """Play ``games`` random games per player count and check every promise after each action.
+
+    Returns a Report; with ``raise_on_failure`` an AssertionError carries the violation.
+    ``progress(done, total)`` is called after each game.
+    """
+    counts = list(players) if players is not None else list(rules.players)
+    report = Report(rules.name)
+    total = games * len(counts)
+    for n in counts:
+        for g in range(games):
+            game_seed = seed * 10_007 + g
+            violation, length = _one_game(rules, n, game_seed)
+            report.games += 1
+            report.actions += length
+            report.longest = max(report.longest, length)
+            report.by_players[n] = report.by_players.get(n, 0) + 1
+            if progress:
+                progress(report.games, total)
+            if violation is not None:
+                report.violation = violation
+                if raise_on_failure:
+                    raise AssertionError(str(violation))
+                return report
+    return report
+
+
+def _one_game(rules: "Ruleset", players: int, seed: int) -> tuple[Violation | None, int]:
+    chooser = random.Random(seed)
+    bound = rules.max_actions
+    try:
+        game = rules.new_game(players, seed)
+    except Exception as exc:  # the flow failing before the first decision
+        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, []), 0
+    try:
+        check_state(game, every=True)
+        steps = 0
+        while not game.is_over:
+            if bound and steps >= bound:
+                raise _Failed("bound", f"the game did not end within flow.max_actions = {bound} actions")
+            movers = game.to_move
+            if not movers:
+                raise _Failed("to_move", "the game is not over but nobody is to move")
+            action = chooser.choice(game.legal_actions(chooser.choice(movers)))
+            _check_undo(game, action)
+            steps += 1
+            check_state(game, every=steps % SAVE_EVERY == 0, chooser=chooser)
+        check_state(game, every=True)
+        replayed = rules.replay(players, seed, game.actions)
+        if replayed.to_json() != game.to_json():
+            raise _Failed("determinism", "replaying the seed and actions gives a different game")
+    except _Failed as exc:
+        state = _safe_json(game)
+        return Violation(exc.check, exc.message, rules.name, players, seed, game.actions, state), len(game.actions)
+    except Exception as exc:  # a rule failing at play time is a violation too
+        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, game.actions,
+                         _safe_json(game)), len(game.actions)
+    return None, len(game.actions)
+
+
+def check_state(game: "Game", every: bool = False, chooser: random.Random | None = None) -> None:
+    """Run the per-state checks on ``game``; raises AssertionError-like ``_Failed``.
+
+    ``every``: also the expensive ones (save round trip, every legal action applicable).
+    """
+    failed = game.check_invariants()
+    if failed:
+        raise _Failed("invariant", "; ".join(failed))
+    snapshot = game.to_json()
+    if game.clone().to_json() != snapshot:
+        raise _Failed("clone", "a clone differs from the game")
+    for p in game.to_move:
+        actions = game.legal_actions(p)
+        texts = [str(a) for a in actions]
+        if texts != sorted(texts) or len(set(texts)) != len(texts):
+            raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
+        if not actions:
+            raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
+        sample = actions if every else (chooser or random).sample(actions, min(3, len(actions)))
+        for action in sample:
+            trial = game.clone()
+            try:
+                trial.apply(action)
+            except IllegalActionError as exc:
+                raise _Failed("legal_actions", f"legal action {action} is refused: {exc}") from None
+            if game.to_json() != snapshot:
+                raise _Failed("clone", f"applying {action} to a clone changed the game")
+    for p in range(game.players):
+        view = game.view(p)
+        try:
+            json.dumps(view)
+        except (TypeError, ValueError) as exc:
+            raise _Failed("view", f"player {p}'s view is not JSON-safe: {exc}") from None
+        leak = find_leak(game, view, p)
+        if leak:
+            raise _Failed("view", f"player {p}'s view shows {leak}")
+    if every:
+        data = json.loads(json.dumps(game.to_json()))
+        restored = game.rules.game_from_json(data)
+        if restored.to_json() != snapshot:
+            raise _Failed("save", "to_json -> game_from_json does not give the same game")
+
+
+def _check_undo(game: "Game", action) -> None:
+    before = game.to_json()
+    game.apply(action)
+    after = game.to_json()
+    game.undo()
+    if game.to_json() != before:
+        raise _Failed("undo", f"undo after {action} does not restore the game")
+    game.apply(action)
+    if game.to_json() != after:
+        raise _Failed("undo", f"applying {action} again after undo gives a different game")
+
+
+def find_leak(game: "Game", view: dict, player: int) -> str | None:
+    """A description of the first hidden datum ``view`` shows to ``player``, or None.
+
+    Independent of the redaction code: it compares the view with the true values using
+    only the declared visibility of each state variable.
+    """
+    rules = game.rules
+
+    def may_see(name: str, index: Any) -> bool:
+        decl = rules.state_visibility(name)
+        return decl == "all" or (decl == "owner" and rules.compiled.state[name].per == "player" and index == player)
+
+    for name, info in rules.compiled.state.items():
+        truth, shown = game.value(name), view["state"][name]
+        if info.per == "player":
+            places = [(p, truth[p], shown[p]) for p in range(game.players)]
+        elif info.per == "space":
+            places = [(s, truth[i], shown[s]) for i, s in enumerate(rules.space_ids)]
+        else:
+            places = [(None, truth, shown)]
+        for where, value, seen in places:
+            if not may_see(name, where) and seen != _shape(value):
+                return f"hidden {name}{'' if where is None else f'[{where}]'} = {seen!r}"
+    for event in view["events"]:
+        kind = event["type"]
+        if kind == "change" and not may_see(event["var"], event.get("index")) \
+                and not _is_shape(event["value"]):
+            return f"a change of hidden {event['var']}: {event!r}"
+        if kind == "move" and not (may_see(*event["from"]) or may_see(*event["to"])) and event["item"] != "?":
+            return f"a hidden item moving: {event!r}"
+        if kind == "commit" and event["player"] != player and not _is_shape(event["value"]):
+            return f"another player's commit: {event!r}"
+    if view["decision"] is not None and player not in game.to_move:
+        return "a decision of a player who is not to move"
+    return None
+
+
+def _shape(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return {"hidden": len(value)}
+    return "?"
+
+
+def _is_shape(seen: Any) -> bool:
+    return seen is None or seen == "?" or (isinstance(seen, dict) and set(seen) == {"hidden"})
+
+
+def _safe_json(game: "Game") -> dict | None:
+    try:
+        return game.to_json()["state"]
+    except Exception:  # noqa: BLE001 - the report must not fail on a broken state
+        return None
+
+
+# -- Hypothesis strategies ------------------------------------------------------------------
+def rulesets(extra: Iterable["Ruleset"] = ()):
+    """A strategy drawing a playable ruleset: the bundled playable ones and ``extra``."""
+    from hypothesis import strategies as st
+
+    from .ruleset import bundled, load
+
+    candidates = [r for r in (load(n) for n in bundled()) if r.playable] + list(extra)
+    if not candidates:
+        raise ValueError("no playable ruleset to draw from: pass extra=[your ruleset]")
+    return st.sampled_from(candidates)
+
+
+def games(rules: "Ruleset", players: Iterable[int] | None = None):
+    """A strategy drawing a new game of ``rules`` (any allowed player count, any seed)."""
+    from hypothesis import strategies as st
+
+    counts = list(players) if players is not None else list(rules.players)
+    return st.builds(lambda n, seed: rules.new_game(n, seed), st.sampled_from(counts),
+                     st.integers(min_value=0, max_value=2**32 - 1))
+
+
+def playouts(rules: "Ruleset", players: Iterable[int] | None = None, max_actions: int | None = None):
+    """A strategy drawing a game after some legal actions chosen by Hypothesis (so failing
+    examples shrink to short action lists)."""
+    from hypothesis import strategies as st
+
+    limit = max_actions if max_actions is not None else rules.max_actions
+
+    @st.composite
+    def build(draw):
+        game = draw(games(rules, players))
+        steps = draw(st.integers(min_value=0, max_value=limit))
+        for _ in range(steps):
+            if game.is_over:
+                break
+            mover = draw(st.sampled_from(game.to_move))
+            game.apply(draw(st.sampled_from(game.legal_actions(mover))))
+        return game
+
+    return build()
