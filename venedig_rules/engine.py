@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import rng as rnglib
-from .effects.compile import (CALL, CHOOSE, EXPR, FORINIT, FORNEXT, JUMP, JUMPIFNOT, LET, MAX_REPEAT, REPINIT,
-                              REPNEXT, SETLOCAL, SETVAR, Ref, freeze)
+from .effects.compile import WAIT, Ref, combine, freeze
 from .effects.primitives import RuleRuntimeError
 from .errors import VenedigError
 from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action
@@ -200,7 +199,7 @@ class Game:
             del self._events[n_events:]
             raise
         self._history.append((before, n_events))
-        self._actions.append(str(action))
+        self._actions.append(action.text)
         self._legal = None
         return self
 
@@ -287,6 +286,10 @@ class Game:
         return failed
 
 
+class _GameOver(Exception):
+    """Raised by ``end_game()`` / ``win()`` to stop the machine wherever it is."""
+
+
 class _Run:
     """A game's state while the machine runs: the context primitives see as ``ctx``."""
 
@@ -349,76 +352,40 @@ class _Run:
         frames = self.frames
         for frame in frames:
             frame[3] = dict(frame[3])
-        while frames and not self.over:
-            frame = frames[-1]
-            ins = codes[frame[0]].instructions
-            L = frame[3]
-            pc = frame[1]
-            end = len(ins)
-            while pc < end:
-                frame[1] = pc
-                op = ins[pc]
-                kind = op[0]
-                if kind == EXPR:
-                    L["@"] = op[1](L, self)
-                elif kind == LET:
-                    L[op[1]] = op[2](L, self)
-                elif kind == JUMPIFNOT:
-                    if not op[1](L, self):
-                        pc = op[2]
-                        continue
-                elif kind == JUMP:
-                    pc = op[1]
-                    continue
-                elif kind == FORNEXT:
-                    items, i = L[op[1]]
-                    if i >= len(items):
-                        pc = op[3]
-                        continue
-                    L[op[2]] = items[i]
-                    L[op[1]] = (items, i + 1)
-                elif kind == FORINIT:
-                    items = op[2](L, self)
-                    if not isinstance(items, tuple):
-                        raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
-                    L[op[1]] = (items, 0)
-                elif kind == REPNEXT:
-                    if L[op[1]] <= 0:
-                        pc = op[2]
-                        continue
-                    L[op[1]] -= 1
-                elif kind == REPINIT:
-                    count = op[2](L, self)
-                    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
-                        raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
-                    L[op[1]] = count
-                elif kind == SETVAR:
-                    self.assign(op[1], op[2], op[3], op[4], L)
-                elif kind == SETLOCAL:
-                    value = op[3](L, self)
-                    L[op[1]] = value if op[2] == "=" else _combine(L[op[1]], op[2], value)
-                elif kind == CHOOSE:
+        try:
+            while frames:
+                frame = frames[-1]
+                code = codes[frame[0]]
+                steps, L, pc = code.steps, frame[3], frame[1]
+                end = len(steps)
+                try:
+                    while pc < end:
+                        nxt = steps[pc](L, self)
+                        if nxt >= 0:
+                            pc = nxt
+                        elif nxt == WAIT:
+                            frame[1] = pc
+                            if self.choose(code.instructions[pc], L):
+                                return self.freeze()
+                            pc += 1
+                        else:
+                            frame[1] = pc + 1
+                            self.call(code.instructions[pc], L)
+                            break
+                    else:
+                        frames.pop()
+                        if frames and frame[2] is not None:
+                            frames[-1][3][frame[2]] = L.get("@")
+                except _GameOver:
+                    raise
+                except BaseException:
                     frame[1] = pc
-                    if self.choose(op, L):
-                        return self.freeze()
-                    pc += 1
-                    continue
-                elif kind == CALL:
-                    frame[1] = pc + 1
-                    self.call(op, L)
-                    break
-                if self.over:
-                    break
-                pc += 1
-            else:
-                frames.pop()
-                if frames and frame[2] is not None:
-                    frames[-1][3][frame[2]] = L.get("@")
-                continue
-            if self.over:
-                break
-        if not frames and not self.over:
-            self.end()
+                    raise
+        except _GameOver:
+            frames.clear()
+        if not self.over:
+            self.over = True
+            self.emit({"type": "game_over"})
         return self.freeze()
 
     def choose(self, op: tuple, L: dict) -> bool:
@@ -475,6 +442,8 @@ class _Run:
 
     # -- what primitives use ---------------------------------------------------------------
     def player_index(self, p: Any) -> int:
+        if p.__class__ is int and 0 <= p < self.player_count:
+            return p
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.player_count:
             raise RuleRuntimeError(f"{p!r} is not a player (0 to {self.player_count - 1})")
         return p
@@ -489,8 +458,9 @@ class _Run:
         return value[self._slot(name, index)]
 
     def _slot(self, name: str, index: Any) -> int:
-        per = self.compiled.state[name].per
-        return self.player_index(index) if per == "player" else self.space_index(index)
+        if self.rules.per_player(name):
+            return self.player_index(index)
+        return self.space_index(index)
 
     def write(self, name: str, index: Any, value: Any, why: str = "set") -> None:
         if not self._own_vars:
@@ -511,7 +481,7 @@ class _Run:
         index = index_f(L, self) if index_f is not None else None
         value = freeze(value_f(L, self))
         if op != "=":
-            value = _combine(self.read(name, index), op, value)
+            value = combine(self.read(name, index), op, value)
         self.write(name, index, value, "set" if op == "=" else op)
 
     def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
@@ -540,10 +510,12 @@ class _Run:
         self.emit({"type": kind, **{k: _jsonable(v) for k, v in fields.items()}})
 
     def end(self, winners: tuple | None = None) -> None:
+        """End the game now: the machine stops at once (nothing after this runs)."""
         if not self.over:
-            self.over = True
             self.winners = tuple(self.player_index(w) for w in winners) if winners is not None else None
+            self.over = True
             self.emit({"type": "game_over"})
+        raise _GameOver
 
     def copies(self, kind: str) -> tuple:
         return self.rules.copies(kind, self.player_count)
@@ -578,20 +550,12 @@ def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[A
     actions = [Action(player, label, value) for value in options]
     if optional:
         actions.append(Action(player, PASS))
-    return tuple(sorted(actions, key=str))
+    actions.sort(key=_text)
+    return tuple(actions)
 
 
-def _combine(old: Any, op: str, value: Any) -> Any:
-    if isinstance(old, tuple):
-        if op == "+=":
-            return old + (value if isinstance(value, tuple) else (value,))
-        items = list(old)
-        if value in items:
-            items.remove(value)
-        return tuple(items)
-    if not isinstance(old, int) or not isinstance(value, int):
-        raise RuleRuntimeError(f"{op} needs numbers or lists, got {old!r} and {value!r}")
-    return old + value if op == "+=" else old - value
+def _text(action: Action) -> str:
+    return action.text
 
 
 def _base_locals(players: int) -> dict:

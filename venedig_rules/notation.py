@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import VenedigError
@@ -38,18 +38,24 @@ class IllegalActionError(VenedigError, ValueError):
     code = "play/illegal_action"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Action:
     """One choice by one player: ``name`` is the decision's label, ``value`` the option."""
 
     player: int
     name: str
     value: Any = None
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.name == PASS and self.value is None:
+            text = f"p{self.player} {PASS}"
+        else:
+            text = f"p{self.player} {self.name}({value_text(self.value)})"
+        object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        if self.name == PASS and self.value is None:
-            return f"p{self.player} {PASS}"
-        return f"p{self.player} {self.name}({value_text(self.value)})"
+        return self.text
 
     def to_json(self) -> str:
         return str(self)

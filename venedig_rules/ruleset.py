@@ -207,9 +207,28 @@ class Ruleset:
             return self._items_by_id[type_id]["params"][name]
         return default
 
+    def per_player(self, name: str) -> bool:
+        """Whether state variable ``name`` holds one value per player."""
+        return name in self._per_player_vars
+
+    @cached_property
+    def _per_player_vars(self) -> frozenset[str]:
+        return frozenset(n for n, info in self.compiled.state.items() if info.per == "player")
+
     def item_call(self, ident: str, field_name: str) -> tuple[str, dict]:
         """(code id, bound names) to run an item's DSL field; a card without the field runs
-        its card type's, with the card's own params bound."""
+        its card type's, with the card's own params bound. The names are a fresh dict."""
+        key = (ident, field_name)
+        if key not in self._item_calls:
+            self._item_calls[key] = self._item_call(ident, field_name)
+        code, names = self._item_calls[key]
+        return code, dict(names)
+
+    @cached_property
+    def _item_calls(self) -> dict:
+        return {}
+
+    def _item_call(self, ident: str, field_name: str) -> tuple[str, dict]:
         item = self.item(ident)
         code = self.compiled.item_code.get((ident, field_name))
         if code is None and item.get("type"):

@@ -18,6 +18,8 @@ from .primitives import RuleRuntimeError
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL = range(12)
+#: What a step returns instead of the next instruction index: wait for a decision / run a call.
+WAIT, CALL_OUT = -1, -2
 #: Largest count a ``repeat`` may run.
 MAX_REPEAT = 100_000
 
@@ -32,6 +34,7 @@ class Code:
     instructions: tuple[tuple, ...]
     text: str
     offsets: tuple[int, ...] = ()  # per instruction: where its statement starts in ``text``
+    steps: tuple[Callable[[dict, Any], int], ...] = ()  # per instruction: run it, give the next index
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,106 @@ def compile_program(code_id: str, program: ast.Program, resolved: Resolution) ->
     """The Code of a checked program (``resolved`` from :func:`check.check`)."""
     builder = _Builder(resolved)
     builder.body(program.body, loops=[])
-    return Code(code_id, tuple(builder.ins), program.text, tuple(builder.offsets))
+    instructions = tuple(builder.ins)
+    steps = tuple(_step(op, pc) for pc, op in enumerate(instructions))
+    return Code(code_id, instructions, program.text, tuple(builder.offsets), steps)
+
+
+def _step(op: tuple, pc: int) -> Callable[[dict, Any], int]:
+    """The instruction as a closure ``step(L, C) -> next index`` (or WAIT / CALL_OUT)."""
+    kind, nxt = op[0], pc + 1
+    if kind == EXPR:
+        f = op[1]
+
+        def step(L, C):
+            L["@"] = f(L, C)
+            return nxt
+    elif kind == LET:
+        name, f = op[1], op[2]
+
+        def step(L, C):
+            L[name] = f(L, C)
+            return nxt
+    elif kind == JUMP:
+        target = op[1]
+
+        def step(L, C):
+            return target
+    elif kind == JUMPIFNOT:
+        f, target = op[1], op[2]
+
+        def step(L, C):
+            return nxt if f(L, C) else target
+    elif kind == FORINIT:
+        slot, f = op[1], op[2]
+
+        def step(L, C):
+            items = f(L, C)
+            if not isinstance(items, tuple):
+                raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
+            L[slot] = (items, 0)
+            return nxt
+    elif kind == FORNEXT:
+        slot, var, end = op[1], op[2], op[3]
+
+        def step(L, C):
+            items, i = L[slot]
+            if i >= len(items):
+                return end
+            L[var] = items[i]
+            L[slot] = (items, i + 1)
+            return nxt
+    elif kind == REPINIT:
+        slot, f = op[1], op[2]
+
+        def step(L, C):
+            count = f(L, C)
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
+                raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
+            L[slot] = count
+            return nxt
+    elif kind == REPNEXT:
+        slot, end = op[1], op[2]
+
+        def step(L, C):
+            if L[slot] <= 0:
+                return end
+            L[slot] -= 1
+            return nxt
+    elif kind == SETVAR:
+        name, index_f, how, value_f = op[1], op[2], op[3], op[4]
+
+        def step(L, C):
+            C.assign(name, index_f, how, value_f, L)
+            return nxt
+    elif kind == SETLOCAL:
+        name, how, f = op[1], op[2], op[3]
+
+        def step(L, C):
+            value = f(L, C)
+            L[name] = value if how == "=" else combine(L[name], how, value)
+            return nxt
+    elif kind == CHOOSE:
+        def step(L, C):
+            return WAIT
+    else:
+        def step(L, C):
+            return CALL_OUT
+    return step
+
+
+def combine(old: Any, op: str, value: Any) -> Any:
+    """``old += value`` or ``old -= value``: numbers add; lists append, or lose one copy."""
+    if isinstance(old, tuple):
+        if op == "+=":
+            return old + (value if isinstance(value, tuple) else (value,))
+        items = list(old)
+        if value in items:
+            items.remove(value)
+        return tuple(items)
+    if not isinstance(old, int) or isinstance(old, bool) or not isinstance(value, int):
+        raise RuleRuntimeError(f"{op} needs numbers or lists, got {old!r} and {value!r}")
+    return old + value if op == "+=" else old - value
 
 
 def compile_expression(program: ast.Program, resolved: Resolution) -> Fn:
