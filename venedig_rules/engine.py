@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from . import rng as rnglib
 from .effects.compile import WAIT, Ref, combine, freeze
-from .effects.primitives import RuleRuntimeError
-from .errors import VenedigError
+from .errors import RuleRuntimeError, VenedigError
 from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action
 from .views import redact_event, redact_state
 
@@ -61,7 +60,7 @@ class _State:
 
     def to_json(self) -> dict:
         return {"vars": _jsonable(self.vars), "frames": [[c, pc, t, _jsonable(L)] for c, pc, t, L in self.frames],
-                "pending": _jsonable(self.pending), "rng": self.rng, "over": self.over,
+                "pending": _jsonable(self.pending), "rng": f"{self.rng:016x}", "over": self.over,
                 "winners": None if self.winners is None else list(self.winners)}
 
 
@@ -172,7 +171,7 @@ class Game:
         committed = None
         if pending is not None and pending["kind"] == "each" and player in pending["players"]:
             commit = pending["commits"][pending["players"].index(player)]
-            committed = _jsonable(commit) if commit is not None else None
+            committed = _jsonable(commit[0]) if commit is not None else None
         return {"ruleset": self.rules.name, "player": player, "players": self.players,
                 "to_move": list(self.to_move), "over": s.over, "winners": list(self.winners),
                 "state": redact_state(self.rules, s.vars, player, self.players),
@@ -188,6 +187,9 @@ class Game:
                 action = parse_action(action)
             except ActionSyntaxError as exc:
                 raise IllegalActionError(str(exc)) from None
+        elif not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action; expected an Action or its text, "
+                                     "e.g. 'p1 claim(c4)'")
         legal = self._legal_by_player()
         if action not in legal.get(action.player, ()):
             raise IllegalActionError(self._why_illegal(action, legal))
@@ -257,14 +259,17 @@ class Game:
         if data.get("checksum") != _checksum({k: v for k, v in data.items() if k != "checksum"}):
             raise SaveFileError("the checksum does not match: the file was changed or damaged")
         players, seed, actions = data.get("players"), data.get("seed"), data.get("actions")
-        if not isinstance(players, int) or not isinstance(seed, int) or not isinstance(actions, list):
-            raise SaveFileError("players, seed and actions must be a number, a number and a list")
+        if not isinstance(players, int) or not isinstance(seed, int) or not isinstance(actions, list) \
+                or not all(isinstance(a, str) for a in actions):
+            raise SaveFileError("players and seed must be numbers and actions a list of action texts")
         try:
             game = rules.replay(players, seed, actions)
-        except (VenedigError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure means the file is not a game of these rules
             raise SaveFileError(f"its actions cannot be replayed: {exc}") from None
-        if game.to_json()["state"] != data.get("state"):
-            raise SaveFileError("its state does not follow from its seed and actions")
+        replayed = game.to_json()
+        for part in ("state", "events"):
+            if replayed[part] != data.get(part):
+                raise SaveFileError(f"its {part} does not follow from its seed and actions")
         return game
 
     def _rebuild_history(self) -> None:

@@ -168,6 +168,13 @@ class InvalidRulesError(RulesError):
         return "\n".join(err.line() for err in self.errors)
 
 
+class RuleRuntimeError(VenedigError, ValueError):
+    """A rule asked for something impossible while playing (a bug in the rule data); the
+    message starts with the file:line:column of the statement that ran."""
+
+    code = "play/rule"
+
+
 class UnknownRulesetError(VenedigError, LookupError):
     """No bundled ruleset, variant or path has the name asked for."""
 

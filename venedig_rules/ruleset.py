@@ -130,7 +130,7 @@ class Ruleset:
         try:
             return self._space_index[space]
         except (KeyError, TypeError):
-            from .effects.primitives import RuleRuntimeError
+            from .errors import RuleRuntimeError
 
             raise RuleRuntimeError(f"{space!r} is not a board space{did_you_mean(str(space), self.space_ids)}") from None
 
@@ -171,7 +171,7 @@ class Ruleset:
     def items_of(self, kind: str) -> list[dict[str, Any]]:
         """The items of a kind by its DSL name (cards, card_types, tiles, buildings, ...)."""
         if kind not in self._KINDS:
-            from .effects.primitives import RuleRuntimeError
+            from .errors import RuleRuntimeError
 
             raise RuleRuntimeError(f"unknown item kind {kind!r}{did_you_mean(kind, self._KINDS)}")
         return self.items(*self._KINDS[kind])
@@ -193,7 +193,7 @@ class Ruleset:
         try:
             return self._items_by_id[ident]
         except (KeyError, TypeError):
-            from .effects.primitives import RuleRuntimeError
+            from .errors import RuleRuntimeError
 
             raise RuleRuntimeError(f"no item {ident!r}{did_you_mean(str(ident), self._items_by_id)}") from None
 
@@ -234,7 +234,7 @@ class Ruleset:
         if code is None and item.get("type"):
             code = self.compiled.item_code.get((item["type"], field_name))
         if code is None:
-            from .effects.primitives import RuleRuntimeError
+            from .errors import RuleRuntimeError
 
             raise RuleRuntimeError(f"{ident!r} has no {field_name!r} to run")
         names = {p: _freeze(self.item_param(ident, p, self._param_default(p)))

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from . import parse as ast
 from .check import Resolution
-from .primitives import RuleRuntimeError
+from ..errors import RuleRuntimeError
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL = range(12)

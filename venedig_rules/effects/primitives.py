@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import RuleRuntimeError
 from .registry import CORE
+
+__all__ = ["RuleRuntimeError"]
 
 P = CORE.primitive
 
 
-class RuleRuntimeError(ValueError):
-    """A rule asked for something impossible while playing (a bug in the rule data)."""
-
-    code = "play/rule"
 
 
 # -- numbers ---------------------------------------------------------------------------------
