@@ -1,0 +1,7 @@
+"""Game modules: the few mechanics of a game too procedural for the effect DSL, as
+primitives. A ruleset names the modules it uses in ``game.yaml`` (``flow.modules``); each
+module defines ``PRIMITIVES``, a :class:`venedig_rules.effects.registry.Registry`.
+
+Game facts still live in ``rules/``: a module reads numbers, shapes and names from the
+ruleset it runs with, never from literals of its own.
+"""
