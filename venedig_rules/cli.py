@@ -64,7 +64,8 @@ def _parser() -> argparse.ArgumentParser:
         p.set_defaults(run=run)
         return p
 
-    command("list", "List the bundled rulesets with their titles, player counts and variants.", _list)
+    command("list", "List the bundled rulesets with their titles, player counts, whether they can be "
+            "played yet, and their variants.", _list)
     p = command("validate", "Check rule data against the schemas and cross-references; print every "
                 "problem as file:line:column: code: message.", _validate)
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -223,8 +224,8 @@ def _list(args: argparse.Namespace) -> int:
     for ident in bundled():
         rules = load(ident)
         rows.append((ident, rules.title, f"{rules.players.start}-{rules.players.stop - 1}",
-                     ", ".join(bundled_variants(ident)) or "-"))
-    print("\n".join(table(("id", "title", "players", "variants"), rows)))
+                     "yes" if rules.playable else "data only", ", ".join(bundled_variants(ident)) or "-"))
+    print("\n".join(table(("id", "title", "players", "playable", "variants"), rows)))
     return 0
 
 
