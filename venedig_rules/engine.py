@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from . import rng as rnglib
 from .effects.compile import WAIT, Ref, combine, freeze
 from .errors import RuleRuntimeError, VenedigError
-from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action
+from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action, value_key
 from .views import redact_event, redact_state
 
 if TYPE_CHECKING:
@@ -190,9 +190,8 @@ class Game:
         elif not isinstance(action, Action):
             raise IllegalActionError(f"{action!r} is not an action; expected an Action or its text, "
                                      "e.g. 'p1 claim(c4)'")
-        legal = self._legal_by_player()
-        if action not in legal.get(action.player, ()):
-            raise IllegalActionError(self._why_illegal(action, legal))
+        if not self._is_legal(action):
+            raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         before, n_events = self._state, len(self._events)
         try:
             self._state = _Run(self, before).resume(action)
@@ -201,9 +200,25 @@ class Game:
             del self._events[n_events:]
             raise
         self._history.append((before, n_events))
-        self._actions.append(action.text)
+        self._actions.append(str(action))
         self._legal = None
         return self
+
+    def _is_legal(self, action: Action) -> bool:
+        pending = self._state.pending
+        if pending is None or self._state.over:
+            return False
+        if action.name == PASS and action.value is None:
+            return pending["kind"] == "one" and pending["optional"] and action.player == pending["player"]
+        if action.name != pending["label"]:
+            return False
+        if pending["kind"] == "one":
+            return action.player == pending["player"] and action.value in pending["options"]
+        players = pending["players"]
+        if action.player not in players:
+            return False
+        i = players.index(action.player)
+        return pending["commits"][i] is None and action.value in pending["options"][i]
 
     def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
         if self._state.over:
@@ -546,21 +561,18 @@ class _Run:
 
 
 def _options(values: Any, label: str) -> tuple:
+    """The distinct options of a decision, in legal-action order."""
     if not isinstance(values, tuple):
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
-    return tuple(dict.fromkeys(values))
+    distinct = dict.fromkeys(values)
+    if all(v.__class__ is str for v in distinct):
+        return tuple(sorted(distinct))
+    return tuple(sorted(distinct, key=value_key))
 
 
 def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
-    actions = [Action(player, label, value) for value in options]
-    if optional:
-        actions.append(Action(player, PASS))
-    actions.sort(key=_text)
-    return tuple(actions)
-
-
-def _text(action: Action) -> str:
-    return action.text
+    actions = tuple(Action(player, label, value) for value in options)
+    return actions + (Action(player, PASS),) if optional else actions
 
 
 def _base_locals(players: int) -> dict:

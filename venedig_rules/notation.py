@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import VenedigError
 
@@ -38,27 +37,47 @@ class IllegalActionError(VenedigError, ValueError):
     code = "play/illegal_action"
 
 
-@dataclass(frozen=True)
-class Action:
-    """One choice by one player: ``name`` is the decision's label, ``value`` the option."""
+class Action(NamedTuple):
+    """One choice by one player: ``name`` is the decision's label, ``value`` the option
+    (``None`` for a pass). A small immutable value: compare, hash and sort it freely."""
 
     player: int
     name: str
     value: Any = None
-    text: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self.name == PASS and self.value is None:
-            text = f"p{self.player} {PASS}"
-        else:
-            text = f"p{self.player} {self.name}({value_text(self.value)})"
-        object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        return self.text
+        if self.name == PASS and self.value is None:
+            return f"p{self.player} {PASS}"
+        return f"p{self.player} {self.name}({value_text(self.value)})"
+
+    @property
+    def text(self) -> str:
+        """The action's text form (the same as ``str(action)``)."""
+        return str(self)
 
     def to_json(self) -> str:
         return str(self)
+
+
+def sort_key(action: Action) -> tuple:
+    """The order of legal actions: by player, then passes last, then by value (numbers
+    before words before lists, each in their natural order)."""
+    return (action.player, action.name == PASS, action.name, value_key(action.value))
+
+
+def value_key(value: Any) -> tuple:
+    """A sort key that orders any option values without comparing unlike types."""
+    if value is None:
+        return (0,)
+    if isinstance(value, bool):
+        return (1, value)
+    if isinstance(value, int):
+        return (2, value)
+    if isinstance(value, str):
+        return (3, value)
+    if isinstance(value, (tuple, list)):
+        return (4, tuple(value_key(v) for v in value))
+    return (5, str(value))
 
 
 def value_text(value: Any) -> str:

@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .notation import IllegalActionError
+from .notation import IllegalActionError, sort_key
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -149,7 +149,7 @@ def check_state(game: "Game", every: bool = False, chooser: random.Random | None
     for p in game.to_move:
         actions = game.legal_actions(p)
         texts = [str(a) for a in actions]
-        if texts != sorted(texts) or len(set(texts)) != len(texts):
+        if actions != sorted(actions, key=sort_key) or len(set(texts)) != len(texts):
             raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
         if not actions:
             raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
