@@ -43,10 +43,12 @@ class SaveFileError(VenedigError, ValueError):
 
 @dataclass(frozen=True)
 class CallRequest:
-    """What a primitive that runs another effect hands the machine: code and bound names."""
+    """What a primitive that runs another effect hands the machine: code, bound names, and
+    whether the caller receives the effect's value."""
 
     code: str
     names: dict
+    returns: bool = True
 
 
 class _State:
@@ -321,6 +323,7 @@ class _Run:
         self.frames = [[c, pc, t, L] for c, pc, t, L in state.frames]
         self.pending, self.rng, self.over, self.winners = state.pending, state.rng, state.over, state.winners
         self.events = game._events
+        self._indexed = game.rules.indexed_vars
 
     # -- the machine -----------------------------------------------------------------------
     def resume(self, action: Action) -> _State:
@@ -451,10 +454,10 @@ class _Run:
         if len(self.frames) + len(requests) > 64:
             raise RuleRuntimeError("effects call each other more than 64 deep")
         L[target] = None
-        for n, request in enumerate(reversed(requests)):
+        for request in reversed(requests):
             names = dict(request.names)
             names.setdefault("self", L.get("self"))
-            self.frames.append([request.code, 0, target if len(requests) == 1 else None, names])
+            self.frames.append([request.code, 0, target if request.returns and len(requests) == 1 else None, names])
 
     def freeze(self) -> _State:
         frames = tuple((c, pc, t, L) for c, pc, t, L in self.frames) if not self.over else ()
@@ -483,6 +486,12 @@ class _Run:
         return self.space_index(index)
 
     def write(self, name: str, index: Any, value: Any, why: str = "set") -> None:
+        if index is None and name in self._indexed:
+            size = len(self.vars[name])
+            if not isinstance(value, tuple) or len(value) != size:
+                per = self.compiled.state[name].per
+                raise RuleRuntimeError(f"{name!r} has one value per {per}: assign a list of {size} values "
+                                       f"or write {name}[...] = ...")
         if not self._own_vars:
             self.vars = dict(self.vars)
             self._own_vars = True
@@ -557,7 +566,8 @@ class _Run:
 
     def call_rules(self, when: str, bindings: dict) -> tuple[CallRequest, ...]:
         names = {"players": tuple(range(self.player_count)), **{k: freeze(v) for k, v in bindings.items()}}
-        return tuple(CallRequest(code, dict(names)) for code in self.compiled.rules_by_when.get(when, ()))
+        return tuple(CallRequest(code, {**names, "item": rule}, returns=False)
+                     for code, rule in self.compiled.rules_by_when.get(when, ()))
 
 
 def _options(values: Any, label: str) -> tuple:

@@ -154,8 +154,11 @@ class Ruleset:
         return ((self.data.get("scoring") or {}).get("winner") or {}).get("most")
 
     def rank_winners(self, values: dict, players: int) -> tuple[int, ...]:
-        """The winners by the winner track, then the tie breakers; shared ties stay shared."""
+        """The winners by the winner track, then the tie breakers; shared ties stay shared.
+        Without a winner track only ``win(p)`` names winners, so this gives none."""
         winner = (self.data.get("scoring") or {}).get("winner") or {}
+        if "most" not in winner:
+            return ()
         keys = [winner["most"], *winner.get("tie_breakers", [])]
         best = max(tuple(values[k][p] for k in keys) for p in range(players))
         tied = tuple(p for p in range(players) if tuple(values[k][p] for k in keys) == best)
@@ -206,6 +209,11 @@ class Ruleset:
         if type_id and name in (self._items_by_id.get(type_id, {}).get("params") or {}):
             return self._items_by_id[type_id]["params"][name]
         return default
+
+    @cached_property
+    def indexed_vars(self) -> frozenset[str]:
+        """State variables with one value per player or per space."""
+        return frozenset(n for n, info in self.compiled.state.items() if info.per)
 
     def per_player(self, name: str) -> bool:
         """Whether state variable ``name`` holds one value per player."""

@@ -15,9 +15,9 @@ from typing import Any
 from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
 from ..yamlsource import PositionMap, pointer
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
-from .check import ProcInfo, Scope, VarInfo, check
+from .check import Problem, ProcInfo, Scope, VarInfo, check
 from .compile import Code, compile_expression, compile_program
-from .parse import DslParseError, Program, parse
+from .parse import DslParseError, ExprStmt, Program, parse
 from .registry import CORE, Registry
 
 __all__ = ["Compiled", "compile_ruleset", "parse", "CORE"]
@@ -39,7 +39,7 @@ class Compiled:
     item_code: dict[tuple[str, str], str] = field(default_factory=dict)  # (item id, field) -> code id
     item_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # code id -> param names bound
     code_item_name: dict[str, str | None] = field(default_factory=dict)  # code id -> singular item name
-    rules_by_when: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    rules_by_when: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # when -> (code, rule id)
     invariants: tuple[tuple[str, str, Any], ...] = ()  # (id, message, closure)
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
@@ -70,7 +70,7 @@ def compile_ruleset(data: dict[str, Any], positions: PositionMap,
                                          _caret(text, exc.offset)))
     game = data.get("game") or {}
     flow = game.get("flow")
-    if not isinstance(flow, dict) or errors or syntax_only:
+    if not isinstance(flow, dict) or syntax_only:
         return None, errors
     compiled = Compiled()
     try:
@@ -80,8 +80,15 @@ def compile_ruleset(data: dict[str, Any], positions: PositionMap,
         return None, errors
     base = _base_scope(data, compiled)
     for ptr, text, role in sources:
+        if ptr not in programs:
+            continue
+        body = programs[ptr].body
         scope = _scope_for(role, base, data, compiled)
-        problems, resolved = check(programs[ptr], scope)
+        if role[0] == "invariant" and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
+            problems, resolved = [Problem(body[1].pos if len(body) > 1 else 0, "dsl/syntax",
+                                          "an invariant's check must be one expression (no 'let', 'if' or ';')")], {}
+        else:
+            problems, resolved = check(programs[ptr], scope)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
@@ -101,7 +108,7 @@ def compile_ruleset(data: dict[str, Any], positions: PositionMap,
                                               if n not in ("players", "self", "item", singular))
             if kind == "scoring":
                 when = item.get("when", "")
-                compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + (ptr,)
+                compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
     return (compiled if not errors else None), errors
 

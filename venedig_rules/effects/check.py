@@ -11,6 +11,7 @@ The checker also records what each name and call resolves to, for the compiler.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,10 +73,26 @@ def type_of_value(value: Any) -> str:
     return "none" if value is None else "any"
 
 
+#: Labels of decisions become action names: ``p1 claim(c4)``.
+_LABEL = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class _Env(dict):
+    """Names in scope -> type; ``slots`` maps each to the frame slot holding it. A name
+    bound inside a block gets a slot of its own, so it cannot change a name outside."""
+
+    def __init__(self, types: dict[str, str], slots: dict[str, str] | None = None):
+        super().__init__(types)
+        self.slots = dict(slots) if slots is not None else {n: n for n in types}
+
+    def child(self) -> "_Env":
+        return _Env(self, self.slots)
+
+
 def check(program: ast.Program, scope: Scope) -> tuple[list[Problem], Resolution]:
     """Problems in ``program`` and the resolution of its names and calls."""
     checker = _Checker(scope)
-    checker.block(program.body, dict(scope.locals), loop=False)
+    checker.block(program.body, _Env(scope.locals), loop=False, depth=0)
     return checker.problems, checker.resolved
 
 
@@ -84,6 +101,7 @@ class _Checker:
         self.scope = scope
         self.problems: list[Problem] = []
         self.resolved: Resolution = {}
+        self.slots = 0
 
     def problem(self, node: ast.Node, code: str, message: str) -> None:
         self.problems.append(Problem(node.pos, code, message))
@@ -93,13 +111,21 @@ class _Checker:
         return [*env, *s.state, *s.constants, *s.procedures, *s.registry.names(), *s.ids]
 
     # -- statements ------------------------------------------------------------------------
-    def block(self, body: tuple, env: dict[str, str], loop: bool) -> None:
-        for stmt in body:
-            self.statement(stmt, env, loop)
+    def bind(self, env: _Env, name: str, type_: str, depth: int, node: ast.Node) -> None:
+        """Bind a new local; inside a block it gets a slot of its own."""
+        self.slots += 1
+        slot = name if depth == 0 else f"{name}#{self.slots}"
+        env[name] = type_
+        env.slots[name] = slot
+        self.resolved[id(node)] = ("local", slot)
 
-    def statement(self, node: ast.Node, env: dict[str, str], loop: bool) -> None:
+    def block(self, body: tuple, env: _Env, loop: bool, depth: int) -> None:
+        for stmt in body:
+            self.statement(stmt, env, loop, depth)
+
+    def statement(self, node: ast.Node, env: _Env, loop: bool, depth: int) -> None:
         if isinstance(node, ast.Let):
-            env[node.name] = self.top(node.value, env)
+            self.bind(env, node.name, self.top(node.value, env), depth, node)
         elif isinstance(node, ast.ExprStmt):
             self.top(node.expr, env)
         elif isinstance(node, ast.Assign):
@@ -109,17 +135,17 @@ class _Checker:
                 self.problem(node, "dsl/syntax", "'break' outside a 'for' or 'repeat' loop")
         elif isinstance(node, ast.If):
             self.expr(node.cond, env)
-            self.block(node.then.body, dict(env), loop)
+            self.block(node.then.body, env.child(), loop, depth + 1)
             if node.orelse is not None:
-                self.block(node.orelse.body, dict(env), loop)
+                self.block(node.orelse.body, env.child(), loop, depth + 1)
         elif isinstance(node, ast.For):
             self.want(node.iterable, env, "list", "the list a 'for' walks")
-            inner = dict(env)
-            inner[node.var] = "any"
-            self.block(node.body.body, inner, True)
+            inner = env.child()
+            self.bind(inner, node.var, "any", depth + 1, node)
+            self.block(node.body.body, inner, True, depth + 1)
         elif isinstance(node, ast.Repeat):
             self.want(node.count, env, "int", "the count of 'repeat'")
-            self.block(node.body.body, dict(env), True)
+            self.block(node.body.body, env.child(), True, depth + 1)
 
     def top(self, node: ast.Node, env: dict[str, str]) -> str:
         """A statement-level value: may be a decision or a call that waits."""
@@ -129,27 +155,36 @@ class _Checker:
             return self.call(node, env, top=True)
         return self.expr(node, env)
 
-    def choose(self, node: ast.Choose, env: dict[str, str]) -> str:
+    def choose(self, node: ast.Choose, env: _Env) -> str:
         if not self.scope.may_wait:
             self.problem(node, "dsl/syntax", "a decision ('choose') is not allowed here")
+        if not _LABEL.fullmatch(node.label) or node.label == "pass":
+            self.problem(node, "dsl/syntax", f"the label {node.label!r} of a decision names its actions "
+                         "(p1 label(value)); expected a lower-case word other than 'pass', like \"claim\"")
         if node.each:
             self.want(node.player, env, "list", "the players of 'choose each'")
-            inner = dict(env)
+            inner = env.child()
+            self.slots += 1
             inner[node.each] = "player"
+            inner.slots[node.each] = f"{node.each}#{self.slots}"
+            self.resolved[id(node)] = ("local", inner.slots[node.each])
             self.want(node.options, inner, "list", "the options of 'choose'")
             return "list"
         self.want(node.player, env, "player", "the chooser of 'choose'")
         self.want(node.options, env, "list", "the options of 'choose'")
         return "any"
 
-    def assign(self, node: ast.Assign, env: dict[str, str]) -> None:
+    def assign(self, node: ast.Assign, env: _Env) -> None:
         value = self.expr(node.value, env)
         if node.name in env:
             if node.index is not None:
                 self.problem(node, "dsl/type", f"cannot assign to an element of local {node.name!r}; "
                              "build a new list instead")
-            self.resolved[id(node)] = ("local", node.name)
-            env[node.name] = value if node.op == "=" else env[node.name]
+            self.resolved[id(node)] = ("local", env.slots[node.name])
+            if node.op == "=":
+                env[node.name] = value
+            else:
+                self.combinable(node, env[node.name], value)
             return
         var = self.scope.state.get(node.name)
         if var is None:
@@ -164,13 +199,22 @@ class _Checker:
         if node.index is not None:
             if not var.per:
                 self.problem(node, "dsl/type", f"{node.name!r} has a single value; it cannot be indexed")
-            self.want(node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {node.name!r}")
+            else:
+                self.want(node.index, env, "player" if var.per == "player" else "str",
+                          f"the {var.per} of {node.name!r}")
         want = var.type if (node.index is not None or not var.per) else "list"
         if node.op in ("+=", "-="):
-            if var.type not in ("int", "list", "any"):
-                self.problem(node, "dsl/type", f"{node.op} needs a number or list variable, {node.name!r} holds {var.type}")
+            self.combinable(node, var.type, value, node.name)
         elif not compatible(want, value):
             self.problem(node.value, "dsl/type", f"{node.name!r} holds {want}, not {value}")
+
+    def combinable(self, node: ast.Assign, held: str, value: str, name: str | None = None) -> None:
+        """``x += v`` / ``x -= v``: numbers with numbers; a list takes any value (or list)."""
+        what = name or node.name
+        if held in ("int", "player") and not compatible("int", value):
+            self.problem(node.value, "dsl/type", f"{node.op} on {what!r} (a number) needs a number, not {value}")
+        elif held not in ("int", "player", "list", "any"):
+            self.problem(node, "dsl/type", f"{node.op} needs a number or list, {what!r} holds {held}")
 
     # -- expressions -----------------------------------------------------------------------
     def want(self, node: ast.Node, env: dict[str, str], want: str, what: str) -> str:
@@ -206,10 +250,10 @@ class _Checker:
         self.problem(node, "dsl/syntax", f"unexpected {type(node).__name__}")
         return "any"
 
-    def name(self, node: ast.Name, env: dict[str, str]) -> str:
+    def name(self, node: ast.Name, env: _Env) -> str:
         s, n = self.scope, node.name
         if n in env:
-            self.resolved[id(node)] = ("local", n)
+            self.resolved[id(node)] = ("local", env.slots[n])
             return env[n]
         if n in s.state:
             self.resolved[id(node)] = ("var", n)

@@ -162,9 +162,10 @@ def combine(old: Any, op: str, value: Any) -> Any:
 
 
 def compile_expression(program: ast.Program, resolved: Resolution) -> Fn:
-    """A closure evaluating a program made of one expression (invariants)."""
+    """A closure evaluating a program made of one expression (invariants; the checker
+    makes sure it is one)."""
     builder = _Builder(resolved)
-    return builder.expr(program.body[-1].expr)
+    return builder.expr(program.body[0].expr)
 
 
 def freeze(value: Any) -> Any:
@@ -199,35 +200,34 @@ class _Builder:
     def statement(self, node: ast.Node, loops: list[list[int]]) -> None:
         self.pos = node.pos
         if isinstance(node, ast.Let):
-            self.top(node.value, node.name)
+            self.top(node.value, self.slot_of(node, node.name))
         elif isinstance(node, ast.ExprStmt):
             self.top(node.expr, "@")
         elif isinstance(node, ast.Assign):
             value = self.expr(node.value)
-            kind = self.resolved.get(id(node), ("local", node.name))[0]
+            kind, name = self.resolved.get(id(node), ("local", node.name))
             if kind == "var":
                 index = self.expr(node.index) if node.index is not None else None
                 self.emit(SETVAR, node.name, index, node.op, value)
             else:
-                self.emit(SETLOCAL, node.name, node.op, value)
+                self.emit(SETLOCAL, name, node.op, value)
         elif isinstance(node, ast.Break):
             loops[-1].append(self.emit(JUMP, None))
         elif isinstance(node, ast.If):
+            self.emit(EXPR, _const(None))  # an if whose branch does not run has no value
             jump = self.emit(JUMPIFNOT, self.expr(node.cond), None)
-            self.emit(EXPR, _const(None))
             self.body(node.then.body, loops)
             if node.orelse is None:
                 self.ins[jump] = (JUMPIFNOT, self.ins[jump][1], len(self.ins))
             else:
                 skip = self.emit(JUMP, None)
                 self.ins[jump] = (JUMPIFNOT, self.ins[jump][1], len(self.ins))
-                self.emit(EXPR, _const(None))
                 self.body(node.orelse.body, loops)
                 self.ins[skip] = (JUMP, len(self.ins))
         elif isinstance(node, ast.For):
             slot = self.slot()
             self.emit(FORINIT, slot, self.expr(node.iterable))
-            self.loop(FORNEXT, (slot, node.var), node.body, loops)
+            self.loop(FORNEXT, (slot, self.slot_of(node, node.var)), node.body, loops)
         elif isinstance(node, ast.Repeat):
             slot = self.slot()
             self.emit(REPINIT, slot, self.expr(node.count))
@@ -243,10 +243,15 @@ class _Builder:
         for b in breaks:
             self.ins[b] = (JUMP, end)
 
+    def slot_of(self, node: ast.Node, name: str) -> str:
+        """The frame slot the checker gave a name bound by ``node``."""
+        return self.resolved.get(id(node), ("local", name))[1]
+
     def top(self, node: ast.Node, target: str) -> None:
         if isinstance(node, ast.Choose):
+            each = self.slot_of(node, node.each) if node.each else None
             self.emit(CHOOSE, target, self.expr(node.player), self.expr(node.options), node.label,
-                      node.optional, node.each)
+                      node.optional, each)
             return
         if isinstance(node, ast.Call):
             kind = self.resolved.get(id(node))
@@ -286,7 +291,8 @@ class _Builder:
         kind, value = self.resolved.get(id(node), ("local", node.name))
         name = node.name
         if kind == "local":
-            return lambda L, C: L[name]
+            slot = value
+            return lambda L, C: L[slot]
         if kind == "var":
             return lambda L, C: C.vars[name]
         if kind == "const" and isinstance(value, dict) and "by_players" in value:

@@ -206,8 +206,9 @@ def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
         return DslParseError(f"unexpected character {char!r}{hint}", exc.pos_in_stream, expected)
     token = exc.token
     hint = ""
-    if text[max(0, token.start_pos - 40): token.start_pos].rstrip().endswith(("choose (", "choose(")) or \
-            "choose(" in text[: token.start_pos] and token.value == ",":
+    if token.value == "choose":
+        hint = " (a decision ('choose') can only stand alone or be the value of 'let')"
+    elif "choose(" in text[: token.start_pos] and token.value == ",":
         hint = " (a decision is written 'choose PLAYER from OPTIONS')"
     return DslParseError(f"unexpected {token.value!r}{hint}", token.start_pos, expected)
 
