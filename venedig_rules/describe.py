@@ -43,6 +43,10 @@ def describe(rules: Ruleset) -> str:
          [(b["id"], b["name"], b["count"], _params(b), _short(b.get("points") or b.get("ability") or ""), _prov(b))
           for b in rules.items("buildings")]),
         ("Board", ("what", "count", "details"), _board_rows(rules.data.get("board") or {})),
+        ("State", ("name", "per", "type", "start", "visible"),
+         [(name, d.get("per", "-"), d.get("type", "any"), _constant(d.get("start")), d.get("visible", "all"))
+          for name, d in (game.get("state") or {}).items()]),
+        ("Flow", ("procedure", "params", "first line"), _flow_rows(game.get("flow"))),
         ("Constants", ("name", "value", "provenance"),
          [(name, _constant(value), _prov(value) if isinstance(value, dict) else "")
           for name, value in (game.get("constants") or {}).items()]),
@@ -88,6 +92,23 @@ def _board_rows(board: dict[str, Any]) -> list[tuple]:
     return rows
 
 
+def _flow_rows(flow: dict | None) -> list[tuple]:
+    if not flow:
+        return []
+    rows = [("main", "", _first_line(flow["main"]))]
+    for name, proc in (flow.get("procedures") or {}).items():
+        if isinstance(proc, str):
+            rows.append((name, "", _first_line(proc)))
+        else:
+            params = ", ".join(f"{k}: {v}" for k, v in (proc.get("params") or {}).items())
+            rows.append((name, params, _first_line(proc["body"])))
+    return rows
+
+
+def _first_line(text: str) -> str:
+    return _short(text.strip().splitlines()[0]) if text.strip() else ""
+
+
 def _count(item: dict) -> str:
     return str(item["count"]) if "count" in item else f"{item['per_player']} per player"
 
@@ -101,6 +122,8 @@ def _prov(item: dict) -> str:
 
 
 def _constant(value: Any) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, dict):
         if "by_players" in value:
             return "; ".join(f"{n}p: {_constant(v)}" for n, v in value["by_players"].items())
