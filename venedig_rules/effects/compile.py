@@ -169,8 +169,15 @@ def compile_expression(program: ast.Program, resolved: Resolution) -> Fn:
 
 
 def freeze(value: Any) -> Any:
-    """Lists to tuples, recursively: state values are immutable."""
-    if isinstance(value, (list, tuple)):
+    """Lists to tuples, recursively: state values are immutable.
+
+    A tuple is taken as already frozen (the DSL and the primitives only make tuples), so
+    this costs nothing for the values the machine passes around.
+
+    >>> freeze([1, [2, 3]]), freeze((1, 2))
+    ((1, (2, 3)), (1, 2))
+    """
+    if value.__class__ is list:
         return tuple(freeze(v) for v in value)
     return value
 
