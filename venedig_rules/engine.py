@@ -162,9 +162,10 @@ class Game:
         info = self.rules.compiled.state[name]
         return value[index if info.per == "player" else self.rules.space_index(index)]
 
-    def view(self, player: int) -> dict:
+    def view(self, player: int, since: int = 0) -> dict:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
-        in the event log too."""
+        in the event log too. ``since``: only the events from ``game.events[since:]`` (a
+        front end that already showed the earlier ones asks for the new ones only)."""
         s = self._state
         pending = s.pending
         decision = None
@@ -178,7 +179,7 @@ class Game:
                 "to_move": list(self.to_move), "over": s.over, "winners": list(self.winners),
                 "state": redact_state(self.rules, s.vars, player, self.players),
                 "decision": decision, "your_commit": committed,
-                "events": [e for e in (redact_event(self.rules, ev, player) for ev in self._events) if e]}
+                "events": [e for e in (redact_event(self.rules, ev, player) for ev in self._events[since:]) if e]}
 
     # -- acting ----------------------------------------------------------------------------
     def apply(self, action: Action | str) -> "Game":
@@ -292,6 +293,11 @@ class Game:
     def _rebuild_history(self) -> None:
         replayed = self.rules.replay(self.players, self.seed, self._actions)
         self._history = replayed._history
+
+    def fingerprint(self) -> tuple:
+        """A cheap identity of the game's position: its state and the length of its log
+        (equal fingerprints: equal ``to_json`` but for events, which only grow)."""
+        return (json.dumps(self._state.to_json(), sort_keys=True), len(self._events), len(self._actions))
 
     def check_invariants(self) -> list[str]:
         """The messages of the ruleset's invariants that do not hold now."""

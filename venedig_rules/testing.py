@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from .engine import Game
     from .ruleset import Ruleset
 
-#: How often (in actions) the expensive checks run: save round trip and applying every legal action.
-SAVE_EVERY = 25
+#: The expensive checks (save round trip, every legal action applied, whole event logs) run at
+#: steps 1, 2, 4, 8, ..., every ``CHECKPOINT_EVERY``-th step, and at the end.
+CHECKPOINT_EVERY = 200
 
 
 @dataclass
@@ -110,7 +111,7 @@ def _one_game(rules: "Ruleset", players: int, seed: int) -> tuple[Violation | No
     except Exception as exc:  # the flow failing before the first decision
         return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, []), 0
     try:
-        check_state(game, every=True)
+        check_state(game, full=True, seen=0)
         steps = 0
         while not game.is_over:
             if bound and steps >= bound:
@@ -119,10 +120,11 @@ def _one_game(rules: "Ruleset", players: int, seed: int) -> tuple[Violation | No
             if not movers:
                 raise _Failed("to_move", "the game is not over but nobody is to move")
             action = chooser.choice(game.legal_actions(chooser.choice(movers)))
+            seen = len(game.events)
             _check_undo(game, action)
             steps += 1
-            check_state(game, every=steps % SAVE_EVERY == 0, chooser=chooser)
-        check_state(game, every=True)
+            check_state(game, full=_is_checkpoint(steps), chooser=chooser, seen=seen)
+        check_state(game, full=True, seen=0)
         replayed = rules.replay(players, seed, game.actions)
         if replayed.to_json() != game.to_json():
             raise _Failed("determinism", "replaying the seed and actions gives a different game")
@@ -135,16 +137,24 @@ def _one_game(rules: "Ruleset", players: int, seed: int) -> tuple[Violation | No
     return None, len(game.actions)
 
 
-def check_state(game: "Game", every: bool = False, chooser: random.Random | None = None) -> None:
-    """Run the per-state checks on ``game``; raises AssertionError-like ``_Failed``.
+def _is_checkpoint(step: int) -> bool:
+    """Steps that get the expensive checks: powers of two and every CHECKPOINT_EVERY-th, so
+    a game of n actions costs O(n) plus a few replays, not O(n^2)."""
+    return step & (step - 1) == 0 or step % CHECKPOINT_EVERY == 0
 
-    ``every``: also the expensive ones (save round trip, every legal action applicable).
+
+def check_state(game: "Game", full: bool = False, chooser: random.Random | None = None, seen: int = 0) -> None:
+    """Run the per-state checks on ``game``; raises ``_Failed`` naming the broken promise.
+
+    Every time: invariants, clone, legal actions (sorted, unique, a sample applicable), the
+    views' state and the events since ``seen``. With ``full``: every legal action applied,
+    the whole event log of every view, and the save round trip.
     """
     failed = game.check_invariants()
     if failed:
         raise _Failed("invariant", "; ".join(failed))
-    snapshot = game.to_json()
-    if game.clone().to_json() != snapshot:
+    snapshot = game.fingerprint()
+    if game.clone().fingerprint() != snapshot or game.clone().events != game.events:
         raise _Failed("clone", "a clone differs from the game")
     for p in game.to_move:
         actions = game.legal_actions(p)
@@ -153,17 +163,17 @@ def check_state(game: "Game", every: bool = False, chooser: random.Random | None
             raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
         if not actions:
             raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
-        sample = actions if every else (chooser or random).sample(actions, min(3, len(actions)))
+        sample = actions if full else (chooser or random).sample(actions, min(3, len(actions)))
         for action in sample:
             trial = game.clone()
             try:
                 trial.apply(action)
             except IllegalActionError as exc:
                 raise _Failed("legal_actions", f"legal action {action} is refused: {exc}") from None
-            if game.to_json() != snapshot:
+            if game.fingerprint() != snapshot:
                 raise _Failed("clone", f"applying {action} to a clone changed the game")
     for p in range(game.players):
-        view = game.view(p)
+        view = game.view(p, since=0 if full else seen)
         try:
             json.dumps(view)
         except (TypeError, ValueError) as exc:
@@ -171,22 +181,23 @@ def check_state(game: "Game", every: bool = False, chooser: random.Random | None
         leak = find_leak(game, view, p)
         if leak:
             raise _Failed("view", f"player {p}'s view shows {leak}")
-    if every:
-        data = json.loads(json.dumps(game.to_json()))
-        restored = game.rules.game_from_json(data)
-        if restored.to_json() != snapshot:
+    if full:
+        whole = game.to_json()
+        restored = game.rules.game_from_json(json.loads(json.dumps(whole)))
+        if restored.to_json() != whole:
             raise _Failed("save", "to_json -> game_from_json does not give the same game")
 
 
 def _check_undo(game: "Game", action) -> None:
-    before = game.to_json()
+    before = game.fingerprint()
+    n_events = len(game.events)
     game.apply(action)
-    after = game.to_json()
+    after = game.fingerprint()
     game.undo()
-    if game.to_json() != before:
+    if game.fingerprint() != before or len(game.events) != n_events:
         raise _Failed("undo", f"undo after {action} does not restore the game")
     game.apply(action)
-    if game.to_json() != after:
+    if game.fingerprint() != after:
         raise _Failed("undo", f"applying {action} again after undo gives a different game")
 
 
