@@ -29,3 +29,14 @@ def tiny(tmp_path: Path) -> Path:
     target = tmp_path / "tiny"
     shutil.copytree(BAD_RULES / "_base", target)
     return target
+
+
+@pytest.fixture
+def data_only(tmp_path: Path) -> Path:
+    """The test ruleset without its flow: rule data that can be validated, not played."""
+    target = tmp_path / "data_only"
+    shutil.copytree(TESTS / "rulesets" / "lagoon", target)
+    game = target / "game.yaml"
+    text = game.read_text()
+    game.write_text(text[: text.index("flow:")])
+    return target

@@ -724,8 +724,8 @@ def test_new_game_refuses_a_player_count_outside_the_ruleset_range(rules, player
         rules.new_game(players=players, seed=0)
 
 
-def test_new_game_refuses_a_data_only_ruleset_with_a_clear_error():
-    data_only = vr.load("venedig")
+def test_new_game_refuses_a_data_only_ruleset_with_a_clear_error(data_only):
+    data_only = vr.load(data_only)
     assert not data_only.playable
     with pytest.raises(vr.VenedigError, match="no flow"):
         data_only.new_game(players=3, seed=0)

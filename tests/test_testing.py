@@ -83,8 +83,8 @@ def test_check_command_reports_ok_and_violations(lagoon: Path, capsys):
     assert "bound failed" in err and "replay with" in err
 
 
-def test_check_refuses_a_data_only_ruleset(capsys):
-    assert main(["check", "venedig"]) == 2
+def test_check_refuses_a_data_only_ruleset(data_only, capsys):
+    assert main(["check", str(data_only)]) == 2
     assert "rule data only" in capsys.readouterr().err
 
 

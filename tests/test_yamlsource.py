@@ -82,6 +82,9 @@ def test_position_map_round_trips_on_bundled_files(path):
         if rest[:1] in "|>":
             continue  # a block scalar's text starts on the next line
         spelt = rest.lstrip("'\"").lower()
+        if value is None:
+            assert spelt.startswith(("null", "~")) or spelt.strip() in ("", "#"), (ptr, rest)
+            continue
         expected = (str(value).splitlines() or [""])[0][:12].lower()
         assert spelt.startswith(expected), (ptr, value, rest)
 

@@ -1,0 +1,482 @@
+"""Venedig: the mechanics too procedural for the effect DSL, as primitives.
+
+The flow of the game (turns, the three actions, every decision, building, treasures,
+movement, the end) is DSL in ``rules/venedig/game.yaml`` and ``scoring.yaml``; the points
+formulas are DSL in ``buildings.yaml``. What lives here are *queries*: which sets of
+cards a player may lay out, how a lay-out splits into complete sets (built alone) and
+cards towards a shared building, who holds which master builder piece afterwards, who is
+involved in a building, the free building sites of a building, the spaces around a site,
+where a gondola lands when occupied spaces are skipped, which gold tiles pay for an
+exchange, the draw options. Every primitive takes the state it needs as arguments
+(``laid_out``, ``built``, ...) and returns a value; the DSL makes every change.
+
+Every number and name comes from the ruleset: building params (``cards``,
+``master_builder``, ``site``), shapes, connections and the gondola track of the board,
+tile params (``gold``, ``spent``) and the constants of ``game.yaml`` (``hand_limit``,
+``draw_*``, ``cards_play_max``, ``gondola_track``, ``imaginary_name``, ...). Facts derived
+from the ruleset (candidate sites, neighbourhoods) are computed once per ruleset.
+
+The imaginary third player of the two-player variant appears wherever a holder of cards
+or of a master builder piece may appear, as the value of the constant ``imaginary_name``.
+
+>>> import venedig_rules as vr
+>>> game = vr.load("venedig").new_game(players=3, seed=1)
+>>> game.legal_actions()[0].name
+'play'
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+from ..effects.registry import Registry
+from ..errors import RuleRuntimeError
+
+PRIMITIVES = Registry()
+P = PRIMITIVES.primitive
+
+
+# -- facts of the ruleset, computed once per ruleset ------------------------------------------
+class _Facts:
+    """What the primitives need to know about one ruleset, precomputed."""
+
+    def __init__(self, rules: Any):
+        self.rules = rules
+        board = rules.board
+        declared = (rules.data["game"].get("parameters") or {}).get("buildings") or {}
+        defaults = {name: decl.get("default") for name, decl in declared.items()}
+
+        def bparam(b: dict, name: str) -> Any:
+            return (b.get("params") or {}).get(name, defaults.get(name))
+
+        self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
+        self.need = {b["id"]: int(bparam(b, "cards")) for b in rules.items("buildings")}
+        self.has_master = {b["id"]: bool(bparam(b, "master_builder")) for b in rules.items("buildings")}
+        self.size = {b["id"]: int(bparam(b, "spaces")) for b in rules.items("buildings")}
+        self.card_building = {c["id"]: c.get("building") for c in rules.items("cards")}
+        tiles = rules.items("tiles", "tiles")
+        self.gold = {t["id"]: int((t.get("params") or {}).get("gold", 0)) for t in tiles}
+        self.component = {t["id"]: t.get("component") for t in tiles}
+        self.component.update({c["id"]: c.get("component") for c in rules.items("cards")})
+        self.spaces: tuple[str, ...] = rules.space_ids
+        self.region = {s: board.region_of(s) for s in self.spaces}
+        self.track = board.track(rules.constant("gondola_track"))
+        self.imaginary = rules.constant("imaginary_name")
+        self.sites: dict[str, tuple[tuple[str, ...], ...]] = {}
+        for b in rules.items("buildings"):
+            kind = bparam(b, "site")
+            if kind in (None, "any"):
+                found = board.placements(b["shape"], board.spaces, unordered=True)
+            else:  # a connection tag: the building stands on the spaces of such a connection
+                found = tuple(sorted(tuple(sorted(c.spaces)) for c in board.connections.values() if kind in c.tags))
+            self.sites[b["id"]] = tuple(tuple(sorted(site)) for site in found)
+        self.around_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self.playable_cache: dict[tuple, tuple] = {}
+        self.free_key: tuple = ()     # (built, swamp, blocked) of the last free-space set, by identity
+        self.free: frozenset[str] = frozenset()
+        self.swamp_key: Any = None    # the swamp value of the last swamp_spaces answer, by identity
+        self.swamp_answer: tuple[str, ...] = ()
+        self.constants = {name: rules.constant(name) for name in (
+            "hand_limit", "draw_single", "draw_pool_place", "draw_pool_take", "pool_types_unique",
+            "cards_play_max", "skip_occupied")}
+
+
+def _facts(ctx) -> _Facts:
+    cache = ctx.rules.__dict__
+    facts = cache.get("_venedig_facts")
+    if facts is None:
+        facts = _Facts(ctx.rules)
+        cache["_venedig_facts"] = facts  # a frozen dataclass still has a __dict__ (as cached_property uses)
+    return facts
+
+
+def _holders(ctx, laid_out: tuple, ghost: tuple) -> list[tuple[Any, tuple]]:
+    """(holder, cards laid out) for every seat, then the imaginary player."""
+    out = list(enumerate(laid_out))
+    out.append((_facts(ctx).imaginary, tuple(ghost or ())))
+    return out
+
+
+def _count_type(f: _Facts, cards: tuple, building: str) -> int:
+    cb = f.card_building
+    return sum(1 for c in cards if cb[c] == building)
+
+
+def _split(f: _Facts, cards: tuple, before: int, others: int, building: str) -> tuple[int, int] | None:
+    """(complete sets, remaining cards) of ``cards`` of one type laid out at once, or None
+    when that lay-out is not allowed: the remaining cards plus those already laid out for the
+    type (by this holder ``before``, by everybody else ``others``) may not exceed the need."""
+    n, need = len(cards), f.need[building]
+    sets = n // need
+    rest = n - sets * need
+    if rest and rest + before + others > need:
+        return None
+    return sets, rest
+
+
+def _by_type(f: _Facts, cards) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for c in cards:
+        out.setdefault(f.card_building[c], []).append(c)
+    return out
+
+
+def _counts(ctx, f: _Facts, laid_out: tuple, ghost: tuple, who: Any, building: str) -> tuple[int, int]:
+    """(cards of the type laid out by ``who``, by everybody else)."""
+    mine = others = 0
+    for holder, cards in _holders(ctx, laid_out, ghost):
+        n = _count_type(f, cards, building)
+        if holder == who:
+            mine += n
+        else:
+            others += n
+    return mine, others
+
+
+# -- action 1: playing cards --------------------------------------------------------------------
+@P(params=["hand:list", "laid_out:list", "ghost:list", "who:any"], result="list",
+   example="playable_sets(hand[p], laid_out, imaginary_laid_out, p)")
+def playable_sets(ctx, hand, laid_out, ghost, who):
+    """Every non-empty set of hand cards ``who`` may lay out at once, each sorted: of each
+    building type either complete sets (built alone) plus cards that, with those laid out by
+    all players, do not exceed the cards the building needs, or only such cards; at most
+    ``cards_play_max`` cards."""
+    f = _facts(ctx)
+    key = (hand, laid_out, ghost, who)
+    found = f.playable_cache.get(key)
+    if found is not None:
+        return found
+    if len(f.playable_cache) > 20_000:
+        f.playable_cache.clear()
+    groups = _by_type(f, hand)
+    choices = []
+    for building, cards in sorted(groups.items()):
+        mine, others = _counts(ctx, f, laid_out, ghost, who, building)
+        cards = sorted(cards)
+        ok = [tuple(cards[:n]) for n in range(len(cards) + 1)
+              if n == 0 or _split(f, cards[:n], mine, others, building) is not None]
+        choices.append(ok)
+    limit = f.constants["cards_play_max"]
+    out = set()
+    for combo in product(*choices):
+        chosen = tuple(sorted(c for part in combo for c in part))
+        if chosen and len(chosen) <= limit:
+            out.add(chosen)
+    found = f.playable_cache[key] = tuple(sorted(out))
+    return found
+
+
+@P(params=["cards:list", "laid_out:list", "ghost:list", "who:any"], result="list",
+   example="let parts = split_play(cards, laid_out, imaginary_laid_out, p)")
+def split_play(ctx, cards, laid_out, ghost, who):
+    """[complete sets, other cards] of a lay-out: per type, as many complete sets as the
+    cards make (these build alone, without the master builder piece), the rest towards the
+    building shared with others. Raises when the lay-out is not allowed."""
+    f = _facts(ctx)
+    alone, joint = [], []
+    for building, group in _by_type(f, cards).items():
+        mine, others = _counts(ctx, f, laid_out, ghost, who, building)
+        split = _split(f, group, mine, others, building)
+        if split is None:
+            raise RuleRuntimeError(f"{who!r} may not lay out {group!r}: more {building} cards than it needs")
+        sets, _ = split
+        cut = sets * f.need[building]
+        alone += group[:cut]
+        joint += group[cut:]
+    return (tuple(alone), tuple(joint))
+
+
+@P(params=["alone_sets:list", "laid_out:list", "ghost:list"], result="list",
+   example="pending_builds = builds_ready(alone_sets, laid_out, imaginary_laid_out)")
+def builds_ready(ctx, alone_sets, laid_out, ghost):
+    """The buildings to build now, as [building, "alone"] per complete set laid out at once
+    and [building, "joint"] per type whose cards laid out by all together reach its need;
+    in building order."""
+    f = _facts(ctx)
+    out = []
+    everyone = tuple(c for _, cards in _holders(ctx, laid_out, ghost) for c in cards)
+    for b in f.buildings:
+        out += [(b, "alone")] * (_count_type(f, alone_sets, b) // f.need[b])
+        if _count_type(f, everyone, b) >= f.need[b]:
+            out.append((b, "joint"))
+    return tuple(out)
+
+
+@P(params=["laid_out:list", "ghost:list"], result="list", example="complete_types(laid_out, imaginary_laid_out)")
+def complete_types(ctx, laid_out, ghost):
+    """The building types whose cards laid out by all together reach (or pass) their need."""
+    f = _facts(ctx)
+    everyone = tuple(c for _, cards in _holders(ctx, laid_out, ghost) for c in cards)
+    return tuple(b for b in f.buildings if _count_type(f, everyone, b) >= f.need[b])
+
+
+@P(params=["cards:list"], result="list", example="building_types(laid_out[p])")
+def building_types(ctx, cards):
+    """The building types of some cards, each once, in first-seen order."""
+    cb = _facts(ctx).card_building
+    return tuple(dict.fromkeys(cb[c] for c in cards))
+
+
+@P(params=["laid_out:list"], result="int", example="most_types(laid_out)")
+def most_types(ctx, laid_out):
+    """The largest number of building types any one player has laid out."""
+    cb = _facts(ctx).card_building
+    return max((len({cb[c] for c in cards}) for cards in laid_out), default=0)
+
+
+# -- master builder pieces ----------------------------------------------------------------------
+@P(params=["pieces:list", "building:str"], result="any", example="master_of(master_piece, b)")
+def master_of(ctx, pieces, building):
+    """Who holds the master builder piece of a building type (none: it is on its space)."""
+    for b, holder in pieces:
+        if b == building:
+            return holder
+    return None
+
+
+@P(params=["pieces:list", "building:str", "holder:any"], result="list",
+   example="master_piece = with_holder(master_piece, b, none)")
+def with_holder(ctx, pieces, building, holder):
+    """The pieces with the piece of ``building`` given to ``holder`` (none: back on its space)."""
+    return tuple((b, holder if b == building else h) for b, h in pieces)
+
+
+@P(params=["pieces:list", "cards:list", "laid_out:list", "ghost:list", "who:any"], result="list",
+   example="master_piece = masters_after(master_piece, parts[1], laid_out, imaginary_laid_out, p)")
+def masters_after(ctx, pieces, cards, laid_out, ghost, who):
+    """The pieces after ``who`` laid out ``cards`` (already in ``laid_out``) towards shared
+    buildings: ``who`` takes the piece of a type whose piece is on its space (they begin the
+    building) or whose holder has fewer cards of it laid out than ``who`` now has; a tie
+    leaves the piece where it is."""
+    f = _facts(ctx)
+    types = {f.card_building[c] for c in cards}
+    out = []
+    for b, holder in pieces:
+        if b in types and f.has_master[b] and holder != who:
+            mine, _ = _counts(ctx, f, laid_out, ghost, who, b)
+            theirs = _counts(ctx, f, laid_out, ghost, holder, b)[0] if holder is not None else -1
+            if mine > theirs:
+                holder = who
+        out.append((b, holder))
+    return tuple(out)
+
+
+@P(params=["pieces:list", "building:str", "who:any", "laid_out:list", "ghost:list"], result="list",
+   example="master_piece = master_leaves(master_piece, t, p, laid_out, imaginary_laid_out)")
+def master_leaves(ctx, pieces, building, who, laid_out, ghost):
+    """The pieces after ``who`` discarded their cards of ``building``: if ``who`` held its
+    piece, it passes to the holder with most cards of it laid out (ties: the first clockwise
+    from ``who``, the imaginary player last), or back to its space when nobody has any."""
+    f = _facts(ctx)
+    if master_of(ctx, pieces, building) != who:
+        return tuple(pieces)
+    holders = _holders(ctx, laid_out, ghost)
+    seats = len(laid_out)
+    start = who if isinstance(who, int) else 0
+    order = [holders[(start + i) % seats] for i in range(1, seats + 1)] + [holders[-1]]
+    best, best_n = None, 0
+    for holder, cards in order:
+        n = _count_type(f, cards, building)
+        if holder != who and n > best_n:
+            best, best_n = holder, n
+    return with_holder(ctx, pieces, building, best)
+
+
+@P(params=["pieces:list", "laid_out:list", "ghost:list"], result="bool",
+   example="pieces_held_rightly(master_piece, laid_out, imaginary_laid_out)")
+def pieces_held_rightly(ctx, pieces, laid_out, ghost):
+    """Whether every master builder piece is on its space or with a holder who has cards of
+    its type laid out, and there is one piece per type with a master builder."""
+    f = _facts(ctx)
+    if sorted(b for b, _ in pieces) != sorted(b for b in f.buildings if f.has_master[b]):
+        return False
+    cards_of = dict(_holders(ctx, laid_out, ghost))
+    return all(holder is None or _count_type(f, cards_of.get(holder, ()), b) > 0 for b, holder in pieces)
+
+
+@P(params=["building:str", "mode:str", "master:any", "laid_out:list", "actor:player"], result="list",
+   example="involved(b, mode, master, laid_out, active)")
+def involved(ctx, building, mode, master, laid_out, actor):
+    """The players (seats) involved in a building, the master builder first, then clockwise:
+    built alone, only its builder; shared, every player with cards of it laid out. The
+    imaginary player is never listed (it has no gondola); when it is the master builder the
+    order starts with the player whose turn it is."""
+    seats = len(laid_out)
+    if mode == "alone":
+        return (master,) if isinstance(master, int) else ()
+    f = _facts(ctx)
+    start = master if isinstance(master, int) else actor
+    order = [(start + i) % seats for i in range(seats)]
+    return tuple(p for p in order if _count_type(f, laid_out[p], building) > 0)
+
+
+# -- the board ----------------------------------------------------------------------------------
+@P(params=["building:str", "built:list", "swamp:list", "blocked:list"], result="list",
+   example="building_sites(b, built, swamp_gold, drained_now)")
+def building_sites(ctx, building, built, swamp, blocked):
+    """The free sites of a building, each a sorted list of spaces: every space without a
+    building and without a swamp tile and not in ``blocked`` (spaces drained this turn),
+    in the building's shape (or on a connection of its ``site`` kind, for a Ponte)."""
+    f = _facts(ctx)
+    key = f.free_key
+    if not (key and key[0] is built and key[1] is swamp and key[2] is blocked):
+        free = {s for s, b, w in zip(f.spaces, built, swamp) if b is None and w is None}
+        free.difference_update(blocked or ())
+        f.free_key, f.free = (built, swamp, blocked), frozenset(free)  # strong references: ids stay valid
+    free = f.free
+    return tuple(site for site in f.sites[building] if all(s in free for s in site))
+
+
+@P(params=["site:list"], result="list", example="around(site)")
+def around(ctx, site):
+    """The spaces next to a site (a list of spaces), the site itself left out, sorted.
+    Water is no space, so it is never listed."""
+    f = _facts(ctx)
+    key = tuple(site)
+    found = f.around_cache.get(key)
+    if found is None:
+        board = ctx.rules.board
+        found = tuple(sorted({n for s in key for n in board.neighbours(s)} - set(key)))
+        f.around_cache[key] = found
+    return found
+
+
+@P(params=["site:list"], result="list", example="regions_of(site)")
+def regions_of(ctx, site):
+    """The districts of a site's spaces, each once, sorted (two for a Ponte)."""
+    region = _facts(ctx).region
+    return tuple(sorted({region[s] for s in site}))
+
+
+@P(params=["spaces:list", "values:list"], result="list",
+   example='swamp_gold = per_space(spaces(start: "swamp"), tiles)')
+def per_space(ctx, spaces, values):
+    """A whole per-space value: the values on the given spaces, in order, none elsewhere."""
+    if len(values) < len(spaces):
+        raise RuleRuntimeError(f"per_space(): {len(values)} values for {len(spaces)} spaces")
+    where = dict(zip(spaces, values))
+    return tuple(where.get(s) for s in _facts(ctx).spaces)
+
+
+@P(params=["swamp:list"], result="list", example="swamp_spaces(swamp_gold)")
+def swamp_spaces(ctx, swamp):
+    """The spaces a swamp tile lies on, sorted."""
+    f = _facts(ctx)
+    if f.swamp_key is not swamp:
+        f.swamp_key, f.swamp_answer = swamp, tuple(sorted(s for s, w in zip(f.spaces, swamp) if w is not None))
+    return f.swamp_answer
+
+
+@P(params=["built:list", "building:str"], result="int", example='placed(built, "palazzo")')
+def placed(ctx, built, building):
+    """How many pieces of a building stand on the board (spaces it covers / its size)."""
+    f = _facts(ctx)
+    return sum(1 for b in built if b == building) // f.size[building]
+
+
+@P(params=["built:list", "swamp:list"], result="int", example="overlaps(built, swamp_gold)")
+def overlaps(ctx, built, swamp):
+    """How many spaces hold both a building and a swamp tile (0 in every legal state)."""
+    return sum(1 for b, w in zip(built, swamp) if b is not None and w is not None)
+
+
+# -- the gondola track --------------------------------------------------------------------------
+@P(params=["positions:list", "p:player", "n:int"], result="int", example="gondola_target(gondola, p, n)")
+def gondola_target(ctx, positions, p, n):
+    """The track step player p's gondola reaches moving n steps: spaces occupied by other
+    gondolas are skipped and not counted (constant skip_occupied); past the goal the posts
+    count on; beyond the last post it stops on the farthest free one."""
+    f = _facts(ctx)
+    others = [q for i, q in enumerate(positions) if i != p] if f.constants["skip_occupied"] else []
+    return f.track.advance(positions[p], n, others)
+
+
+@P(params=["step:int", "site:list"], result="bool", example="at_shore(gondola[p], site)")
+def at_shore(ctx, step, site):
+    """Whether a gondola on ``step`` lies at a shore of a district of the site (for a Ponte:
+    of either connected district)."""
+    f = _facts(ctx)
+    touched = f.track.touches(step)
+    return any(f.region[s] in touched for s in site)
+
+
+@P(params=["positions:list"], result="list", example="gondola_spaces(gondola)")
+def gondola_spaces(ctx, positions):
+    """The physical track spaces of the gondolas that left the start (10 and 45 are one)."""
+    track = _facts(ctx).track
+    return tuple(track.space_of(q) for q in positions if q != track.first)
+
+
+# -- gold ---------------------------------------------------------------------------------------
+@P(params=["tiles:list"], result="int", example="gold_of(gold_tiles[p])")
+def gold_of(ctx, tiles):
+    """The gold shown on some tiles."""
+    gold = _facts(ctx).gold
+    return sum(gold[t] for t in tiles)
+
+
+@P(params=["tiles:list", "amount:int"], result="list", example="tiles_for(gold_tiles[p], 10)")
+def tiles_for(ctx, tiles, amount):
+    """The tiles to hand in for at least ``amount`` gold wasting least (no change is given):
+    the smallest total of at least ``amount``, then the fewest tiles. Tiles without gold are
+    never handed in. None when the tiles do not add up to ``amount``."""
+    gold = _facts(ctx).gold
+    ordered = tuple(sorted((t for t in tiles if gold[t] > 0), key=lambda t: (gold[t], t)))
+    return _cheapest(ordered, tuple(gold[t] for t in ordered), amount)
+
+
+@lru_cache(maxsize=4096)
+def _cheapest(tiles: tuple, values: tuple, amount: int):
+    best: dict[int, tuple] = {0: ()}  # total -> fewest-tile index tuple reaching it
+    for i, v in enumerate(values):
+        for total, used in list(best.items()):
+            new = total + v
+            if new not in best or len(best[new]) > len(used) + 1:
+                best[new] = used + (i,)
+    fits = [t for t in best if t >= amount]
+    if not fits:
+        return None
+    return tuple(tiles[i] for i in best[min(fits)])
+
+
+@P(params=["items:list", "component:str"], result="int", example='count_of(flatten(gold_tiles), "swamp_tile")')
+def count_of(ctx, items, component):
+    """How many of the items (tiles, cards) are copies of a component."""
+    comp = _facts(ctx).component
+    return sum(1 for i in items if i is not None and comp.get(i) == component)
+
+
+@P(params=["lists:list"], result="list", example="max(sizes(hand))")
+def sizes(ctx, lists):
+    """The length of each list."""
+    return tuple(len(x) for x in lists)
+
+
+@P(params=["items:list"], result="list", changes=True, example="treasure_supply = shuffled(treasures)")
+def shuffled(ctx, items):
+    """The items in a random order (from the game's seeded generator)."""
+    return ctx.shuffled(items)
+
+
+# -- action 3: drawing --------------------------------------------------------------------------
+@P(params=["hand:list", "pool:list", "available:int"], result="list",
+   example="draw_options(hand[p], pool, count(draw_pile) + count(discard_pile))")
+def draw_options(ctx, hand, pool, available):
+    """The ways to draw: [pile] and [pool, card] take one card; [place, card] puts a hand
+    card of a type not yet in the pool into it and then takes draw_pool_take cards. Neither
+    may take the hand above hand_limit; nothing when no way is open."""
+    f = _facts(ctx)
+    c = f.constants
+    size, out = len(hand), []
+    if size + c["draw_single"] <= c["hand_limit"]:
+        if available > 0:
+            out.append(("pile",))
+        out += [("pool", card) for card in dict.fromkeys(pool)]
+    if size - c["draw_pool_place"] + c["draw_pool_take"] <= c["hand_limit"]:
+        in_pool = {f.card_building[card] for card in pool}
+        for card in dict.fromkeys(hand):
+            if not (c["pool_types_unique"] and f.card_building[card] in in_pool):
+                out.append(("place", card))
+    return tuple(out)
