@@ -1,0 +1,254 @@
+"""Die Säulen von Venedig: the board queries too procedural for the effect DSL.
+
+Everything a player decides, and every score, is DSL in ``rules/saeulen/``; these
+primitives only *answer questions* about the board: where the next pillar may stand,
+which pillars are free for a marker, which tiles can be built where, which tiles lie on
+top of the shape piles, and a few counts the invariants need. None of them changes the
+game.
+
+Game facts come from the ruleset: the terrain names (``game.yaml`` constants
+``pillar_terrain`` and ``canal_terrain``), the board (``board.yaml``), the tile shapes,
+patterns and stones (``tiles.yaml``). A tile cell whose pattern word is the canal terrain
+(a bridge's middle) lies over a free canal square; every other cell on a free pillar.
+
+Per-space state variables arrive as tuples in ``ruleset.space_ids`` order; the tables
+that turn them into answers are built once per ruleset and cached.
+
+>>> import venedig_rules as vr
+>>> rules = vr.load("saeulen")
+>>> t = tables(rules)
+>>> empty = (False,) * len(rules.space_ids)
+>>> "a3" in _spots(t, empty, ()), "a1" in _spots(t, empty, ())
+(True, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..effects.registry import Registry
+
+PRIMITIVES = Registry()
+P = PRIMITIVES.primitive
+
+__all__ = ["PRIMITIVES", "tables"]
+
+
+class Tables:
+    """Precomputed facts of one ruleset's board and tiles (read-only)."""
+
+    def __init__(self, rules: Any):
+        board = rules.board
+        ids = rules.space_ids
+        index = {s: i for i, s in enumerate(ids)}
+        land_terrain = rules.constant("pillar_terrain")
+        canal_terrain = rules.constant("canal_terrain")
+        self.ids: tuple[str, ...] = ids
+        self.index = index
+        land = board.spaces_where(terrain=land_terrain)
+        canal = board.spaces_where(terrain=canal_terrain)
+        self.land: tuple[int, ...] = tuple(sorted(index[s] for s in land))
+        self.canal: frozenset[int] = frozenset(index[s] for s in canal)
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(index[n] for n in board.neighbours(s)) for s in ids)
+        self.land_set: frozenset[int] = frozenset(self.land)
+        self.by_canal: frozenset[int] = frozenset(i for i in self.land if any(n in self.canal for n in self.neighbours[i]))
+        #: tile id -> {space index of the placement's first pillar cell: candidates}
+        self.anchored: dict[str, dict[int, tuple]] = {}
+        #: pile -> its tops (piles change rarely; see pile_tops)
+        self.tops: dict[tuple, tuple] = {}
+        self.shape_order: tuple[str, ...] = tuple(s["id"] for s in rules.items("tiles", "shapes"))
+        self.tile_shape: dict[str, str] = {}
+        self.tile_stones: dict[str, int] = {}
+        #: tile id -> candidate placements: (space ids, pillar cell indices, canal cell indices)
+        self.candidates: dict[str, tuple[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]], ...]] = {}
+        by_key: dict[tuple, tuple] = {}
+        cells_of = {s["id"]: s["cells"] for s in rules.items("tiles", "shapes")}
+        for tile in rules.items("tiles"):
+            ident, shape = tile["id"], tile["shape"]
+            self.tile_shape[ident] = shape
+            self.tile_stones[ident] = int(rules.item_param(ident, "stones", 0))
+            over_canal = (tuple(word == canal_terrain for word in tile.get("pattern") or ())
+                          or (False,) * len(cells_of[shape]))
+            pattern = tuple(tile.get("pattern") or over_canal)
+            key = (shape, pattern)
+            if key not in by_key:
+                allowed = [canal if water else land for water in over_canal]
+                found, seen = [], set()
+                for cells in board.placements(shape, None, allowed):
+                    # two turns that put the same words on the same squares are one placement
+                    look = frozenset(zip(cells, pattern))
+                    if look in seen:
+                        continue
+                    seen.add(look)
+                    on_pillars = tuple(index[c] for c, water in zip(cells, over_canal) if not water)
+                    on_canal = tuple(index[c] for c, water in zip(cells, over_canal) if water)
+                    found.append((cells, on_pillars, on_canal))
+                anchored: dict[int, list] = {}
+                for cand in found:
+                    anchored.setdefault(cand[1][0], []).append(cand)
+                by_key[key] = (tuple(found), {i: tuple(c) for i, c in anchored.items()})
+            self.candidates[ident], self.anchored[ident] = by_key[key]
+
+
+_TABLES: dict[int, tuple[Any, Tables]] = {}
+
+
+def tables(rules: Any) -> Tables:
+    """The cached :class:`Tables` of a ruleset."""
+    entry = _TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = (rules, Tables(rules))
+        _TABLES[id(rules)] = entry
+    return entry[1]
+
+
+# -- pillars and markers --------------------------------------------------------------------------
+@P(params=["has_pillar:list", "placed:list"], result="list", example="pillar_spots(has_pillar, placed)")
+def pillar_spots(ctx, has_pillar, placed):
+    """The free land squares where the next pillar of a Pitch Dipper action may stand: with
+    nothing placed yet in this action, those sharing an edge with the canal or a pillar;
+    after that, those sharing an edge with a pillar placed earlier in this action."""
+    return _spots(tables(ctx.rules), has_pillar, placed)
+
+
+@P(params=["has_pillar:list", "marker:list", "ground:list"], result="list",
+   example="free_pillars(has_pillar, marker, ground)")
+def free_pillars(ctx, has_pillar, marker, ground):
+    """The pillars with neither a city tile nor a pillar marker on them."""
+    t = tables(ctx.rules)
+    return tuple(t.ids[i] for i in t.land if has_pillar[i] and marker[i] is None and ground[i] is None)
+
+
+# -- city tiles -------------------------------------------------------------------------------------
+@P(params=["pile:list"], result="list", example="pile_tops(pile)")
+def pile_tops(ctx, pile):
+    """The top tile of each shape pile (the first tile of each shape in ``pile``), in the
+    order of the shapes in tiles.yaml; empty piles give nothing."""
+    t = tables(ctx.rules)
+    found = t.tops.get(pile)
+    if found is None:
+        tops: dict[str, str] = {}
+        for tile in pile:
+            tops.setdefault(t.tile_shape[tile], tile)
+            if len(tops) == len(t.shape_order):
+                break
+        found = tuple(tops[s] for s in t.shape_order if s in tops)
+        if len(t.tops) > 10_000:
+            t.tops.clear()
+        t.tops[tuple(pile)] = found
+    return found
+
+
+@P(params=["tile:str", "has_pillar:list", "ground:list"], result="list",
+   example="build_spots(t, has_pillar, ground)")
+def build_spots(ctx, tile, has_pillar, ground):
+    """Every legal placement of a tile, each a list of spaces in the tile's cell order
+    (so its pattern lines up), in every rotation: cells on free pillars, a bridge's middle
+    over a free canal square, nothing on another tile. Turns that show the same pattern
+    on the same squares (a domino of two buildings turned half round) are given once."""
+    t = tables(ctx.rules)
+    return tuple(cells for cells, pillars, water in t.candidates[_tile(t, tile)]
+                 if _fits(pillars, water, has_pillar, ground))
+
+
+@P(params=["tiles:list", "low:int", "high:int", "has_pillar:list", "ground:list"], result="list",
+   example="buildable(supply[self], 0, left, has_pillar, ground)")
+def buildable(ctx, tiles, low, high, has_pillar, ground):
+    """The tiles of a list (once each) costing from low to high stones that have at least
+    one legal placement."""
+    t = tables(ctx.rules)
+    out = []
+    free = None
+    for tile in dict.fromkeys(tiles):
+        if not low <= t.tile_stones[_tile(t, tile)] <= high:
+            continue
+        if free is None:
+            free = [i for i in t.land if has_pillar[i] and ground[i] is None]
+        anchored = t.anchored[tile]
+        if any(_fits(pillars, water, has_pillar, ground)
+               for i in free for _, pillars, water in anchored.get(i, ())):
+            out.append(tile)
+    return tuple(out)
+
+
+# -- counts for the invariants ----------------------------------------------------------------------
+@P(params=["built:list"], result="list", example="built_cells(built)")
+def built_cells(ctx, built):
+    """Every space covered by a built tile (``built`` holds [tile, [spaces]] entries)."""
+    return tuple(cell for _, cells in built for cell in cells)
+
+
+@P(params=["built:list", "has_pillar:list"], result="int", example="unsupported_cells(built, has_pillar)")
+def unsupported_cells(ctx, built, has_pillar):
+    """How many cells of built tiles are not where they may be: a cell showing the canal
+    word (a bridge's middle) not over the canal, any other cell not on a pillar."""
+    t = tables(ctx.rules)
+    canal_word = ctx.rules.constant("canal_terrain")
+    bad = 0
+    for tile, cells in built:
+        pattern = ctx.rules.item(tile).get("pattern") or ()
+        for cell, word in zip(cells, pattern):
+            i = t.index[cell]
+            bad += (i not in t.canal) if word == canal_word else (not has_pillar[i])
+    return bad
+
+
+@P(params=["marker:list", "has_pillar:list", "ground:list"], result="int",
+   example="misplaced_markers(marker, has_pillar, ground)")
+def misplaced_markers(ctx, marker, has_pillar, ground):
+    """How many pillar markers on the board stand on no pillar or under a city tile."""
+    return sum(1 for m, p, g in zip(marker, has_pillar, ground) if m is not None and (not p or g is not None))
+
+
+@P(params=["has_pillar:list", "terrain:str"], result="int", example='pillars_on(has_pillar, canal_terrain)')
+def pillars_on(ctx, has_pillar, terrain):
+    """How many pillars stand on squares of a terrain."""
+    board, ids = ctx.rules.board, tables(ctx.rules).ids
+    where = board.spaces_where(terrain=terrain)
+    return sum(1 for i, p in enumerate(has_pillar) if p and ids[i] in where)
+
+
+@P(params=["items:list"], result="list", example="tally(flatten(reserve))")
+def tally(ctx, items):
+    """How often each player occurs in a list, indexed by player."""
+    counts = [0] * ctx.player_count
+    for item in items:
+        if isinstance(item, int) and not isinstance(item, bool) and 0 <= item < ctx.player_count:
+            counts[item] += 1
+    return tuple(counts)
+
+
+@P(params=["lists:list"], result="list", example="sizes(hand)")
+def sizes(ctx, lists):
+    """The length of each list of a list of lists (e.g. each player's hand)."""
+    return tuple(len(items or ()) for items in lists)
+
+
+# -- helpers ----------------------------------------------------------------------------------------
+def _spots(t: Tables, has_pillar, placed) -> tuple[str, ...]:
+    if placed:
+        near = {n for s in placed for n in t.neighbours[t.index[s]]}
+    else:
+        near = set(t.by_canal)
+        for i in t.land:
+            if has_pillar[i]:
+                near.update(t.neighbours[i])
+    return tuple(t.ids[i] for i in sorted(near) if i in t.land_set and not has_pillar[i])
+
+
+def _fits(pillars, water, has_pillar, ground) -> bool:
+    for i in pillars:
+        if not has_pillar[i] or ground[i] is not None:
+            return False
+    for i in water:
+        if ground[i] is not None:
+            return False
+    return True
+
+
+def _tile(t: Tables, tile: Any) -> str:
+    if tile not in t.candidates:
+        from ..errors import RuleRuntimeError
+
+        raise RuleRuntimeError(f"{tile!r} is not a city tile")
+    return tile
