@@ -1,0 +1,666 @@
+"""Rialto: the mechanics too procedural for the effect DSL, as primitives.
+
+The flow of the game (rounds, phases, stages, every decision) is DSL in
+``rules/rialto/game.yaml``; card actions, building abilities and scoring are DSL in the
+other rule files. What lives here is bookkeeping: dealing card rows, counting the cards a
+player counts in a stage (the Joker rules), the Doge track's stacking order, councilmen in
+the six districts, bridge and gondola tiles on connections, and the legal options of the
+decisions. Every number and name comes from the ruleset (constants are passed in by the
+DSL or read with ``ctx.rules``); nothing game-specific is a literal here.
+
+State variables used (declared in ``game.yaml`` ``state``): ``draw_pile``, ``discard``,
+``rows``, ``row_discard``, ``hand``, ``played``, ``purse``, ``supply_coins``, ``general``,
+``personal``, ``in_district``, ``doge_step``, ``doge_order``, ``doge_rank``,
+``buildings``, ``building_supply``, ``activated``, ``conn_tiles``, ``bridge_stack``,
+``bridge_top``, ``extra_cards``, ``extra_jokers``, ``doubles``, ``turn_queue``.
+
+>>> import venedig_rules as vr
+>>> game = vr.load("rialto").new_game(players=3, seed=1)
+>>> game.legal_actions()[0].name
+'start_building'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..effects.compile import Ref
+from ..effects.registry import Registry
+from ..errors import RuleRuntimeError
+
+PRIMITIVES = Registry()
+P = PRIMITIVES.primitive
+
+
+# -- facts of the ruleset, computed once per ruleset ------------------------------------------
+class _Facts:
+    def __init__(self, rules: Any):
+        self.districts: tuple[str, ...] = tuple(r["id"] for r in rules.items("board", "regions"))
+        self.district_index = {d: i for i, d in enumerate(self.districts)}
+        self.side_of = {r["id"]: r.get("side") for r in rules.items("board", "regions")}
+        self.sides: tuple[str, ...] = tuple(dict.fromkeys(s for s in self.side_of.values() if s is not None))
+        self.on_side = {s: tuple(d for d in self.districts if self.side_of[d] == s) for s in self.sides}
+        self.connections: tuple[str, ...] = tuple(c["id"] for c in rules.items("board", "connections"))
+        self.conn_index = {c: i for i, c in enumerate(self.connections)}
+        self.between = {c["id"]: tuple(c["between"]) for c in rules.items("board", "connections")}
+        self.conn_of_district = {d: tuple(i for i, c in enumerate(self.connections) if d in self.between[c])
+                                 for d in self.districts}
+        self.card_type = {c["id"]: c.get("type") for c in rules.items("cards", "cards")}
+        self.tile_ends = {t["id"]: ((t.get("params") or {}).get("end_a"), (t.get("params") or {}).get("end_b"))
+                          for t in rules.items("tiles", "tiles")}
+        self.tile_component = {t["id"]: t.get("component") for t in rules.items("tiles", "tiles")}
+        self.building_value = {b["id"]: (b.get("params") or {}).get("value") for b in rules.items("buildings")}
+        self.building_phase = {b["id"]: (b.get("params") or {}).get("phase") for b in rules.items("buildings")}
+        self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
+        self.components = {c["id"]: c for c in rules.items("components")}
+        self.doge_track = rules.board.track("doge")
+
+
+def _facts(ctx) -> _Facts:
+    cache = ctx.rules.__dict__
+    facts = cache.get("_rialto_facts")
+    if facts is None:
+        facts = _Facts(ctx.rules)
+        cache["_rialto_facts"] = facts  # a frozen dataclass still has a __dict__ (as cached_property uses)
+    return facts
+
+
+def _set(ctx, name: str, index: Any, value: Any, why: str = "set") -> None:
+    ctx.write(name, index, value, why)
+
+
+def _add(ctx, name: str, index: Any, amount: int) -> None:
+    if amount:
+        ctx.write(name, index, ctx.read(name, index) + amount, "+=" if amount > 0 else "-=")
+
+
+# -- the board: districts, sides, connections ---------------------------------------------------
+@P(result="list", example="districts()")
+def districts(ctx):
+    """The districts (board regions), in board.yaml order."""
+    return _facts(ctx).districts
+
+
+@P(result="list", example="sides()")
+def sides(ctx):
+    """The sides of the Grand Canal (the regions' ``side``), in board.yaml order."""
+    return _facts(ctx).sides
+
+
+@P(params=["kind:str"], result="list", example='tile_copies("bridge_tile")')
+def tile_copies(ctx, kind):
+    """The ids of the tiles of one component (bridge_tile, gondola_tile, ...), each repeated by its count."""
+    f = _facts(ctx)
+    return tuple(t for t in ctx.copies("tiles") if f.tile_component[t] == kind)
+
+
+@P(params=["ident:str"], result="int", example='component_count("gold_coin")')
+def component_count(ctx, ident):
+    """A component's ``count``, or its ``per_player`` number."""
+    comp = _facts(ctx).components.get(ident)
+    if comp is None:
+        raise RuleRuntimeError(f"no component {ident!r}")
+    return comp.get("count", comp.get("per_player"))
+
+
+@P(params=["p:player"], result="list", example="counter_clockwise_from(2)")
+def counter_clockwise_from(ctx, p):
+    """All players, starting with p, then counter-clockwise (to the right)."""
+    n = ctx.player_count
+    return tuple((p - i) % n for i in range(n))
+
+
+@P(params=["p:player"], result="player", example="right_of(0)")
+def right_of(ctx, p):
+    """The player to the right of p (counter-clockwise)."""
+    return (p - 1) % ctx.player_count
+
+
+@P(result="list", example="conn_tiles = no_tiles()")
+def no_tiles(ctx):
+    """One none per connection: the board before any tile is laid."""
+    return tuple(None for _ in _facts(ctx).connections)
+
+
+@P(params=["kind:str"], changes=True, example='record_held("bridge")')
+def record_held(ctx, kind):
+    """Note how many cards of a card type each player holds as a stage begins (``held``)."""
+    types = _facts(ctx).card_type
+    _set(ctx, "held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.vars["hand"]), "stage")
+
+
+@P(result="list", example="free_connections()")
+def free_connections(ctx):
+    """The connections without a bridge or gondola tile, in board.yaml order."""
+    f = _facts(ctx)
+    tiles = ctx.vars["conn_tiles"]
+    return tuple(c for i, c in enumerate(f.connections) if tiles[i] is None)
+
+
+@P(params=["tile:str"], result="list", example="tile_placements(bridge_top)")
+def tile_placements(ctx, tile):
+    """The ways to lay a tile: [connection, district facing its end_a] for every free
+    connection; a tile with equal ends gives one way per connection."""
+    f = _facts(ctx)
+    a, b = f.tile_ends[tile]
+    out = []
+    for c in free_connections(ctx):
+        ends = f.between[c]
+        out.append((c, ends[0]))
+        if a != b:
+            out.append((c, ends[1]))
+    return tuple(out)
+
+
+@P(params=["tile:str", "placement:list"], changes=True, example="lay_tile(t, [c, d])")
+def lay_tile(ctx, tile, placement):
+    """Lay a tile on a connection with its end_a facing the given district."""
+    f = _facts(ctx)
+    conn, toward = placement
+    i = f.conn_index[conn]
+    if ctx.vars["conn_tiles"][i] is not None:
+        raise RuleRuntimeError(f"connection {conn!r} already holds a tile")
+    a, b = f.tile_ends[tile]
+    first, second = f.between[conn]
+    if toward == first:
+        entry = (tile, a, b)
+    elif toward == second:
+        entry = (tile, b, a)
+    else:
+        raise RuleRuntimeError(f"{toward!r} is not an end of connection {conn!r}")
+    _set(ctx, "conn_tiles", None, ctx.vars["conn_tiles"][:i] + (entry,) + ctx.vars["conn_tiles"][i + 1:], "tile")
+
+
+@P(params=["conn:str"], result="list", example="connection_ends(c)")
+def connection_ends(ctx, conn):
+    """The two districts a connection joins."""
+    return _facts(ctx).between[conn]
+
+
+@P(params=["district:str"], result="int", example="district_value(san_marco)")
+def district_value(ctx, district):
+    """The sum of the tile ends facing a district (bridges and gondolas on its connections)."""
+    f = _facts(ctx)
+    tiles = ctx.vars["conn_tiles"]
+    total = 0
+    for i in f.conn_of_district[district]:
+        entry = tiles[i]
+        if entry is not None:
+            total += entry[1] if f.between[f.connections[i]][0] == district else entry[2]
+    return total
+
+
+@P(params=["component:str"], result="int", example='placed_tiles("bridge_tile")')
+def placed_tiles(ctx, component):
+    """How many tiles of a component lie on connections."""
+    f = _facts(ctx)
+    return sum(1 for e in ctx.vars["conn_tiles"] if e is not None and f.tile_component[e[0]] == component)
+
+
+# -- councilmen -----------------------------------------------------------------------------
+@P(params=["p:player", "district:str"], result="int", example="councilmen_in(self, district)")
+def councilmen_in(ctx, p, district):
+    """How many of p's councilmen stand in a district."""
+    return ctx.vars["in_district"][p][_facts(ctx).district_index[district]]
+
+
+@P(params=["p:player", "source:str", "district:str"], changes=True,
+   example='put_councilman(self, "personal", district)')
+def put_councilman(ctx, p, source, district):
+    """Move one of p's councilmen from "general", "personal" or a district into a district."""
+    f = _facts(ctx)
+    row = list(ctx.vars["in_district"][p])
+    if source in ("general", "personal"):
+        if ctx.vars[source][p] <= 0:
+            raise RuleRuntimeError(f"player {p} has no councilman in the {source} supply")
+        _add(ctx, source, p, -1)
+    else:
+        i = f.district_index[source]
+        if row[i] <= 0:
+            raise RuleRuntimeError(f"player {p} has no councilman in {source!r}")
+        row[i] -= 1
+    row[f.district_index[district]] += 1
+    _set(ctx, "in_district", p, tuple(row), "councilman")
+    ctx.narrate("councilman", {"player": p, "source": source, "district": district})
+
+
+@P(params=["p:player", "target:str"], result="list", example="board_sources(self, district)")
+def board_sources(ctx, p, target):
+    """The districts other than ``target`` where p has a councilman (to move one from)."""
+    f = _facts(ctx)
+    row = ctx.vars["in_district"][p]
+    return tuple(d for i, d in enumerate(f.districts) if row[i] > 0 and d != target)
+
+
+@P(params=["p:player", "side:str"], result="bool", example="present_on_side(self, s)")
+def present_on_side(ctx, p, side):
+    """Whether p has a councilman in every district of a side of the Grand Canal."""
+    f = _facts(ctx)
+    row = ctx.vars["in_district"][p]
+    return all(row[f.district_index[d]] > 0 for d in f.on_side[side])
+
+
+@P(params=["district:str"], result="list", example="district_ranking(d)")
+def district_ranking(ctx, district):
+    """The players with councilmen in a district, most first; ties by the Doge track."""
+    i = _facts(ctx).district_index[district]
+    rows = ctx.vars["in_district"]
+    order = ctx.vars["doge_order"]
+    present = [p for p in order if rows[p][i] > 0]
+    return tuple(sorted(present, key=lambda p: (-rows[p][i], order.index(p))))
+
+
+# -- the Doge track ---------------------------------------------------------------------------
+@P(params=["p:player", "n:int"], changes=True, example="advance_doge(self, 2)")
+def advance_doge(ctx, p, n):
+    """Move p's counter n spaces on; on an occupied space it goes on top (ahead). A counter
+    stops at the track's last space."""
+    if n <= 0:
+        return
+    track = _facts(ctx).doge_track
+    steps = ctx.vars["doge_step"]
+    new = track.advance(steps[p], n)
+    if new == steps[p]:
+        return
+    _set(ctx, "doge_step", p, new, "+=")
+    steps = ctx.vars["doge_step"]
+    order = [q for q in ctx.vars["doge_order"] if q != p]
+    at = next((i for i, q in enumerate(order) if steps[q] <= new), len(order))
+    order.insert(at, p)
+    _set_doge_order(ctx, tuple(order))
+
+
+@P(params=["p:player"], changes=True, example="place_doge_counter(p)")
+def place_doge_counter(ctx, p):
+    """Put p's counter on the first space of the Doge track, on top of those already there."""
+    _set(ctx, "doge_step", p, _facts(ctx).doge_track.first)
+    _set_doge_order(ctx, (p,) + tuple(q for q in ctx.vars["doge_order"] if q != p))
+
+
+def _set_doge_order(ctx, order: tuple) -> None:
+    _set(ctx, "doge_order", None, order, "doge")
+    n = len(order)
+    _set(ctx, "doge_rank", None, tuple(n - order.index(p) if p in order else 0 for p in range(ctx.player_count)),
+         "doge")
+
+
+# -- cards ----------------------------------------------------------------------------------
+def _ensure_pile(ctx) -> bool:
+    """Whether the draw pile has a card, after rebuilding an empty one from the discards."""
+    if not ctx.vars["draw_pile"]:
+        cards = tuple(c for pile in ctx.vars["discard"] for c in pile) + tuple(ctx.vars["row_discard"])
+        if not cards:
+            return False
+        _set(ctx, "discard", None, tuple(() for _ in range(ctx.player_count)), "reshuffle")
+        _set(ctx, "row_discard", None, (), "reshuffle")
+        _set(ctx, "draw_pile", None, ctx.shuffled(cards), "shuffle")
+        ctx.narrate("reshuffle", {"cards": len(cards)})
+    return True
+
+
+def _draw(ctx, target: Ref) -> Any:
+    """Move the top card of the draw pile to target; an empty pile is first rebuilt by
+    shuffling every discarded card (all discard piles and the discarded rows)."""
+    if not _ensure_pile(ctx):
+        return None
+    card = ctx.vars["draw_pile"][0]
+    ctx.move(card, Ref(ctx, "draw_pile"), target, 0)
+    return card
+
+
+@P(params=["p:player"], result="any", changes=True, example="draw_card(self)")
+def draw_card(ctx, p):
+    """Draw the top card of the draw pile into p's hand (reshuffling the discards when it is
+    empty); gives the card, or none when there is no card at all."""
+    return _draw(ctx, Ref(ctx, "hand", p))
+
+
+@P(params=["rows_n:int", "per_row:int"], changes=True, example="deal_rows(card_rows, cards_per_row)")
+def deal_rows(ctx, rows_n, per_row):
+    """Lay out rows_n face-up rows of per_row cards, one card per row at a time (an empty
+    draw pile is rebuilt from the discards on the way)."""
+    rows = [[] for _ in range(rows_n)]
+    pile = list(ctx.vars["draw_pile"])
+    for _ in range(per_row):
+        for row in rows:
+            if not pile:
+                _set(ctx, "draw_pile", None, (), "deal")
+                if not _ensure_pile(ctx):
+                    break
+                pile = list(ctx.vars["draw_pile"])
+            row.append(pile.pop(0))
+    _set(ctx, "draw_pile", None, tuple(pile), "deal")
+    _set(ctx, "rows", None, tuple(tuple(r) for r in rows), "deal")
+
+
+@P(result="list", example="row_choices()")
+def row_choices(ctx):
+    """The indexes of the card rows still on the table."""
+    return tuple(range(len(ctx.vars["rows"])))
+
+
+@P(params=["p:player", "r:int"], changes=True, example="take_row(self, 0)")
+def take_row(ctx, p, r):
+    """p takes card row r into his hand."""
+    rows = ctx.vars["rows"]
+    row = rows[r]
+    _set(ctx, "rows", None, rows[:r] + rows[r + 1:], "take")
+    _set(ctx, "hand", p, ctx.vars["hand"][p] + row, "take_row")
+
+
+@P(params=["p:player", "card:str"], changes=True, example="take_from_rows(self, c)")
+def take_from_rows(ctx, p, card):
+    """p takes one face-up card from the card rows left on the table."""
+    rows = list(ctx.vars["rows"])
+    for i, row in enumerate(rows):
+        if card in row:
+            j = row.index(card)
+            rows[i] = row[:j] + row[j + 1:]
+            _set(ctx, "rows", None, tuple(rows), "take")
+            _set(ctx, "hand", p, ctx.vars["hand"][p] + (card,), "take_card")
+            return
+    raise RuleRuntimeError(f"{card!r} is not in a card row")
+
+
+@P(changes=True, example="discard_rows()")
+def discard_rows(ctx):
+    """Put the card rows nobody took on the discard (face up, shuffled in with the rest later)."""
+    left = tuple(c for row in ctx.vars["rows"] for c in row)
+    if left:
+        _set(ctx, "row_discard", None, ctx.vars["row_discard"] + left, "discard")
+    _set(ctx, "rows", None, (), "discard")
+
+
+@P(params=["p:player", "kind:str"], result="int", example='cards_of_type(self, "bridge")')
+def cards_of_type(ctx, p, kind):
+    """How many cards of a card type p holds."""
+    types = _facts(ctx).card_type
+    return sum(1 for c in ctx.vars["hand"][p] if types[c] == kind)
+
+
+@P(params=["p:player", "kind:str"], result="list", example='convert_options(self, "doge")')
+def convert_options(ctx, p, kind):
+    """The cards of p's hand of another type than ``kind`` and not Jokers (distinct)."""
+    types = _facts(ctx).card_type
+    joker = _joker_type(ctx)
+    return tuple(dict.fromkeys(c for c in ctx.vars["hand"][p] if types[c] not in (kind, joker)))
+
+
+def _joker_type(ctx) -> str:
+    """The card type that has no stage (the Joker)."""
+    facts = _facts(ctx)
+    if not hasattr(facts, "joker"):
+        facts.joker = next(t["id"] for t in ctx.rules.items("cards", "types") if not (t.get("params") or {}).get("stage"))
+        facts.card_of_type = {}
+        for c, t in facts.card_type.items():
+            facts.card_of_type.setdefault(t, c)
+    return facts.joker
+
+
+@P(params=["p:player", "card:str"], changes=True, example="convert_card(self, c)")
+def convert_card(ctx, p, card):
+    """Play one card of p's hand as one card of the current stage's type (yellow building)."""
+    ctx.move(card, Ref(ctx, "hand", p), Ref(ctx, "played", p), ctx.vars["hand"][p].index(card))
+    _add(ctx, "extra_cards", p, 1)
+
+
+@P(params=["p:player", "kind:str", "missing:int", "alone:bool"], result="list",
+   example='play_options(self, "doge", jokers_for_missing_type, joker_alone_allowed)')
+def play_options(ctx, p, kind, missing, alone):
+    """The plays open to p in a stage: [cards of the type, Jokers] from his hand.
+
+    Jokers are added to cards of the type (or to a card played through a yellow building).
+    With no card of the type in hand (or when ``alone`` allows it), ``missing`` Jokers
+    (building Jokers included) count as one card, further Jokers one each."""
+    types = _facts(ctx).card_type
+    joker = _joker_type(ctx)
+    hand = ctx.vars["hand"][p]
+    have = sum(1 for c in hand if types[c] == kind)
+    jokers = sum(1 for c in hand if types[c] == joker)
+    extra, virtual = ctx.vars["extra_cards"][p], ctx.vars["extra_jokers"][p]
+    out = []
+    for n in range(have + 1):
+        for j in range(jokers + 1):
+            if n == 0 and j == 0:
+                continue
+            if n + extra >= 1 or ((have == 0 or alone) and j + virtual >= missing):
+                out.append((n, j))
+    return tuple(out)
+
+
+@P(params=["p:player", "kind:str", "pick:list"], changes=True, example='play_cards(self, "doge", [2, 1])')
+def play_cards(ctx, p, kind, pick):
+    """Lay the chosen cards ([cards of the type, Jokers]) from p's hand in front of him."""
+    n, j = pick
+    _joker_type(ctx)
+    facts = _facts(ctx)
+    hand = list(ctx.vars["hand"][p])
+    laid = []
+    for want, count in ((kind, n), (facts.joker, j)):
+        for _ in range(count):
+            card = next(c for c in hand if facts.card_type[c] == want)
+            hand.remove(card)
+            laid.append(card)
+    _set(ctx, "hand", p, tuple(hand), "play")
+    _set(ctx, "played", p, ctx.vars["played"][p] + tuple(laid), "play")
+
+
+@P(params=["kind:str", "missing:int", "alone:bool"], result="list",
+   example='stage_counts("doge", jokers_for_missing_type, joker_alone_allowed)')
+def stage_counts(ctx, kind, missing, alone):
+    """How many cards of the stage's type each player counts (by seat): cards of the type
+    (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
+    count as one and further Jokers one each; then a doubled card counts twice."""
+    types = _facts(ctx).card_type
+    joker = _joker_type(ctx)
+    out = []
+    for p in range(ctx.player_count):
+        played = ctx.vars["played"][p]
+        n = sum(1 for c in played if types[c] == kind)
+        extra = ctx.vars["extra_cards"][p]
+        j = sum(1 for c in played if types[c] == joker) + ctx.vars["extra_jokers"][p]
+        n = n + extra  # a converted card is played as a card of the type
+        if n >= 1:
+            total = n + j
+        elif j >= missing:
+            total = 1 + j - missing
+        else:
+            total = 0
+        if total >= 1:
+            total += ctx.vars["doubles"][p]
+        out.append(total)
+    return tuple(out)
+
+
+@P(params=["counts:list", "least:int"], result="player", example="bonus_winner(counts, bonus_needs_cards)")
+def bonus_winner(ctx, counts, least):
+    """The player with the most cards counted (at least ``least``); ties by the Doge track;
+    none when nobody reached ``least``."""
+    best, winner = least - 1, None
+    for p in ctx.vars["doge_order"]:
+        if counts[p] > best:
+            best, winner = counts[p], p
+    return winner
+
+
+@P(changes=True, example="end_stage()")
+def end_stage(ctx):
+    """Every player's played cards go face-down onto his own discard pile; stage helpers reset."""
+    for p in range(ctx.player_count):
+        played = ctx.vars["played"][p]
+        if played:
+            _set(ctx, "discard", p, ctx.vars["discard"][p] + played, "discard")
+            _set(ctx, "played", p, (), "discard")
+    zero = tuple(0 for _ in range(ctx.player_count))
+    for name in ("extra_cards", "extra_jokers", "doubles"):
+        if ctx.vars[name] != zero:
+            _set(ctx, name, None, zero, "reset")
+
+
+# -- buildings -------------------------------------------------------------------------------
+@P(params=["cap:int"], result="list", example="building_options(4)")
+def building_options(ctx, cap):
+    """The kinds of building in the supply of value 1 up to cap, in buildings.yaml order."""
+    f = _facts(ctx)
+    supply = set(ctx.vars["building_supply"])
+    return tuple(b for b in f.buildings if b in supply and f.building_value[b] <= cap)
+
+
+@P(params=["value:int", "most:int"], result="list", example="start_building_options(1, 2)")
+def start_building_options(ctx, value, most):
+    """The buildings of one value in the supply that fewer than ``most`` players have taken."""
+    f = _facts(ctx)
+    supply = set(ctx.vars["building_supply"])
+    owned = [b for bs in ctx.vars["buildings"] for b in bs]
+    return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value and owned.count(b) < most)
+
+
+@P(params=["p:player", "b:str"], changes=True, example="take_building(self, b)")
+def take_building(ctx, p, b):
+    """Move a building from the supply onto p's player board."""
+    ctx.move(b, Ref(ctx, "building_supply"), Ref(ctx, "buildings", p), ctx.vars["building_supply"].index(b))
+
+
+@P(params=["p:player", "b:str"], changes=True, example="return_building(self, b)")
+def return_building(ctx, p, b):
+    """Move one of p's buildings back to the supply (a coin on it goes back to the general
+    supply with it)."""
+    ctx.move(b, Ref(ctx, "buildings", p), Ref(ctx, "building_supply"), ctx.vars["buildings"][p].index(b))
+    owned = ctx.vars["buildings"][p].count(b)
+    active = ctx.vars["activated"][p]
+    if active.count(b) > owned:
+        _unactivate(ctx, p, b)
+
+
+def _unactivate(ctx, p, b) -> None:
+    active = list(ctx.vars["activated"][p])
+    active.remove(b)
+    _set(ctx, "activated", p, tuple(active), "return")
+    _add(ctx, "supply_coins", None, 1)
+
+
+@P(params=["p:player", "phase:int", "cost:int"], result="list", example="activatable(self, 1, activation_cost)")
+def activatable(ctx, p, phase, cost):
+    """p's buildings of a phase without a coin on them, if p has the coins to activate one;
+    a building whose ability would do nothing now (yellow 1 with nobody left to go after
+    its owner) is left out."""
+    if ctx.vars["purse"][p] < cost:
+        return ()
+    f = _facts(ctx)
+    owned = ctx.vars["buildings"][p]
+    active = ctx.vars["activated"][p]
+    out = []
+    for b in dict.fromkeys(owned):
+        if f.building_phase[b] == phase and owned.count(b) > active.count(b):
+            out.append(b)
+    return tuple(out)
+
+
+@P(params=["p:player", "b:str", "cost:int"], changes=True, example="activate(self, b, activation_cost)")
+def activate(ctx, p, b, cost):
+    """p puts coins from his supply on one of his buildings."""
+    _add(ctx, "purse", p, -cost)
+    _set(ctx, "activated", p, ctx.vars["activated"][p] + (b,) * cost, "activate")
+    ctx.narrate("activate", {"player": p, "building": b})
+
+
+@P(changes=True, example="return_coins()")
+def return_coins(ctx):
+    """The coins on activated buildings go back to the general supply."""
+    total = sum(len(a) for a in ctx.vars["activated"])
+    if total:
+        _add(ctx, "supply_coins", None, total)
+        _set(ctx, "activated", None, tuple(() for _ in range(ctx.player_count)), "round_end")
+
+
+@P(params=["p:player", "n:int"], changes=True, example="gain_coins(self, 2)")
+def gain_coins(ctx, p, n):
+    """p takes n coins from the general supply (fewer if it runs out)."""
+    n = min(n, ctx.vars["supply_coins"])
+    if n > 0:
+        _add(ctx, "supply_coins", None, -n)
+        _add(ctx, "purse", p, n)
+
+
+@P(params=["p:player", "by:int", "most:int"], result="list", example="upgradable(self, 1, building_max_value)")
+def upgradable(ctx, p, by, most):
+    """p's buildings that can be exchanged for one of value ``by`` higher (at most
+    ``most``) still in the supply."""
+    f = _facts(ctx)
+    values = {f.building_value[b] for b in ctx.vars["building_supply"]}
+    return tuple(b for b in dict.fromkeys(ctx.vars["buildings"][p])
+                 if f.building_value[b] + by <= most and f.building_value[b] + by in values)
+
+
+@P(params=["value:int"], result="list", example="buildings_of_value(2)")
+def buildings_of_value(ctx, value):
+    """The kinds of building of exactly this value in the supply."""
+    f = _facts(ctx)
+    supply = set(ctx.vars["building_supply"])
+    return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value)
+
+
+@P(params=["p:player"], changes=True, example="delay_turn(self)")
+def delay_turn(ctx, p):
+    """p's turn in this stage moves behind every other player still to take theirs."""
+    queue = ctx.vars["turn_queue"]
+    if p in queue:
+        _set(ctx, "turn_queue", None, tuple(q for q in queue if q != p) + (p,), "delay")
+
+
+@P(params=["p:player", "n:int"], changes=True, example="add_jokers(self, 1)")
+def add_jokers(ctx, p, n):
+    """p counts n more Jokers in this stage."""
+    _add(ctx, "extra_jokers", p, n)
+
+
+@P(params=["p:player", "n:int"], changes=True, example="double_cards(self, 1)")
+def double_cards(ctx, p, n):
+    """n cards p plays in this stage count twice."""
+    _add(ctx, "doubles", p, n)
+
+
+# -- lists over players (for invariants) ----------------------------------------------------------
+@P(params=["*lists:list"], result="list", example="add_lists(general, personal)")
+def add_lists(ctx, *lists):
+    """Item-by-item sums of lists of numbers of equal length."""
+    return tuple(sum(items) for items in zip(*lists))
+
+
+@P(params=["lists:list"], result="list", example="sums(in_district)")
+def sums(ctx, lists):
+    """The sum of each list of numbers in a list."""
+    return tuple(sum(items) for items in lists)
+
+
+@P(params=["lists:list"], result="list", example="lengths(buildings)")
+def lengths(ctx, lists):
+    """The length of each list in a list."""
+    return tuple(len(items) for items in lists)
+
+
+@P(params=["items:list", "n:int"], result="list", example="plus(hand_bonus, hand_limit)")
+def plus(ctx, items, n):
+    """Each number of a list plus n."""
+    return tuple(i + n for i in items)
+
+
+@P(params=["a:list", "b:list"], result="bool", example="all_at_most(lengths(hand), plus(hand_bonus, 7))")
+def all_at_most(ctx, a, b):
+    """Whether every number of a is at most the number at the same place in b."""
+    return all(x <= y for x, y in zip(a, b))
+
+
+@P(result="list", example="district_degrees()")
+def district_degrees(ctx):
+    """How many connections each district is in, and to how many different districts
+    (one [connections, neighbours] pair per district)."""
+    f = _facts(ctx)
+    board = ctx.rules.board
+    return tuple((len(f.conn_of_district[d]), len(board.region_neighbours(d))) for d in f.districts)
+
+
+@P(params=["track:str"], result="int", example='track_end("doge")')
+def track_end(ctx, track):
+    """The last step of a board track."""
+    return ctx.rules.board.track(track).steps[-1]
