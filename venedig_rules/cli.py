@@ -23,12 +23,13 @@ _EXAMPLES = {
                  "  venedig-rules validate my_variant.yaml --format json"),
     "describe": ("examples:\n  venedig-rules describe venedig\n"
                  "  venedig-rules describe venedig --variant two_player"),
-    "check": ("examples:\n  venedig-rules check tests/rulesets/lagoon --games 20\n"
+    "check": ("examples:\n  venedig-rules check venedig --games 20\n"
               "  venedig-rules check my_variant.yaml --games 5 --players 2,3"),
-    "play": ("examples:\n  venedig-rules play tests/rulesets/lagoon --players 3 --seed 7\n"
-             "  venedig-rules play tests/rulesets/lagoon --human 0      # you play seat 0"),
-    "playthrough": ("examples:\n  venedig-rules playthrough tests/rulesets/lagoon            # print the log\n"
-                    "  venedig-rules playthrough tests/rulesets/lagoon --update   # rewrite tests/playthroughs/"),
+    "play": ("examples:\n  venedig-rules play venedig --players 3 --seed 7\n"
+             "  venedig-rules play saeulen rialto venedig --seed 1   # one game of each\n"
+             "  venedig-rules play rialto --human 0                  # you play seat 0"),
+    "playthrough": ("examples:\n  venedig-rules playthrough saeulen --players 3   # print the log\n"
+                    "  venedig-rules playthrough saeulen --update      # rewrite tests/playthroughs/"),
 }
 
 
@@ -86,9 +87,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
     p = command("play", "Play a game to the end in the terminal: random players on every seat not named "
-                "human, each event printed as a sentence, then the scores.", _play)
-    p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
-    p.add_argument("--players", type=int, default=None, metavar="N", help="number of players (default: fewest)")
+                "human, each event printed as a sentence, then the scores. Several games are played one "
+                "after another.", _play)
+    p.add_argument("games", nargs="+", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="number of players (default, or when a game does not allow N: its fewest)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
     p.add_argument("--human", type=_counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
@@ -148,11 +151,21 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    for n, game in enumerate(args.games):
+        if n:
+            print()
+        status = _play_one(argparse.Namespace(**{**vars(args), "game": game}))
+        if status:
+            return status
+    return 0
+
+
+def _play_one(args: argparse.Namespace) -> int:
     from .bots import RandomBot
     from .narration import sentence
 
     rules = _playable(args)
-    players = args.players or rules.players.start
+    players = args.players if args.players in rules.players else rules.players.start
     game = rules.new_game(players, args.seed)
     humans = [h for h in args.human if 0 <= h < players]
     viewer = humans[0] if humans else None
