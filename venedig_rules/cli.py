@@ -266,7 +266,7 @@ def _validate(args: argparse.Namespace) -> int:
         report.append({"target": label, "ok": not errors, "errors": [e.to_dict() for e in errors]})
         if args.format == "text":
             if errors:
-                print("\n".join(e.line() for e in errors))
+                print("\n".join(str(e) for e in errors))  # a DSL error adds its line with a caret
             else:
                 print(f"{label}: ok")
     if args.format == "json":
