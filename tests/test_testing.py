@@ -105,3 +105,15 @@ def test_games_strategy_draws_new_games(game):
 @given(testing.rulesets(extra=[RULES]))
 def test_rulesets_strategy_draws_playable_rulesets(rules):
     assert rules.playable
+
+
+def test_an_invariant_for_the_end_is_checked_only_once_the_game_is_over(lagoon: Path):
+    text = (lagoon / "invariants.yaml").read_text()
+    (lagoon / "invariants.yaml").write_text(text + "  - {id: no_rounds, when: end, check: round == 0, message: m}\n")
+    rules = vr.load(lagoon)
+    game = rules.new_game(2, seed=3)
+    while not game.is_over:
+        game.apply(game.legal_actions(game.to_move[0])[0])
+        if not game.is_over:
+            assert game.check_invariants() == []
+    assert game.check_invariants() == ["no_rounds: m"]

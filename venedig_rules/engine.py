@@ -300,10 +300,13 @@ class Game:
         return (json.dumps(self._state.to_json(), sort_keys=True), len(self._events), len(self._actions))
 
     def check_invariants(self) -> list[str]:
-        """The messages of the ruleset's invariants that do not hold now."""
+        """The messages of the ruleset's invariants that do not hold now (those declared
+        ``when: end`` only once the game is over)."""
         run = _Run(self, self._state)
         failed = []
-        for ident, message, check in self.rules.compiled.invariants:
+        for ident, message, when, check in self.rules.compiled.invariants:
+            if when == "end" and not self._state.over:
+                continue
             try:
                 ok = check({"players": tuple(range(self.players))}, run)
             except RuleRuntimeError as exc:

@@ -40,7 +40,7 @@ class Compiled:
     item_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # code id -> param names bound
     code_item_name: dict[str, str | None] = field(default_factory=dict)  # code id -> singular item name
     rules_by_when: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # when -> (code, rule id)
-    invariants: tuple[tuple[str, str, Any], ...] = ()  # (id, message, closure)
+    invariants: tuple[tuple[str, str, str, Any], ...] = ()  # (id, message, when, closure)
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
 
@@ -95,7 +95,8 @@ def compile_ruleset(data: dict[str, Any], positions: PositionMap,
             continue
         if role[0] == "invariant":
             item = role[1]
-            compiled.invariants += ((item["id"], item["message"], compile_expression(programs[ptr], resolved)),)
+            compiled.invariants += ((item["id"], item["message"], item.get("when", "always"),
+                                     compile_expression(programs[ptr], resolved)),)
             continue
         compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
         if role[0] == "proc":
