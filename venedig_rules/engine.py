@@ -494,7 +494,9 @@ class _Run:
             return self.player_index(index)
         return self.space_index(index)
 
-    def write(self, name: str, index: Any, value: Any, why: str = "set") -> None:
+    def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
+        """Set a state variable (one player's or space's part with ``index``) and emit a
+        ``change`` event saying ``why`` (none when ``why`` is None: the caller tells)."""
         if index is None and name in self._indexed:
             size = len(self.vars[name])
             if not isinstance(value, tuple) or len(value) != size:
@@ -510,6 +512,8 @@ class _Run:
             slot = self._slot(name, index)
             old = self.vars[name]
             self.vars[name] = old[:slot] + (value,) + old[slot + 1:]
+        if why is None:
+            return
         event = {"type": "change", "var": name, "value": value, "why": why}
         if index is not None:
             event["index"] = index
@@ -524,14 +528,9 @@ class _Run:
 
     def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
         items = tuple(source.get())
-        self._silent_write(source, items[:position] + items[position + 1:])
-        self._silent_write(target, tuple(target.get()) + (item,))
+        self.write(source.name, source.index, items[:position] + items[position + 1:], None)
+        self.write(target.name, target.index, tuple(target.get()) + (item,), None)
         self.emit({"type": "move", "item": item, "from": [source.name, source.index], "to": [target.name, target.index]})
-
-    def _silent_write(self, ref: Ref, value: Any) -> None:
-        n = len(self.events)
-        self.write(ref.name, ref.index, value)
-        del self.events[n:]
 
     def shuffled(self, items: Iterable) -> tuple:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))

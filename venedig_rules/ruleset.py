@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import checks, schema
 from .errors import (InvalidRulesError, Location, RuleFileError, RulesError, UnknownRulesetError,
@@ -106,6 +106,18 @@ class Ruleset:
         from .notation import parse_action
 
         return parse_action(text)
+
+    def derived(self, key: str, build: "Callable[[Ruleset], Any]") -> Any:
+        """A value computed once per ruleset from its data, e.g. a game module's lookup
+        tables: ``rules.derived("venedig", _Facts)``. Kept as long as the ruleset lives."""
+        cache = self._derived
+        if key not in cache:
+            cache[key] = build(self)
+        return cache[key]
+
+    @cached_property
+    def _derived(self) -> dict[str, Any]:
+        return {}
 
     # -- what the engine asks ------------------------------------------------------------------
     @cached_property

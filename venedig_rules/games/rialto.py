@@ -57,16 +57,7 @@ class _Facts:
 
 
 def _facts(ctx) -> _Facts:
-    cache = ctx.rules.__dict__
-    facts = cache.get("_rialto_facts")
-    if facts is None:
-        facts = _Facts(ctx.rules)
-        cache["_rialto_facts"] = facts  # a frozen dataclass still has a __dict__ (as cached_property uses)
-    return facts
-
-
-def _set(ctx, name: str, index: Any, value: Any, why: str = "set") -> None:
-    ctx.write(name, index, value, why)
+    return ctx.rules.derived("rialto", _Facts)
 
 
 def _add(ctx, name: str, index: Any, amount: int) -> None:
@@ -126,7 +117,7 @@ def no_tiles(ctx):
 def record_held(ctx, kind):
     """Note how many cards of a card type each player holds as a stage begins (``held``)."""
     types = _facts(ctx).card_type
-    _set(ctx, "held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.vars["hand"]), "stage")
+    ctx.write("held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.vars["hand"]), "stage")
 
 
 @P(result="list", example="free_connections()")
@@ -168,7 +159,7 @@ def lay_tile(ctx, tile, placement):
         entry = (tile, b, a)
     else:
         raise RuleRuntimeError(f"{toward!r} is not an end of connection {conn!r}")
-    _set(ctx, "conn_tiles", None, ctx.vars["conn_tiles"][:i] + (entry,) + ctx.vars["conn_tiles"][i + 1:], "tile")
+    ctx.write("conn_tiles", None, ctx.vars["conn_tiles"][:i] + (entry,) + ctx.vars["conn_tiles"][i + 1:], "tile")
 
 
 @P(params=["conn:str"], result="list", example="connection_ends(c)")
@@ -220,7 +211,7 @@ def put_councilman(ctx, p, source, district):
             raise RuleRuntimeError(f"player {p} has no councilman in {source!r}")
         row[i] -= 1
     row[f.district_index[district]] += 1
-    _set(ctx, "in_district", p, tuple(row), "councilman")
+    ctx.write("in_district", p, tuple(row), "councilman")
     ctx.narrate("councilman", {"player": p, "source": source, "district": district})
 
 
@@ -262,7 +253,7 @@ def advance_doge(ctx, p, n):
     new = track.advance(steps[p], n)
     if new == steps[p]:
         return
-    _set(ctx, "doge_step", p, new, "+=")
+    ctx.write("doge_step", p, new, "+=")
     steps = ctx.vars["doge_step"]
     order = [q for q in ctx.vars["doge_order"] if q != p]
     at = next((i for i, q in enumerate(order) if steps[q] <= new), len(order))
@@ -273,14 +264,14 @@ def advance_doge(ctx, p, n):
 @P(params=["p:player"], changes=True, example="place_doge_counter(p)")
 def place_doge_counter(ctx, p):
     """Put p's counter on the first space of the Doge track, on top of those already there."""
-    _set(ctx, "doge_step", p, _facts(ctx).doge_track.first)
+    ctx.write("doge_step", p, _facts(ctx).doge_track.first)
     _set_doge_order(ctx, (p,) + tuple(q for q in ctx.vars["doge_order"] if q != p))
 
 
 def _set_doge_order(ctx, order: tuple) -> None:
-    _set(ctx, "doge_order", None, order, "doge")
+    ctx.write("doge_order", None, order, "doge")
     n = len(order)
-    _set(ctx, "doge_rank", None, tuple(n - order.index(p) if p in order else 0 for p in range(ctx.player_count)),
+    ctx.write("doge_rank", None, tuple(n - order.index(p) if p in order else 0 for p in range(ctx.player_count)),
          "doge")
 
 
@@ -291,9 +282,9 @@ def _ensure_pile(ctx) -> bool:
         cards = tuple(c for pile in ctx.vars["discard"] for c in pile) + tuple(ctx.vars["row_discard"])
         if not cards:
             return False
-        _set(ctx, "discard", None, tuple(() for _ in range(ctx.player_count)), "reshuffle")
-        _set(ctx, "row_discard", None, (), "reshuffle")
-        _set(ctx, "draw_pile", None, ctx.shuffled(cards), "shuffle")
+        ctx.write("discard", None, tuple(() for _ in range(ctx.player_count)), "reshuffle")
+        ctx.write("row_discard", None, (), "reshuffle")
+        ctx.write("draw_pile", None, ctx.shuffled(cards), "shuffle")
         ctx.narrate("reshuffle", {"cards": len(cards)})
     return True
 
@@ -324,13 +315,13 @@ def deal_rows(ctx, rows_n, per_row):
     for _ in range(per_row):
         for row in rows:
             if not pile:
-                _set(ctx, "draw_pile", None, (), "deal")
+                ctx.write("draw_pile", None, (), "deal")
                 if not _ensure_pile(ctx):
                     break
                 pile = list(ctx.vars["draw_pile"])
             row.append(pile.pop(0))
-    _set(ctx, "draw_pile", None, tuple(pile), "deal")
-    _set(ctx, "rows", None, tuple(tuple(r) for r in rows), "deal")
+    ctx.write("draw_pile", None, tuple(pile), "deal")
+    ctx.write("rows", None, tuple(tuple(r) for r in rows), "deal")
 
 
 @P(result="list", example="row_choices()")
@@ -344,8 +335,8 @@ def take_row(ctx, p, r):
     """p takes card row r into his hand."""
     rows = ctx.vars["rows"]
     row = rows[r]
-    _set(ctx, "rows", None, rows[:r] + rows[r + 1:], "take")
-    _set(ctx, "hand", p, ctx.vars["hand"][p] + row, "take_row")
+    ctx.write("rows", None, rows[:r] + rows[r + 1:], "take")
+    ctx.write("hand", p, ctx.vars["hand"][p] + row, "take_row")
 
 
 @P(params=["p:player", "card:str"], changes=True, example="take_from_rows(self, c)")
@@ -356,8 +347,8 @@ def take_from_rows(ctx, p, card):
         if card in row:
             j = row.index(card)
             rows[i] = row[:j] + row[j + 1:]
-            _set(ctx, "rows", None, tuple(rows), "take")
-            _set(ctx, "hand", p, ctx.vars["hand"][p] + (card,), "take_card")
+            ctx.write("rows", None, tuple(rows), "take")
+            ctx.write("hand", p, ctx.vars["hand"][p] + (card,), "take_card")
             return
     raise RuleRuntimeError(f"{card!r} is not in a card row")
 
@@ -367,8 +358,8 @@ def discard_rows(ctx):
     """Put the card rows nobody took on the discard (face up, shuffled in with the rest later)."""
     left = tuple(c for row in ctx.vars["rows"] for c in row)
     if left:
-        _set(ctx, "row_discard", None, ctx.vars["row_discard"] + left, "discard")
-    _set(ctx, "rows", None, (), "discard")
+        ctx.write("row_discard", None, ctx.vars["row_discard"] + left, "discard")
+    ctx.write("rows", None, (), "discard")
 
 
 @P(params=["p:player", "kind:str"], result="int", example='cards_of_type(self, "bridge")')
@@ -441,8 +432,8 @@ def play_cards(ctx, p, kind, pick):
             card = next(c for c in hand if facts.card_type[c] == want)
             hand.remove(card)
             laid.append(card)
-    _set(ctx, "hand", p, tuple(hand), "play")
-    _set(ctx, "played", p, ctx.vars["played"][p] + tuple(laid), "play")
+    ctx.write("hand", p, tuple(hand), "play")
+    ctx.write("played", p, ctx.vars["played"][p] + tuple(laid), "play")
 
 
 @P(params=["kind:str", "missing:int", "alone:bool"], result="list",
@@ -489,12 +480,12 @@ def end_stage(ctx):
     for p in range(ctx.player_count):
         played = ctx.vars["played"][p]
         if played:
-            _set(ctx, "discard", p, ctx.vars["discard"][p] + played, "discard")
-            _set(ctx, "played", p, (), "discard")
+            ctx.write("discard", p, ctx.vars["discard"][p] + played, "discard")
+            ctx.write("played", p, (), "discard")
     zero = tuple(0 for _ in range(ctx.player_count))
     for name in ("extra_cards", "extra_jokers", "doubles"):
         if ctx.vars[name] != zero:
-            _set(ctx, name, None, zero, "reset")
+            ctx.write(name, None, zero, "reset")
 
 
 # -- buildings -------------------------------------------------------------------------------
@@ -535,7 +526,7 @@ def return_building(ctx, p, b):
 def _unactivate(ctx, p, b) -> None:
     active = list(ctx.vars["activated"][p])
     active.remove(b)
-    _set(ctx, "activated", p, tuple(active), "return")
+    ctx.write("activated", p, tuple(active), "return")
     _add(ctx, "supply_coins", None, 1)
 
 
@@ -560,7 +551,7 @@ def activatable(ctx, p, phase, cost):
 def activate(ctx, p, b, cost):
     """p puts coins from his supply on one of his buildings."""
     _add(ctx, "purse", p, -cost)
-    _set(ctx, "activated", p, ctx.vars["activated"][p] + (b,) * cost, "activate")
+    ctx.write("activated", p, ctx.vars["activated"][p] + (b,) * cost, "activate")
     ctx.narrate("activate", {"player": p, "building": b})
 
 
@@ -570,7 +561,7 @@ def return_coins(ctx):
     total = sum(len(a) for a in ctx.vars["activated"])
     if total:
         _add(ctx, "supply_coins", None, total)
-        _set(ctx, "activated", None, tuple(() for _ in range(ctx.player_count)), "round_end")
+        ctx.write("activated", None, tuple(() for _ in range(ctx.player_count)), "round_end")
 
 
 @P(params=["p:player", "n:int"], changes=True, example="gain_coins(self, 2)")
@@ -605,7 +596,7 @@ def delay_turn(ctx, p):
     """p's turn in this stage moves behind every other player still to take theirs."""
     queue = ctx.vars["turn_queue"]
     if p in queue:
-        _set(ctx, "turn_queue", None, tuple(q for q in queue if q != p) + (p,), "delay")
+        ctx.write("turn_queue", None, tuple(q for q in queue if q != p) + (p,), "delay")
 
 
 @P(params=["p:player", "n:int"], changes=True, example="add_jokers(self, 1)")

@@ -90,16 +90,9 @@ class Tables:
             self.candidates[ident], self.anchored[ident] = by_key[key]
 
 
-_TABLES: dict[int, tuple[Any, Tables]] = {}
-
-
 def tables(rules: Any) -> Tables:
     """The cached :class:`Tables` of a ruleset."""
-    entry = _TABLES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        entry = (rules, Tables(rules))
-        _TABLES[id(rules)] = entry
-    return entry[1]
+    return rules.derived("saeulen", Tables)
 
 
 # -- pillars and markers --------------------------------------------------------------------------

@@ -84,12 +84,7 @@ class _Facts:
 
 
 def _facts(ctx) -> _Facts:
-    cache = ctx.rules.__dict__
-    facts = cache.get("_venedig_facts")
-    if facts is None:
-        facts = _Facts(ctx.rules)
-        cache["_venedig_facts"] = facts  # a frozen dataclass still has a __dict__ (as cached_property uses)
-    return facts
+    return ctx.rules.derived("venedig", _Facts)
 
 
 def _holders(ctx, laid_out: tuple, ghost: tuple) -> list[tuple[Any, tuple]]:
