@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import rng as rnglib
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 SAVE_FORMAT = "venedig-rules/game"
+#: How deep effects may call each other (procedures, item effects, scoring rules).
+MAX_DEPTH = 64
 SAVE_VERSION = 1
 
 
@@ -41,14 +43,17 @@ class SaveFileError(VenedigError, ValueError):
     code = "save/invalid"
 
 
-@dataclass(frozen=True)
 class CallRequest:
     """What a primitive that runs another effect hands the machine: code, bound names, and
     whether the caller receives the effect's value."""
 
-    code: str
-    names: dict
-    returns: bool = True
+    __slots__ = ("code", "names", "returns")
+
+    def __init__(self, code: str, names: dict, returns: bool = True):
+        self.code, self.names, self.returns = code, names, returns
+
+    def __repr__(self) -> str:
+        return f"CallRequest({self.code!r}, {self.names!r}, returns={self.returns})"
 
 
 class _State:
@@ -82,7 +87,7 @@ class Game:
                              f"not {players}")
         self.rules, self.players, self.seed = rules, players, seed
         self._events: list[dict] = []
-        self._actions: list[str] = []
+        self._actions: list[Action] = []  # as applied; their text on demand
         self._history: list[tuple[_State, int]] = []
         self._legal: dict[int, tuple[Action, ...]] | None = None
         if _start:
@@ -152,7 +157,7 @@ class Game:
     @property
     def actions(self) -> list[str]:
         """The text of every action applied so far."""
-        return list(self._actions)
+        return [str(a) for a in self._actions]
 
     def value(self, name: str, index: Any = None) -> Any:
         """A state variable's value (a player's or space's with ``index``), unredacted."""
@@ -203,7 +208,7 @@ class Game:
             del self._events[n_events:]
             raise
         self._history.append((before, n_events))
-        self._actions.append(str(action))
+        self._actions.append(action)
         self._legal = None
         return self
 
@@ -258,7 +263,7 @@ class Game:
         """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""
         body = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": self.rules.name,
                 "rules_hash": self.rules.rules_hash, "players": self.players, "seed": self.seed,
-                "actions": list(self._actions), "state": self._state.to_json(), "events": _jsonable(self._events)}
+                "actions": [str(a) for a in self._actions], "state": self._state.to_json(), "events": _jsonable(self._events)}
         body["checksum"] = _checksum(body)
         return body
 
@@ -329,7 +334,9 @@ class _Run:
         self.player_count = game.players
         self.vars = state.vars  # copied on the first write
         self._own_vars = False
-        self.frames = [[c, pc, t, L] for c, pc, t, L in state.frames]
+        # [code, pc, target, locals, owned]: a frame's locals are copied before it runs
+        self.frames = [[c, pc, t, L, False] for c, pc, t, L in state.frames]
+        self.everyone = tuple(range(game.players))
         self.pending, self.rng, self.over, self.winners = state.pending, state.rng, state.over, state.winners
         self.events = game._events
         self._indexed = game.rules.indexed_vars
@@ -352,7 +359,7 @@ class _Run:
             self.emit({"type": "choice", "player": action.player, "label": pending["label"], "value": value,
                        "passed": action.name == PASS})
         frame = self.frames[-1]
-        frame[3] = dict(frame[3])
+        frame[3], frame[4] = dict(frame[3]), True
         frame[3][pending["target"]] = freeze(value)
         frame[1] += 1
         self.pending = None
@@ -366,27 +373,30 @@ class _Run:
         try:
             return self._run()
         except RuleRuntimeError as exc:
-            raise RuleRuntimeError(f"{self._where()}: {exc}") from None
+            raise RuleRuntimeError(f"{self._where(exc)}: {exc}") from None
         except (TypeError, ValueError, KeyError, IndexError) as exc:
-            raise RuleRuntimeError(f"{self._where()}: {type(exc).__name__}: {exc}") from exc
+            raise RuleRuntimeError(f"{self._where(exc)}: {type(exc).__name__}: {exc}") from exc
 
-    def _where(self) -> str:
-        """The rule file place of the statement running now."""
+    def _where(self, exc: Exception) -> str:
+        """The rule file place of the statement that failed (a statement inside a block
+        tells its own place on the exception, as ``dsl_offset``)."""
         if not self.frames:
             return self.rules.name
         code_id, pc = self.frames[-1][0], self.frames[-1][1]
         code = self.compiled.codes[code_id]
-        offset = code.offsets[min(pc, len(code.offsets) - 1)] if code.offsets else 0
+        offset = getattr(exc, "dsl_offset", None)
+        if offset is None:
+            offset = code.offsets[min(pc, len(code.offsets) - 1)] if code.offsets else 0
         return str(self.rules.positions.in_scalar(code_id, offset))
 
     def _run(self) -> _State:
         codes = self.compiled.codes
         frames = self.frames
-        for frame in frames:
-            frame[3] = dict(frame[3])
         try:
             while frames:
                 frame = frames[-1]
+                if not frame[4]:
+                    frame[3], frame[4] = dict(frame[3]), True
                 code = codes[frame[0]]
                 steps, L, pc = code.steps, frame[3], frame[1]
                 end = len(steps)
@@ -407,7 +417,10 @@ class _Run:
                     else:
                         frames.pop()
                         if frames and frame[2] is not None:
-                            frames[-1][3][frame[2]] = L.get("@")
+                            caller = frames[-1]
+                            if not caller[4]:
+                                caller[3], caller[4] = dict(caller[3]), True
+                            caller[3][frame[2]] = L.get("@")
                 except _GameOver:
                     raise
                 except BaseException:
@@ -453,23 +466,27 @@ class _Run:
 
     def call(self, op: tuple, L: dict) -> None:
         _, target, kind, callee, args, kwargs = op
-        values = [f(L, self) for f in args]
+        frames = self.frames
         if kind == "proc":
             code, params = self.compiled.procedures[callee]
-            names = {**_base_locals(self.player_count), **dict(zip(params, values))}
-            requests = (CallRequest(code, names),)
+            names = {"players": self.everyone}
+            for param, f in zip(params, args):
+                names[param] = f(L, self)
+            requests = ((code, names, True),)
         else:
-            requests = callee(self, *values, **{k: f(L, self) for k, f in kwargs})
-        if len(self.frames) + len(requests) > 64:
-            raise RuleRuntimeError("effects call each other more than 64 deep")
+            requests = tuple((r.code, r.names, r.returns)
+                             for r in callee(self, *[f(L, self) for f in args], **{k: f(L, self) for k, f in kwargs}))
+        if len(frames) + len(requests) > MAX_DEPTH:
+            raise RuleRuntimeError(f"effects call each other more than {MAX_DEPTH} deep")
         L[target] = None
-        for request in reversed(requests):
-            names = dict(request.names)
-            names.setdefault("self", L.get("self"))
-            self.frames.append([request.code, 0, target if request.returns and len(requests) == 1 else None, names])
+        one = len(requests) == 1
+        for code, names, returns in reversed(requests):
+            if "self" not in names:
+                names = {**names, "self": L.get("self")}  # (a request's names are never changed)
+            frames.append([code, 0, target if returns and one else None, names, False])
 
     def freeze(self) -> _State:
-        frames = tuple((c, pc, t, L) for c, pc, t, L in self.frames) if not self.over else ()
+        frames = tuple((c, pc, t, L) for c, pc, t, L, _ in self.frames) if not self.over else ()
         return _State(self.vars, frames, self.pending if not self.over else None, self.rng, self.over, self.winners)
 
     # -- what primitives use ---------------------------------------------------------------
@@ -569,11 +586,11 @@ class _Run:
     def call_item(self, ident: str, field: str, bindings: dict) -> tuple[CallRequest, ...]:
         code, names = self.rules.item_call(ident, field)
         names.update({k: freeze(v) for k, v in bindings.items()})
-        names["players"] = tuple(range(self.player_count))
+        names["players"] = self.everyone
         return (CallRequest(code, names),)
 
     def call_rules(self, when: str, bindings: dict) -> tuple[CallRequest, ...]:
-        names = {"players": tuple(range(self.player_count)), **{k: freeze(v) for k, v in bindings.items()}}
+        names = {"players": self.everyone, **{k: freeze(v) for k, v in bindings.items()}}
         return tuple(CallRequest(code, {**names, "item": rule}, returns=False)
                      for code, rule in self.compiled.rules_by_when.get(when, ()))
 
@@ -583,13 +600,20 @@ def _options(values: Any, label: str) -> tuple:
     if not isinstance(values, tuple):
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
     distinct = dict.fromkeys(values)
-    if all(v.__class__ is str for v in distinct):
+    kinds = set(map(type, distinct))
+    if kinds == _TUPLE:
+        kinds = set(map(type, chain.from_iterable(distinct))) or _STR
+    if kinds == _STR or kinds == _INT:  # one plain kind: Python's order is value_key's order
         return tuple(sorted(distinct))
     return tuple(sorted(distinct, key=value_key))
 
 
+_TUPLE, _STR, _INT = {tuple}, {str}, {int}
+
+
 def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
-    actions = tuple(Action(player, label, value) for value in options)
+    # Action(player, label, value) for each option, made without running Python code per option
+    actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
     return actions + (Action(player, PASS),) if optional else actions
 
 

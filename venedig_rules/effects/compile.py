@@ -1,10 +1,14 @@
 """Compile checked DSL programs into instruction lists for the engine's small machine.
 
 Expressions become Python closures ``f(L, C)`` (``L`` the frame's local names, ``C`` the
-running game); statements become instructions with jumps, so that a program can stop at a
-decision and resume later from plain data: a frame is (code id, instruction index, local
-names), never a Python generator or closure. Nothing is ``eval``-ed and every loop is
-bounded: ``for`` walks a list fixed when the loop starts, ``repeat`` counts down.
+running game); statements that may stop at a decision (a ``choose``, a procedure, a
+primitive that runs another effect) become instructions with jumps, so that a program can
+stop there and resume later from plain data: a frame is (code id, instruction index, local
+names), never a Python generator or closure. Every other statement, loops and branches
+included, becomes one closure that runs it through (a run of them is one ``BLOCK``
+instruction): it cannot stop halfway, so it needs no instruction index. Nothing is
+``eval``-ed and every loop is bounded: ``for`` walks a list fixed when the loop starts,
+``repeat`` counts down.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from .check import Resolution
 from ..errors import RuleRuntimeError
 
 # opcodes
-EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL = range(12)
+EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
 #: What a step returns instead of the next instruction index: wait for a decision / run a call.
 WAIT, CALL_OUT = -1, -2
 #: Largest count a ``repeat`` may run.
@@ -37,13 +41,13 @@ class Code:
     steps: tuple[Callable[[dict, Any], int], ...] = ()  # per instruction: run it, give the next index
 
 
-@dataclass(frozen=True)
 class Ref:
     """A state variable (optionally one player's or space's value) a primitive may change."""
 
-    ctx: Any
-    name: str
-    index: Any = None
+    __slots__ = ("ctx", "name", "index")
+
+    def __init__(self, ctx: Any, name: str, index: Any = None):
+        self.ctx, self.name, self.index = ctx, name, index
 
     def get(self):
         return self.ctx.read(self.name, self.index)
@@ -53,6 +57,8 @@ class Ref:
 
     def __str__(self) -> str:
         return self.name if self.index is None else f"{self.name}[{self.index}]"
+
+    __repr__ = __str__
 
 
 def compile_program(code_id: str, program: ast.Program, resolved: Resolution) -> Code:
@@ -138,6 +144,12 @@ def _step(op: tuple, pc: int) -> Callable[[dict, Any], int]:
             value = f(L, C)
             L[name] = value if how == "=" else combine(L[name], how, value)
             return nxt
+    elif kind == BLOCK:
+        run = op[1]
+
+        def step(L, C):
+            run(L, C)
+            return nxt
     elif kind == CHOOSE:
         def step(L, C):
             return WAIT
@@ -201,8 +213,150 @@ class _Builder:
 
     # -- statements ------------------------------------------------------------------------
     def body(self, body: tuple, loops: list[list[int]]) -> None:
+        run: list[ast.Node] = []  # statements that run through, not yet emitted
         for stmt in body:
+            if self.runs_through(stmt, in_loop=False):
+                run.append(stmt)
+                continue
+            self.flush(run)
             self.statement(stmt, loops)
+        self.flush(run)
+
+    def flush(self, run: list[ast.Node]) -> None:
+        if run:
+            self.pos = run[0].pos
+            self.emit(BLOCK, self.sequence(run))
+            run.clear()
+
+    # -- statements that cannot stop: closures that run them through -----------------------
+    def runs_through(self, node: ast.Node, in_loop: bool) -> bool:
+        """Whether a statement can never stop at a decision or call another effect (and
+        any ``break`` in it ends a loop inside it)."""
+        if isinstance(node, (ast.Let, ast.ExprStmt)):
+            value = node.value if isinstance(node, ast.Let) else node.expr
+            if isinstance(value, ast.Choose):
+                return False
+            kind = self.resolved.get(id(value)) if isinstance(value, ast.Call) else None
+            return not (kind and (kind[0] == "proc" or (kind[0] == "prim" and kind[1].calls)))
+        if isinstance(node, ast.Assign):
+            return True
+        if isinstance(node, ast.Break):
+            return in_loop
+        if isinstance(node, ast.If):
+            return all(self.runs_through(s, in_loop) for s in node.then.body) and \
+                (node.orelse is None or all(self.runs_through(s, in_loop) for s in node.orelse.body))
+        if isinstance(node, (ast.For, ast.Repeat)):
+            return all(self.runs_through(s, True) for s in node.body.body)
+        return False
+
+    def sequence(self, stmts: list[ast.Node] | tuple) -> Callable[[dict, Any], bool | None]:
+        """One closure running statements in order; it returns True when a ``break`` ran."""
+        fns = tuple(self.through(s) for s in stmts)
+        if not fns:
+            return _const(None)
+        if len(fns) == 1:
+            return fns[0]
+        if len(fns) == 2:
+            f0, f1 = fns
+            return lambda L, C: f0(L, C) or f1(L, C)
+        if len(fns) == 3:
+            f0, f1, f2 = fns
+            return lambda L, C: f0(L, C) or f1(L, C) or f2(L, C)
+
+        def run(L, C):
+            for f in fns:
+                if f(L, C):
+                    return True
+        return run
+
+    def through(self, node: ast.Node) -> Callable[[dict, Any], bool | None]:
+        """A statement that runs through, as a closure that returns True when a ``break``
+        ran and, when it fails, tells where: ``exc.dsl_offset`` (the innermost statement's)."""
+        pos = node.pos
+        if isinstance(node, ast.Let):
+            slot, f = self.slot_of(node, node.name), self.expr(node.value)
+
+            def let(L, C):
+                try:
+                    L[slot] = f(L, C)
+                except Exception as exc:
+                    _locate(exc, pos)
+                    raise
+            return let
+        if isinstance(node, ast.ExprStmt):
+            f = self.expr(node.expr)
+
+            def expr(L, C):
+                try:
+                    L["@"] = f(L, C)
+                except Exception as exc:
+                    _locate(exc, pos)
+                    raise
+            return expr
+        if isinstance(node, ast.Assign):
+            value = self.expr(node.value)
+            kind, name = self.resolved.get(id(node), ("local", node.name))
+            how = node.op
+            index = self.expr(node.index) if kind == "var" and node.index is not None else None
+
+            def assign(L, C):
+                try:
+                    if kind == "var":
+                        C.assign(name, index, how, value, L)
+                    elif how == "=":
+                        L[name] = value(L, C)
+                    else:
+                        L[name] = combine(L[name], how, value(L, C))
+                except Exception as exc:
+                    _locate(exc, pos)
+                    raise
+            return assign
+        if isinstance(node, ast.Break):
+            return lambda L, C: True
+        if isinstance(node, ast.If):
+            cond, then = self.expr(node.cond), self.sequence(node.then.body)
+            orelse = self.sequence(node.orelse.body) if node.orelse is not None else _const(None)
+
+            def if_(L, C):
+                L["@"] = None  # an if whose branch does not run has no value
+                try:
+                    test = cond(L, C)
+                except Exception as exc:
+                    _locate(exc, pos)
+                    raise
+                return then(L, C) if test else orelse(L, C)
+            return if_
+        body = self.sequence(node.body.body)
+        if isinstance(node, ast.For):
+            var, items_f = self.slot_of(node, node.var), self.expr(node.iterable)
+
+            def for_(L, C):
+                try:
+                    items = items_f(L, C)
+                    if not isinstance(items, tuple):
+                        raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
+                except Exception as exc:
+                    _locate(exc, pos)
+                    raise
+                for item in items:
+                    L[var] = item
+                    if body(L, C):
+                        break
+            return for_
+        count_f = self.expr(node.count)
+
+        def repeat(L, C):
+            try:
+                count = count_f(L, C)
+                if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
+                    raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
+            except Exception as exc:
+                _locate(exc, pos)
+                raise
+            for _ in range(count):
+                if body(L, C):
+                    break
+        return repeat
 
     def statement(self, node: ast.Node, loops: list[list[int]]) -> None:
         self.pos = node.pos
@@ -316,7 +470,13 @@ class _Builder:
             name = base.name
             if per[1] == "space":
                 return lambda L, C: C.vars[name][C.space_index(index(L, C))]
-            return lambda L, C: C.vars[name][C.player_index(index(L, C))]
+
+            def of_player(L, C):
+                p = index(L, C)
+                if p.__class__ is not int or not 0 <= p < C.player_count:
+                    p = C.player_index(p)  # raises, saying why
+                return C.vars[name][p]
+            return of_player
         items = self.expr(base)
 
         def item(L, C):
@@ -378,6 +538,12 @@ class _Builder:
             return lambda L, C: Ref(C, name, index(L, C))
         name = arg.name
         return lambda L, C: Ref(C, name)
+
+
+def _locate(exc: Exception, pos: int) -> None:
+    """Mark where in the DSL text a failing statement starts (the innermost one wins)."""
+    if not hasattr(exc, "dsl_offset"):
+        exc.dsl_offset = pos
 
 
 def _const(value: Any) -> Fn:
