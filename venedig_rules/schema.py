@@ -45,10 +45,35 @@ def schemas() -> dict[str, dict]:
 
 @cache
 def validator(kind: str) -> Draft202012Validator:
-    """The validator of one file kind."""
+    """The validator of one file kind.
+
+    Its schema has every ``$ref`` to a definition written out in place (the same checks,
+    without looking a reference up each time a value is checked, which was most of the
+    time a ruleset took to validate); a reference that would repeat forever is kept."""
     registry = Registry().with_resources(
         (name, Resource.from_contents(schema)) for name, schema in schemas().items())
-    return Draft202012Validator(schemas()[f"{kind}.schema.json"], registry=registry)
+    name = f"{kind}.schema.json"
+    return Draft202012Validator(_inline(schemas()[name], name, ()), registry=registry)
+
+
+def _inline(node: Any, base: str, seen: tuple[str, ...]) -> Any:
+    """``node`` (a part of schema file ``base``) with its ``$ref``s replaced by their targets."""
+    if isinstance(node, list):
+        return [_inline(n, base, seen) for n in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and set(node) <= {"$ref", "description"}:
+        file, _, frag = ref.partition("#")
+        file = file or base
+        target = f"{file}#{frag}"
+        if target not in seen:
+            resolved: Any = schemas()[file]
+            for part in frag.strip("/").split("/") if frag else ():
+                resolved = resolved[part.replace("~1", "/").replace("~0", "~")]
+            return _inline(resolved, file, seen + (target,))
+        node = {**node, "$ref": target}  # kept: make it absolute, it may now stand in another file
+    return {k: (v if k in ("$defs", "enum", "const") else _inline(v, base, seen)) for k, v in node.items()}
 
 
 def validate(kind: str, data: Any, positions: PositionMap, at: str = "") -> list[SchemaError]:

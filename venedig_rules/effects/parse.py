@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 
@@ -154,18 +154,18 @@ class DslParseError(ValueError):
 @cache
 def _parser() -> Lark:
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    # The AST is built while parsing (no parse tree): each node takes its position from its
+    # first token or child node.
+    return Lark(grammar, parser="lalr", transformer=_Build(), maybe_placeholders=True)
 
 
 @cache
 def parse(text: str) -> Program:
     """Parse DSL text; raises :class:`DslParseError` with the offset and expected tokens."""
     try:
-        tree = _parser().parse(text)
+        return Program(tuple(_parser().parse(text)), text)
     except UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
-    try:
-        return Program(tuple(_Build().transform(tree).children), text)
     except VisitError as exc:
         if isinstance(exc.orig_exc, DslParseError):
             raise exc.orig_exc from None
@@ -213,49 +213,53 @@ def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
     return DslParseError(f"unexpected {token.value!r}{hint}", token.start_pos, expected)
 
 
-def _pos(meta_or_token: Any) -> int:
-    return getattr(meta_or_token, "start_pos", 0) or 0
+def _pos(item: Any) -> int:
+    """Where a token or an AST node starts."""
+    return item.start_pos if isinstance(item, Token) else item.pos
 
 
-@v_args(meta=True)
 class _Build(Transformer):
-    """Lark tree -> AST nodes."""
+    """Rule by rule, while parsing: tokens and nodes -> AST nodes."""
 
-    def int(self, meta, items):
-        return Const(_pos(meta), int(items[0]))
+    def start(self, items):
+        return items
 
-    def string(self, meta, items):
-        return Const(_pos(meta), _pyast.literal_eval(str(items[0])))
+    def int(self, items):
+        return Const(_pos(items[0]), int(items[0]))
 
-    def true(self, meta, items):
-        return Const(_pos(meta), True)
+    def string(self, items):
+        return Const(_pos(items[0]), _pyast.literal_eval(str(items[0])))
 
-    def false(self, meta, items):
-        return Const(_pos(meta), False)
+    def true(self, items):
+        return Const(_pos(items[0]), True)
 
-    def none(self, meta, items):
-        return Const(_pos(meta), None)
+    def false(self, items):
+        return Const(_pos(items[0]), False)
 
-    def name(self, meta, items):
-        return Name(_pos(meta), str(items[0]))
+    def none(self, items):
+        return Const(_pos(items[0]), None)
 
-    def list(self, meta, items):
-        return ListExpr(_pos(meta), tuple(i for i in items if i is not None))
+    def name(self, items):
+        return Name(_pos(items[0]), str(items[0]))
 
-    def call(self, meta, items):
+    def list(self, items):
+        bracket, *rest = items
+        return ListExpr(_pos(bracket), tuple(i for i in rest if i is not None))
+
+    def call(self, items):
         name, *args = items
         args = [a for a in args if a is not None]
         positional = tuple(a for a in args if not isinstance(a, tuple))
         keywords = tuple(a for a in args if isinstance(a, tuple))
-        return Call(_pos(meta), str(name), positional, keywords)
+        return Call(_pos(name), str(name), positional, keywords)
 
-    def pos_arg(self, meta, items):
+    def pos_arg(self, items):
         return items[0]
 
-    def kw_arg(self, meta, items):
+    def kw_arg(self, items):
         return (str(items[0]), items[1])
 
-    def index(self, meta, items):
+    def index(self, items):
         node = items[0]
         for idx in items[1:]:
             node = Index(node.pos, node, idx)
@@ -267,17 +271,17 @@ class _Build(Transformer):
             node = BinOp(node.pos, op, node, right)
         return node
 
-    def or_(self, meta, items):
+    def or_(self, items):
         return self._chain("or", items)
 
-    def and_(self, meta, items):
+    def and_(self, items):
         return self._chain("and", items)
 
-    def not_(self, meta, items):
-        return Unary(_pos(meta), "not", items[0])
+    def not_(self, items):
+        return Unary(_pos(items[0]), "not", items[1])
 
-    def neg(self, meta, items):
-        return Unary(_pos(meta), "-", items[0])
+    def neg(self, items):
+        return Unary(_pos(items[0]), "-", items[1])
 
     def _ops(self, items):
         node = items[0]
@@ -286,56 +290,60 @@ class _Build(Transformer):
             node = BinOp(node.pos, op, node, items[i + 1])
         return node
 
-    compare = sum = product = lambda self, meta, items: self._ops(items)
+    compare = sum = product = lambda self, items: self._ops(items)
 
-    def choose_one(self, meta, items):
-        player, options, label, optional = items
-        return Choose(_pos(meta), player, options, label or "choose", optional is not None)
+    def choose_one(self, items):
+        keyword, player, options, label, optional = items
+        return Choose(_pos(keyword), player, options, label or "choose", optional is not None)
 
-    def choose_each(self, meta, items):
-        var, players, options, label = items
-        return Choose(_pos(meta), players, options, label or "choose", False, str(var))
+    def choose_each(self, items):
+        keyword, var, players, options, label = items
+        return Choose(_pos(keyword), players, options, label or "choose", False, str(var))
 
-    def label(self, meta, items):
+    def label(self, items):
         return _pyast.literal_eval(str(items[0]))
 
-    def optional(self, meta, items):
+    def optional(self, items):
         return True
 
-    def let(self, meta, items):
-        return Let(_pos(meta), str(items[0]), items[1])
+    def let(self, items):
+        keyword, name, value = items
+        return Let(_pos(keyword), str(name), value)
 
-    def assign(self, meta, items):
+    def assign(self, items):
         target, op, value = items
         if isinstance(target, Name):
-            return Assign(_pos(meta), target.name, None, str(op), value)
+            return Assign(target.pos, target.name, None, str(op), value)
         if isinstance(target, Index) and isinstance(target.base, Name):
-            return Assign(_pos(meta), target.base.name, target.index, str(op), value)
+            return Assign(target.pos, target.base.name, target.index, str(op), value)
         raise DslParseError("can only assign to a name or to name[index]", target.pos)
 
-    def expr_stmt(self, meta, items):
-        return ExprStmt(_pos(meta), items[0])
+    def expr_stmt(self, items):
+        return ExprStmt(items[0].pos, items[0])
 
-    def choose_stmt(self, meta, items):
-        return ExprStmt(_pos(meta), items[0])
+    def choose_stmt(self, items):
+        return ExprStmt(items[0].pos, items[0])
 
-    def break_stmt(self, meta, items):
-        return Break(_pos(meta))
+    def break_stmt(self, items):
+        return Break(_pos(items[0]))
 
-    def block(self, meta, items):
-        return Block(_pos(meta), tuple(items))
+    def block(self, items):
+        brace, *body = items
+        return Block(_pos(brace), tuple(body))
 
-    def if_stmt(self, meta, items):
-        cond, then, orelse = items
+    def if_stmt(self, items):
+        keyword, cond, then, orelse = items
         if isinstance(orelse, If):
             orelse = Block(orelse.pos, (orelse,))
-        return If(_pos(meta), cond, then, orelse)
+        return If(_pos(keyword), cond, then, orelse)
 
-    def for_stmt(self, meta, items):
-        return For(_pos(meta), str(items[0]), items[1], items[2])
+    def for_stmt(self, items):
+        keyword, var, iterable, body = items
+        return For(_pos(keyword), str(var), iterable, body)
 
-    def repeat_stmt(self, meta, items):
-        return Repeat(_pos(meta), items[0], items[1])
+    def repeat_stmt(self, items):
+        keyword, count, body = items
+        return Repeat(_pos(keyword), count, body)
 
 
 def walk(node: Any):
