@@ -28,7 +28,8 @@ or of a master builder piece may appear, as the value of the constant ``imaginar
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
+from itertools import compress, product, repeat
+from operator import is_, is_not
 from typing import Any
 
 from ..effects.registry import Registry
@@ -95,8 +96,7 @@ def _holders(ctx, laid_out: tuple, ghost: tuple) -> list[tuple[Any, tuple]]:
 
 
 def _count_type(f: _Facts, cards: tuple, building: str) -> int:
-    cb = f.card_building
-    return sum(1 for c in cards if cb[c] == building)
+    return list(map(f.card_building.__getitem__, cards)).count(building)
 
 
 def _split(f: _Facts, cards: tuple, before: int, others: int, building: str) -> tuple[int, int] | None:
@@ -317,11 +317,12 @@ def building_sites(ctx, building, built, swamp, blocked):
     f = _facts(ctx)
     key = f.free_key
     if not (key and key[0] is built and key[1] is swamp and key[2] is blocked):
-        free = {s for s, b, w in zip(f.spaces, built, swamp) if b is None and w is None}
-        free.difference_update(blocked or ())
+        free = set(compress(f.spaces, map(is_, built, repeat(None))))
+        free.difference_update(compress(f.spaces, map(is_not, swamp, repeat(None))), blocked or ())
         f.free_key, f.free = (built, swamp, blocked), frozenset(free)  # strong references: ids stay valid
     free = f.free
-    return tuple(site for site in f.sites[building] if all(s in free for s in site))
+    sites = f.sites[building]
+    return tuple(compress(sites, map(free.issuperset, sites)))
 
 
 @P(params=["site:list"], result="list", example="around(site)")
@@ -360,7 +361,7 @@ def swamp_spaces(ctx, swamp):
     """The spaces a swamp tile lies on, sorted."""
     f = _facts(ctx)
     if f.swamp_key is not swamp:
-        f.swamp_key, f.swamp_answer = swamp, tuple(sorted(s for s, w in zip(f.spaces, swamp) if w is not None))
+        f.swamp_key, f.swamp_answer = swamp, tuple(sorted(compress(f.spaces, map(is_not, swamp, repeat(None)))))
     return f.swamp_answer
 
 
