@@ -13,6 +13,7 @@ instruction): it cannot stop halfway, so it needs no instruction index. Nothing 
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -501,12 +502,32 @@ class _Builder:
         if op == "+":
             def add(L, C):
                 x, y = a(L, C), b(L, C)
+                if x.__class__ is int and y.__class__ is int:
+                    return x + y
                 if isinstance(x, tuple) or isinstance(y, tuple):
                     return tuple(x or ()) + tuple(y or ())
                 return _number(x, "+") + _number(y, "+")
             return add
         fn = _ARITH[op]
-        return lambda L, C: fn(_number(a(L, C), op), _number(b(L, C), op))
+        right = self.constant(node.right)
+        if right.__class__ is int and (right != 0 or op not in ("//", "%")):
+            def arith_const(L, C):  # the common "x - 1", "n // 2", "v >= 3": no check of the constant
+                x = a(L, C)
+                return fn(x if x.__class__ is int else _number(x, op), right)
+            return arith_const
+
+        def arith(L, C):
+            x, y = a(L, C), b(L, C)
+            if x.__class__ is not int:
+                x = _number(x, op)
+            if y.__class__ is not int:
+                y = _number(y, op)
+            return fn(x, y)
+        return arith
+
+    def constant(self, node: ast.Node) -> Any:
+        """The value of a literal (None for anything else)."""
+        return freeze(node.value) if isinstance(node, ast.Const) else None
 
     def call(self, node: ast.Call) -> Fn:
         kind = self.resolved.get(id(node))
@@ -530,6 +551,9 @@ class _Builder:
         if len(args) == 2:
             f0, f1 = args
             return lambda L, C: fn(C, f0(L, C), f1(L, C))
+        if len(args) == 3:
+            f0, f1, f2 = args
+            return lambda L, C: fn(C, f0(L, C), f1(L, C), f2(L, C))
         return lambda L, C: fn(C, *[f(L, C) for f in args])
 
     def ref(self, arg: ast.Node) -> Fn:
@@ -568,6 +592,5 @@ def _mod(x: int, y: int) -> int:
     return x % y
 
 
-_ARITH = {"-": lambda x, y: x - y, "*": lambda x, y: x * y, "//": _floordiv, "%": _mod,
-          "<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
-          ">=": lambda x, y: x >= y}
+_ARITH = {"-": operator.sub, "*": operator.mul, "//": _floordiv, "%": _mod, "<": operator.lt,
+          "<=": operator.le, ">": operator.gt, ">=": operator.ge}
