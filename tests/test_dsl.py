@@ -310,6 +310,20 @@ def test_choose_takes_a_player_options_a_label_and_may_allow_pass():
     assert (show(c.player), show(c.options), c.label, c.optional, c.each) == ("who", "free", "claim", True, None)
 
 
+def test_choose_secretly_marks_a_decision_only_its_chooser_sees():
+    c = parse('let c = choose self from hand[self] as "give" or pass secretly').body[0].value
+    assert (c.label, c.optional, c.secret) == ("give", True, True)
+    assert parse('choose 0 from [1] as "pick"').body[0].expr.secret is False
+    with pytest.raises(DslParseError, match="unexpected 'or pass'"):
+        parse('choose 0 from [1] as "pick" secretly or pass')  # the order is: label, or pass, secretly
+    with pytest.raises(DslParseError, match="unexpected 'secretly'"):
+        parse('choose each p in players from [1] as "bid" secretly')  # commits are hidden anyway
+
+
+def test_secretly_is_no_reserved_word():
+    assert show(parse("let secretly = 1; secretly").body[1].expr) == "secretly"
+
+
 def test_a_choose_without_label_is_labelled_choose():
     assert parse("choose 0 from [1]").body[0].expr.label == "choose"
 
@@ -1185,6 +1199,66 @@ def test_a_decision_labelled_pass_keeps_the_chosen_value(tmp_path):
         return  # rejected at load: fine too
     game.apply("p0 pass(1)")  # offered as legal: the first option of the decision labelled "pass"
     assert game.value("out") == 1
+
+
+def secret_game(tmp_path, players: int = 3):
+    root = write_ruleset(tmp_path / "secret", """
+        let a = choose 1 from ["x", "y"] as "give" secretly;
+        got = a;
+        let b = choose 2 from ["q"] as "keep" or pass secretly;
+        passed = b
+        """, state={k: {"type": "any", "start": 0, "visible": "hidden"} for k in ("got", "passed")}, files=SCORING)
+    return new_game(root, players)
+
+
+def choice_events(events: list[dict]) -> list[dict]:
+    return [e for e in events if e["type"] == "choice"]
+
+
+def test_a_secret_choice_shows_its_value_to_the_chooser_only(tmp_path):
+    game = secret_game(tmp_path).apply("p1 give(y)")
+    assert game.value("got") == "y"
+    assert choice_events(game.events) == [{"type": "choice", "player": 1, "label": "give", "value": "y",
+                                           "passed": False, "hidden": True}]
+    assert choice_events(game.view(1)["events"])[0]["value"] == "y"
+    for p in (0, 2):
+        assert choice_events(game.view(p)["events"]) == [{"type": "choice", "player": 1, "label": "give",
+                                                          "value": "?", "passed": False, "hidden": True}]
+
+
+def test_other_players_views_of_a_secret_choice_do_not_depend_on_it(tmp_path):
+    x, y = (secret_game(tmp_path / str(i)).apply(f"p1 give({v})") for i, v in enumerate("xy"))
+    assert x.view(0)["events"] == y.view(0)["events"] and x.view(1)["events"] != y.view(1)["events"]
+
+
+def test_a_secret_pass_is_seen_by_everybody_as_a_pass(tmp_path):
+    game = secret_game(tmp_path).apply("p1 give(x)").apply("p2 pass")
+    assert choice_events(game.view(0)["events"])[-1]["passed"] is True and game.value("passed") is None
+
+
+def test_the_narration_of_a_secret_choice_names_the_value_only_when_it_is_seen(tmp_path):
+    from venedig_rules.narration import sentence
+
+    game = secret_game(tmp_path).apply("p1 give(y)")
+    assert sentence({}, choice_events(game.view(1)["events"])[0]) == "p1 give: y"
+    assert sentence({}, choice_events(game.view(0)["events"])[0]) == "p1 give: (secret)"
+
+
+def test_the_test_kit_finds_a_view_that_shows_a_secret_choice(tmp_path):
+    from venedig_rules.testing import find_leak
+
+    game = secret_game(tmp_path).apply("p1 give(y)")
+    view = game.view(0)
+    assert find_leak(game, view, 0) is None
+    choice_events(view["events"])[0]["value"] = "y"
+    assert "secret choice" in find_leak(game, view, 0)
+
+
+def test_a_secret_choice_survives_save_and_load(tmp_path):
+    game = secret_game(tmp_path)
+    loaded = game.rules.game_from_json(game.to_json())
+    loaded.apply("p1 give(x)")
+    assert choice_events(loaded.view(0)["events"])[0]["value"] == "?"
 
 
 # == views and the end ==========================================================================

@@ -356,8 +356,11 @@ class _Run:
             value = tuple(freeze(c[0]) if c is not None else None for c in self._per_player(pending, commits))
             self.emit({"type": "reveal", "label": pending["label"], "values": value})
         else:
-            self.emit({"type": "choice", "player": action.player, "label": pending["label"], "value": value,
-                       "passed": action.name == PASS})
+            event = {"type": "choice", "player": action.player, "label": pending["label"], "value": value,
+                     "passed": action.name == PASS}
+            if pending.get("secret"):
+                event["hidden"] = True  # only the chooser sees the value
+            self.emit(event)
         frame = self.frames[-1]
         frame[3], frame[4] = dict(frame[3]), True
         frame[3][pending["target"]] = freeze(value)
@@ -436,7 +439,7 @@ class _Run:
     def choose(self, op: tuple, L: dict) -> bool:
         """Set up a decision; False when there is nothing to decide (an optional choice
         without options resolves to none at once)."""
-        _, target, player_f, options_f, label, optional, each = op
+        _, target, player_f, options_f, label, optional, each, secret = op
         if each is None:
             player = self.player_index(player_f(L, self))
             options = _options(options_f(L, self), label)
@@ -447,6 +450,8 @@ class _Run:
                 raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
             self.pending = {"kind": "one", "player": player, "label": label, "options": options,
                             "optional": bool(optional), "target": target}
+            if secret:
+                self.pending["secret"] = True
             return True
         players = tuple(self.player_index(p) for p in player_f(L, self))
         per = []

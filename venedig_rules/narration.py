@@ -28,6 +28,8 @@ def sentence(templates: Mapping[str, str], event: dict) -> str | None:
     if kind == "choice":
         if event.get("passed"):
             return f"p{event['player']} passes ({event['label']})"
+        if event.get("hidden") and _redacted(event["value"]):
+            return f"p{event['player']} {event['label']}: (secret)"
         return f"p{event['player']} {event['label']}: {_show(event['value'])}"
     if kind == "commit":
         return f"p{event['player']} commits a {event['label']}"
@@ -46,6 +48,10 @@ def sentence(templates: Mapping[str, str], event: dict) -> str | None:
         return "the game is over"
     fields = ", ".join(f"{k}={_show(v, k)}" for k, v in event.items() if k != "type")
     return f"{kind}: {fields}" if fields else str(kind)
+
+
+def _redacted(value: Any) -> bool:
+    return value == "?" or (isinstance(value, dict) and "hidden" in value)
 
 
 def _place(ref: Any) -> str:

@@ -233,6 +233,8 @@ def find_leak(game: "Game", view: dict, player: int) -> str | None:
             return f"a hidden item moving: {event!r}"
         if kind == "commit" and event["player"] != player and not _is_shape(event["value"]):
             return f"another player's commit: {event!r}"
+        if kind == "choice" and event.get("hidden") and event["player"] != player and not _is_shape(event["value"]):
+            return f"another player's secret choice: {event!r}"
     if view["decision"] is not None and player not in game.to_move:
         return "a decision of a player who is not to move"
     return None

@@ -71,7 +71,7 @@ def redact_event(rules: "Ruleset", event: dict, player: int | None) -> dict | No
         if visible(rules, src[0], src[1], player) or visible(rules, dst[0], dst[1], player):
             return _json(event)
         return {**_json(event), "item": redact(event["item"])}
-    if kind == "commit":
+    if kind == "commit" or (kind == "choice" and event.get("hidden")):
         if player is None or event["player"] == player:
             return _json(event)
         return {**_json(event), "value": redact(event["value"])}

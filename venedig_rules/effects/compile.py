@@ -413,7 +413,7 @@ class _Builder:
         if isinstance(node, ast.Choose):
             each = self.slot_of(node, node.each) if node.each else None
             self.emit(CHOOSE, target, self.expr(node.player), self.expr(node.options), node.label,
-                      node.optional, each)
+                      node.optional, each, node.secret)
             return
         if isinstance(node, ast.Call):
             kind = self.resolved.get(id(node))

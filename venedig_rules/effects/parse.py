@@ -71,13 +71,15 @@ class Unary(Node):
 @dataclass(frozen=True)
 class Choose(Node):
     """A decision: ``player`` picks one of ``options``; with ``each``, every player of
-    ``player`` (a list) picks at once, ``var`` naming the chooser inside ``options``."""
+    ``player`` (a list) picks at once, ``var`` naming the chooser inside ``options``;
+    ``secret``: only the chooser learns what was picked."""
 
     player: Node
     options: Node
     label: str
     optional: bool = False
     each: str | None = None
+    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ def parse(text: str) -> Program:
 _TOKEN_NAMES = {"RPAR": "')'", "LPAR": "'('", "COMMA": "','", "SEMICOLON": "';'", "LBRACE": "'{'",
                 "RBRACE": "'}'", "RSQB": "']'", "COLON": "':'", "EQUAL": "'='", "NAME": "a name",
                 "INT": "a number", "STRING": "a string", "$END": "the end", "OR_PASS": "'or pass'",
-                "ASSIGN_OP": "'=', '+=' or '-='"}
+                "ASSIGN_OP": "'=', '+=' or '-='", "SECRETLY": "'secretly'"}
 _OPERATORS = {"COMP_OP", "ADD_OP", "MUL_OP", "AND", "OR", "LSQB", "MINUS"}
 
 
@@ -293,8 +295,9 @@ class _Build(Transformer):
     compare = sum = product = lambda self, items: self._ops(items)
 
     def choose_one(self, items):
-        keyword, player, options, label, optional = items
-        return Choose(_pos(keyword), player, options, label or "choose", optional is not None)
+        keyword, player, options, label, optional, secret = items
+        return Choose(_pos(keyword), player, options, label or "choose", optional is not None,
+                      secret=secret is not None)
 
     def choose_each(self, items):
         keyword, var, players, options, label = items
@@ -304,6 +307,9 @@ class _Build(Transformer):
         return _pyast.literal_eval(str(items[0]))
 
     def optional(self, items):
+        return True
+
+    def secret(self, items):
         return True
 
     def let(self, items):
