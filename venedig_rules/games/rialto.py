@@ -53,7 +53,7 @@ class _Facts:
         self.building_phase = {b["id"]: (b.get("params") or {}).get("phase") for b in rules.items("buildings")}
         self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
         self.components = {c["id"]: c for c in rules.items("components")}
-        self.doge_track = rules.board.track("doge")
+        self.doge_track = rules.board.track(rules.constant("doge_track"))
 
 
 def _facts(ctx) -> _Facts:
