@@ -339,7 +339,7 @@ class _Run:
         self.everyone = tuple(range(game.players))
         self.pending, self.rng, self.over, self.winners = state.pending, state.rng, state.over, state.winners
         self.events = game._events
-        self._indexed = game.rules.indexed_vars
+        self._indexed, self._player_vars = game.rules.indexed_vars, game.rules.player_vars
 
     # -- the machine -----------------------------------------------------------------------
     def resume(self, action: Action) -> _State:
@@ -512,34 +512,32 @@ class _Run:
         return value[self._slot(name, index)]
 
     def _slot(self, name: str, index: Any) -> int:
-        if self.rules.per_player(name):
-            return self.player_index(index)
+        if name in self._player_vars:
+            return index if index.__class__ is int and 0 <= index < self.player_count else self.player_index(index)
         return self.space_index(index)
 
     def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
         """Set a state variable (one player's or space's part with ``index``) and emit a
         ``change`` event saying ``why`` (none when ``why`` is None: the caller tells)."""
-        if index is None and name in self._indexed:
-            size = len(self.vars[name])
-            if not isinstance(value, tuple) or len(value) != size:
-                per = self.compiled.state[name].per
-                raise RuleRuntimeError(f"{name!r} has one value per {per}: assign a list of {size} values "
-                                       f"or write {name}[...] = ...")
         if not self._own_vars:
             self.vars = dict(self.vars)
             self._own_vars = True
         if index is None:
+            if name in self._indexed:
+                size = len(self.vars[name])
+                if not isinstance(value, tuple) or len(value) != size:
+                    per = self.compiled.state[name].per
+                    raise RuleRuntimeError(f"{name!r} has one value per {per}: assign a list of {size} values "
+                                           f"or write {name}[...] = ...")
             self.vars[name] = value
-        else:
-            slot = self._slot(name, index)
-            old = self.vars[name]
-            self.vars[name] = old[:slot] + (value,) + old[slot + 1:]
-        if why is None:
+            if why is not None:
+                self.events.append({"type": "change", "var": name, "value": value, "why": why})
             return
-        event = {"type": "change", "var": name, "value": value, "why": why}
-        if index is not None:
-            event["index"] = index
-        self.emit(event)
+        slot = self._slot(name, index)
+        old = self.vars[name]
+        self.vars[name] = old[:slot] + (value,) + old[slot + 1:]
+        if why is not None:
+            self.events.append({"type": "change", "var": name, "value": value, "why": why, "index": index})
 
     def assign(self, name: str, index_f, op: str, value_f, L: dict) -> None:
         index = index_f(L, self) if index_f is not None else None

@@ -229,10 +229,11 @@ class Ruleset:
 
     def per_player(self, name: str) -> bool:
         """Whether state variable ``name`` holds one value per player."""
-        return name in self._per_player_vars
+        return name in self.player_vars
 
     @cached_property
-    def _per_player_vars(self) -> frozenset[str]:
+    def player_vars(self) -> frozenset[str]:
+        """State variables with one value per player."""
         return frozenset(n for n, info in self.compiled.state.items() if info.per == "player")
 
     def item_call(self, ident: str, field_name: str) -> tuple[str, dict]:

@@ -67,13 +67,23 @@ def compile_program(code_id: str, program: ast.Program, resolved: Resolution) ->
     builder = _Builder(resolved)
     builder.body(program.body, loops=[])
     instructions = tuple(builder.ins)
-    steps = tuple(_step(op, pc) for pc, op in enumerate(instructions))
+
+    def land(i: int) -> int:
+        """Where going to instruction ``i`` really leads: past any jumps to jumps."""
+        seen = set()
+        while i < len(instructions) and instructions[i][0] == JUMP and i not in seen:
+            seen.add(i)
+            i = instructions[i][1]
+        return i
+
+    steps = tuple(_step(op, pc, land) for pc, op in enumerate(instructions))
     return Code(code_id, instructions, program.text, tuple(builder.offsets), steps)
 
 
-def _step(op: tuple, pc: int) -> Callable[[dict, Any], int]:
-    """The instruction as a closure ``step(L, C) -> next index`` (or WAIT / CALL_OUT)."""
-    kind, nxt = op[0], pc + 1
+def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any], int]:
+    """The instruction as a closure ``step(L, C) -> next index`` (or WAIT / CALL_OUT); a
+    step that would go to a jump goes where the jump leads instead."""
+    kind, nxt = op[0], land(pc + 1)
     if kind == EXPR:
         f = op[1]
 
@@ -87,12 +97,12 @@ def _step(op: tuple, pc: int) -> Callable[[dict, Any], int]:
             L[name] = f(L, C)
             return nxt
     elif kind == JUMP:
-        target = op[1]
+        target = land(op[1])
 
         def step(L, C):
             return target
     elif kind == JUMPIFNOT:
-        f, target = op[1], op[2]
+        f, target = op[1], land(op[2])
 
         def step(L, C):
             return nxt if f(L, C) else target
@@ -106,7 +116,7 @@ def _step(op: tuple, pc: int) -> Callable[[dict, Any], int]:
             L[slot] = (items, 0)
             return nxt
     elif kind == FORNEXT:
-        slot, var, end = op[1], op[2], op[3]
+        slot, var, end = op[1], op[2], land(op[3])
 
         def step(L, C):
             items, i = L[slot]
@@ -125,7 +135,7 @@ def _step(op: tuple, pc: int) -> Callable[[dict, Any], int]:
             L[slot] = count
             return nxt
     elif kind == REPNEXT:
-        slot, end = op[1], op[2]
+        slot, end = op[1], land(op[2])
 
         def step(L, C):
             if L[slot] <= 0:
