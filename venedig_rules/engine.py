@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 SAVE_FORMAT = "venedig-rules/game"
+SAVE_VERSION = 1
 #: How deep effects may call each other (procedures, item effects, scoring rules).
 MAX_DEPTH = 64
-SAVE_VERSION = 1
 
 
 class SaveFileError(VenedigError, ValueError):
