@@ -284,8 +284,12 @@ class _Builder:
         """A statement that runs through, as a closure that returns True when a ``break``
         ran and, when it fails, tells where: ``exc.dsl_offset`` (the innermost statement's)."""
         pos = node.pos
-        if isinstance(node, ast.Let):
-            slot, f = self.slot_of(node, node.name), self.expr(node.value)
+        if isinstance(node, (ast.Let, ast.ExprStmt)):
+            # a let binds its name; an expression statement is the program's value so far
+            if isinstance(node, ast.Let):
+                slot, f = self.slot_of(node, node.name), self.expr(node.value)
+            else:
+                slot, f = "@", self.expr(node.expr)
 
             def let(L, C):
                 try:
@@ -294,16 +298,6 @@ class _Builder:
                     _locate(exc, pos)
                     raise
             return let
-        if isinstance(node, ast.ExprStmt):
-            f = self.expr(node.expr)
-
-            def expr(L, C):
-                try:
-                    L["@"] = f(L, C)
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
-            return expr
         if isinstance(node, ast.Assign):
             value = self.expr(node.value)
             kind, name = self.resolved.get(id(node), ("local", node.name))
