@@ -607,6 +607,24 @@ def test_the_lagoon_ruleset_loads_and_is_playable():
     assert vr.load(LAGOON).playable
 
 
+def test_the_lagoon_ruleset_uses_every_dsl_construct():
+    from venedig_rules.effects import _dsl_sources
+    from venedig_rules.effects.parse import Node, Unary, walk
+
+    nodes = [n for _, text, _ in _dsl_sources(vr.load(LAGOON).data) for n in walk(parse(text))]
+    kinds = {type(n) for n in nodes if isinstance(n, Node)}
+    assert kinds == set(Node.__subclasses__()), f"unused: {set(Node.__subclasses__()) - kinds}"
+    assert {type(n.value) for n in nodes if isinstance(n, Const)} == {int, str, bool, type(None)}
+    ops = {n.op for n in nodes if isinstance(n, (BinOp, Unary))}
+    assert {"and", "or", "not", "in", "==", "!=", "+", "*", "//", "%"} <= ops
+    assert ops & {"<", "<=", ">", ">="}
+    assert {(n.op, n.index is not None) for n in nodes if isinstance(n, Assign)} >= {("=", False), ("=", True),
+                                                                                    ("+=", True), ("-=", True)}
+    chooses = [n for n in nodes if isinstance(n, Choose)]
+    assert any(c.each for c in chooses) and any(c.optional for c in chooses) and any(c.secret for c in chooses)
+    assert any(not (c.each or c.optional) for c in chooses)  # one that must be answered
+
+
 def test_an_unknown_primitive_in_a_block_scalar_is_located_at_its_line_and_column(tmp_path):
     root = copy_lagoon(tmp_path, {"game.yaml": [("    shuffle(deck);", "    shufle(deck);")]})
     line, col = where(root / "game.yaml", "shufle(deck)")

@@ -124,7 +124,7 @@ def may_see(event: dict, player: int) -> bool:
         return place_visible(event["var"], event.get("index"))
     if event["type"] == "move":
         return place_visible(*event["from"]) or place_visible(*event["to"])
-    if event["type"] == "commit":
+    if event["type"] == "commit" or (event["type"] == "choice" and event.get("hidden")):
         return event["player"] == player
     return True
 
