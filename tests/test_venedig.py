@@ -507,6 +507,33 @@ def test_rule_five_gold_is_one_step_no_change_given_treasures_return_swamps_leav
     assert game.value("treasure_supply") == ("treasure_4",) and game.value("swamp_out") == ("swamp_2",)
 
 
+def test_rule_the_player_picks_the_tiles_to_hand_in_treasure_and_swamp_gold_mixed():
+    game = fresh(2)
+    play(game, "p0 pass", "p0 pass")
+    arrange(game, gold_tiles=[["swamp_1", "swamp_2", "treasure_3", "treasure_5", "swamp_0"], []], treasure_supply=[])
+    play(game, texts(game)[0])  # draw
+    play(game, "p0 exchange(1)")
+    # every set worth 5 or more that needs each of its tiles ([swamp_1,treasure_5] does not
+    # need the swamp tile); a 0-gold tile is never one of them
+    assert texts(game) == ["p0 hand_in([swamp_2,treasure_3])", "p0 hand_in([treasure_5])"]
+    play(game, "p0 hand_in([swamp_2,treasure_3])")
+    assert sorted(game.value("gold_tiles")[KLAUS]) == ["swamp_0", "swamp_1", "treasure_5"]
+    assert game.value("treasure_supply") == ("treasure_3",) and game.value("swamp_out") == ("swamp_2",)
+    assert game.value("gondola")[KLAUS] == 1
+
+
+def test_which_tiles_were_handed_in_stays_secret_from_the_other_players():
+    game = fresh(2)
+    play(game, "p0 pass", "p0 pass")
+    arrange(game, gold_tiles=[["swamp_2", "treasure_3", "treasure_5"], []], treasure_supply=[])
+    play(game, texts(game)[0], "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_3])")
+    theirs = [e for e in game.view(JUERGEN)["events"] if e["type"] == "choice" and e["label"] == "hand_in"]
+    mine = [e for e in game.view(KLAUS)["events"] if e["type"] == "choice" and e["label"] == "hand_in"]
+    assert theirs[0]["value"] == {"hidden": 2} and mine[0]["value"] == ["swamp_2", "treasure_3"]
+    moved = [e for e in game.view(JUERGEN)["events"] if e["type"] == "move" and e["from"][0] == "gold_tiles"]
+    assert moved and all(e["item"] == "?" for e in moved)
+
+
 def test_exchanges_are_offered_at_the_start_and_end_of_ones_own_turn_only():
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
@@ -542,6 +569,11 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
     assert events_of(game, "points")[-1]["points"] == 5
     assert game.value("gondola") == (19, 20)  # exactly behind Jürgen
     play(game, "p0 exchange(1)")
+    # he holds 2 + 2 + 1 swamp gold and treasures of 3 and 4: five ways to hand in 5 or more
+    assert texts(game) == ["p0 hand_in([swamp_1,swamp_2,swamp_2])", "p0 hand_in([swamp_1,treasure_4])",
+                           "p0 hand_in([swamp_2,treasure_3])", "p0 hand_in([swamp_2,treasure_4])",
+                           "p0 hand_in([treasure_3,treasure_4])"]
+    play(game, "p0 hand_in([swamp_1,treasure_4])")  # "five gold pieces from his tile supply"
     assert sum(RULES.item(t)["params"]["gold"] for t in game.value("gold_tiles")[KLAUS]) == 5 + 3 + 4 - 5
     moves = [(e["player"], e["steps"], e["to_step"]) for e in events_of(game, "gondola")]
     assert moves[-2] == (KLAUS, 1, 21)  # the exchange puts him ahead of Jürgen (20 is skipped)

@@ -413,11 +413,48 @@ def gold_of(ctx, tiles):
     return sum(gold[t] for t in tiles)
 
 
+@P(params=["tiles:list", "amount:int"], result="list", example="exchange_sets(gold_tiles[p], 10)")
+def exchange_sets(ctx, tiles, amount):
+    """The ways to hand in at least ``amount`` gold from some tiles: every different set
+    (each a sorted list of tile ids) worth ``amount`` or more from which no tile can be
+    left out without falling short; handing in more than that only loses gold, as no
+    change is given. Empty when the tiles do not add up to ``amount``."""
+    gold = _facts(ctx).gold
+    held: dict[str, int] = {}
+    for t in tiles:
+        if gold[t] > 0:
+            held[t] = held.get(t, 0) + 1
+    kinds = tuple(sorted(held, key=lambda t: (gold[t], t)))
+    return _minimal_sets(kinds, tuple(held[t] for t in kinds), tuple(gold[t] for t in kinds), amount)
+
+
+@lru_cache(maxsize=4096)
+def _minimal_sets(kinds: tuple, counts: tuple, values: tuple, amount: int) -> tuple:
+    found: list[tuple] = []
+
+    def walk(i: int, chosen: tuple, total: int, smallest: int | None) -> None:
+        if total >= amount:
+            if smallest is None or total - smallest < amount:  # every tile is needed
+                found.append(tuple(sorted(chosen)))
+            return  # more tiles would never be needed
+        if i == len(kinds):
+            return
+        for n in range(counts[i] + 1):
+            low = smallest if n == 0 or (smallest is not None and smallest <= values[i]) else values[i]
+            walk(i + 1, chosen + (kinds[i],) * n, total + n * values[i], low)
+            if total + n * values[i] >= amount:
+                break
+
+    walk(0, (), 0, None)
+    return tuple(sorted(found))
+
+
 @P(params=["tiles:list", "amount:int"], result="list", example="tiles_for(gold_tiles[p], 10)")
 def tiles_for(ctx, tiles, amount):
     """The tiles to hand in for at least ``amount`` gold wasting least (no change is given):
     the smallest total of at least ``amount``, then the fewest tiles. Tiles without gold are
-    never handed in. None when the tiles do not add up to ``amount``."""
+    never handed in. None when the tiles do not add up to ``amount``. (For gold that is
+    converted without asking the player, as in the short rules' end.)"""
     gold = _facts(ctx).gold
     ordered = tuple(sorted((t for t in tiles if gold[t] > 0), key=lambda t: (gold[t], t)))
     return _cheapest(ordered, tuple(gold[t] for t in ordered), amount)
