@@ -1104,6 +1104,16 @@ def test_a_runtime_error_names_the_file_line_and_column_of_its_statement(tmp_pat
     assert error.code == "play/rule"
 
 
+def test_a_runtime_error_inside_loops_and_branches_names_the_innermost_statement(tmp_path):
+    root = tmp_path / "calc"
+    root.mkdir()
+    (root / "components.yaml").write_text("components:\n  - {id: marker, name: Marker, count: 1}\n")
+    main = ("  main: |\n    out = 1;\n    for i in [1, 2] {\n      repeat 1 {\n        if i == 2 {\n"
+            "          out = i;\n          out = div(i, 0)\n        }\n      }\n    };\n    out = 3\n")
+    (root / "game.yaml").write_text(CALC_HEAD + main)
+    assert re.fullmatch(r".*game\.yaml:14:11: div\(\) by zero", str(runtime_error(root)))
+
+
 def test_a_runtime_error_in_a_card_effect_is_located_in_cards_yaml(tmp_path):
     cards = CARDS["cards.yaml"].replace("value * 10", "value // 0")
     root = write_ruleset(tmp_path / "r", 'let v = effect(c1, "effect", extra: 1); out = v',

@@ -110,10 +110,7 @@ def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any
         slot, f = op[1], op[2]
 
         def step(L, C):
-            items = f(L, C)
-            if not isinstance(items, tuple):
-                raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
-            L[slot] = (items, 0)
+            L[slot] = (_loop_items(f(L, C)), 0)
             return nxt
     elif kind == FORNEXT:
         slot, var, end = op[1], op[2], land(op[3])
@@ -129,10 +126,7 @@ def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any
         slot, f = op[1], op[2]
 
         def step(L, C):
-            count = f(L, C)
-            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
-                raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
-            L[slot] = count
+            L[slot] = _repeat_count(f(L, C))
             return nxt
     elif kind == REPNEXT:
         slot, end = op[1], land(op[2])
@@ -337,9 +331,7 @@ class _Builder:
 
             def for_(L, C):
                 try:
-                    items = items_f(L, C)
-                    if not isinstance(items, tuple):
-                        raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
+                    items = _loop_items(items_f(L, C))
                 except Exception as exc:
                     _locate(exc, pos)
                     raise
@@ -352,9 +344,7 @@ class _Builder:
 
         def repeat(L, C):
             try:
-                count = count_f(L, C)
-                if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
-                    raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
+                count = _repeat_count(count_f(L, C))
             except Exception as exc:
                 _locate(exc, pos)
                 raise
@@ -566,6 +556,18 @@ class _Builder:
             return lambda L, C: Ref(C, name, index(L, C))
         name = arg.name
         return lambda L, C: Ref(C, name)
+
+
+def _loop_items(items: Any) -> tuple:
+    if not isinstance(items, tuple):
+        raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
+    return items
+
+
+def _repeat_count(count: Any) -> int:
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
+        raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
+    return count
 
 
 def _locate(exc: Exception, pos: int) -> None:
