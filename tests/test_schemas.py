@@ -57,3 +57,39 @@ def test_every_datum_kind_may_carry_provenance():
         for ptr, node in _objects(json.loads(path.read_text())):
             if "id" in node["properties"]:
                 assert {"provenance", "source"} <= set(node["properties"]), f"{path.name}{ptr}"
+
+
+def _kind_of(path: Path) -> str | None:
+    if "variants" in path.parts:
+        return "variant"
+    stem = path.stem
+    return stem if stem in schema.KINDS else None
+
+
+def _mutations(data):
+    """The data, then copies with one wrong value each: errors for both validators to find."""
+    yield data
+    if isinstance(data, dict):
+        for key in list(data)[:6]:
+            for wrong in (None, 7, "x", [], {"nmae": 1}):
+                yield {**data, key: wrong}
+        yield {**data, "unknown_key": 1}
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: "/".join(p.parts[-2:]))
+def test_the_schemas_with_their_refs_written_out_find_exactly_the_errors_of_the_originals(path: Path):
+    import yaml
+    from referencing import Registry, Resource
+
+    kind = _kind_of(path)
+    if kind is None:
+        pytest.skip("not a rule file kind")
+    registry = Registry().with_resources((n, Resource.from_contents(s)) for n, s in schema.schemas().items())
+    original = Draft202012Validator(schema.schemas()[f"{kind}.schema.json"], registry=registry)
+    inlined = schema.validator(kind)
+
+    def found(validator, data):
+        return sorted((list(e.absolute_path), e.validator, e.message) for e in validator.iter_errors(data))
+
+    for data in _mutations(yaml.safe_load(path.read_text(encoding="utf-8"))):
+        assert found(inlined, data) == found(original, data)

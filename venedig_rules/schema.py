@@ -63,16 +63,16 @@ def _inline(node: Any, base: str, seen: tuple[str, ...]) -> Any:
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
-    if isinstance(ref, str) and set(node) <= {"$ref", "description"}:
+    if isinstance(ref, str):
         file, _, frag = ref.partition("#")
         file = file or base
         target = f"{file}#{frag}"
-        if target not in seen:
+        if target not in seen and set(node) <= {"$ref", "description"}:
             resolved: Any = schemas()[file]
             for part in frag.strip("/").split("/") if frag else ():
                 resolved = resolved[part.replace("~1", "/").replace("~0", "~")]
             return _inline(resolved, file, seen + (target,))
-        node = {**node, "$ref": target}  # kept: make it absolute, it may now stand in another file
+        node = {**node, "$ref": target}  # kept: made absolute, as it may now stand in another file
     return {k: (v if k in ("$defs", "enum", "const") else _inline(v, base, seen)) for k, v in node.items()}
 
 
