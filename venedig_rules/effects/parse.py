@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 
 # -- AST --------------------------------------------------------------------------------------
@@ -168,10 +168,6 @@ def parse(text: str) -> Program:
         return Program(tuple(_parser().parse(text)), text)
     except UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, DslParseError):
-            raise exc.orig_exc from None
-        raise
 
 
 _TOKEN_NAMES = {"RPAR": "')'", "LPAR": "'('", "COMMA": "','", "SEMICOLON": "';'", "LBRACE": "'{'",
