@@ -1282,7 +1282,7 @@ def test_the_test_kit_finds_a_view_that_shows_a_secret_choice(tmp_path):
     assert "secret choice" in find_leak(game, view, 0)
 
 
-def test_a_secret_choice_survives_save_and_load(tmp_path):
+def test_a_pending_secret_decision_survives_save_and_load(tmp_path):
     game = secret_game(tmp_path)
     loaded = game.rules.game_from_json(game.to_json())
     loaded.apply("p1 give(x)")

@@ -326,32 +326,25 @@ class _Builder:
                 return then(L, C) if test else orelse(L, C)
             return if_
         body = self.sequence(node.body.body)
-        if isinstance(node, ast.For):
+        if isinstance(node, ast.For):  # the list is fixed when the loop starts
             var, items_f = self.slot_of(node, node.var), self.expr(node.iterable)
+            start = lambda L, C: _loop_items(items_f(L, C))  # noqa: E731
+        else:  # repeat: a count, checked
+            var, count_f = None, self.expr(node.count)
+            start = lambda L, C: range(_repeat_count(count_f(L, C)))  # noqa: E731
 
-            def for_(L, C):
-                try:
-                    items = _loop_items(items_f(L, C))
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
-                for item in items:
-                    L[var] = item
-                    if body(L, C):
-                        break
-            return for_
-        count_f = self.expr(node.count)
-
-        def repeat(L, C):
+        def loop(L, C):
             try:
-                count = _repeat_count(count_f(L, C))
+                items = start(L, C)
             except Exception as exc:
                 _locate(exc, pos)
                 raise
-            for _ in range(count):
+            for item in items:
+                if var is not None:
+                    L[var] = item
                 if body(L, C):
                     break
-        return repeat
+        return loop
 
     def statement(self, node: ast.Node, loops: list[list[int]]) -> None:
         self.pos = node.pos
