@@ -40,10 +40,53 @@ def play_out(game: "Game", bots: Mapping[int, Bot], max_actions: int | None = No
     """
     limit = max_actions if max_actions is not None else game.rules.max_actions
     applied = 0
+    views = SeatViews(game)
     while not game.is_over and applied < limit:
         movers = game.to_move
-        picks = [bots[p].act(game.view(p), game.legal_actions(p)) for p in movers]
+        picks = [bots[p].act(views(p), game.legal_actions(p)) for p in movers]
         for action in picks:
             game.apply(action)
             applied += 1
     return game
+
+
+class SeatViews:
+    """``game.view(p)``, built from the events that are new since the seat's last view
+    (``view(p, since=n)``), so following a whole game costs time in its length, not in its
+    square. Each view is a fresh dict with a fresh events list; the event dicts in it are
+    shared with the seat's later views (read them, do not change them). When the game no
+    longer continues the position of a seat's last view (after an ``undo``), that seat's
+    view is built again from the start.
+
+    >>> import venedig_rules as vr
+    >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
+    >>> views = SeatViews(game)
+    >>> first = views(0)
+    >>> _ = game.apply(game.legal_actions(0)[0]).apply(game.legal_actions(1)[0])
+    >>> views(0) == game.view(0) and views(1) == game.view(1)
+    True
+    """
+
+    def __init__(self, game: "Game"):
+        self.game = game
+        # per seat: (state seen, actions then, events then, the seat's events so far)
+        self._last: dict[int, tuple[object, int, int, list[dict]]] = {}
+
+    def __call__(self, player: int) -> dict:
+        game = self.game
+        state, actions, seen, events = self._last.get(player, (None, 0, 0, []))
+        if state is not None and not self._continues(state, actions):
+            seen, events = 0, []
+        view = game.view(player, since=seen)
+        events.extend(view["events"])  # the seat's own list, never handed out
+        self._last[player] = (game._state, len(game._actions), len(game._events), events)
+        view["events"] = list(events)
+        return view
+
+    def _continues(self, state: object, actions: int) -> bool:
+        """Whether the game went on from ``state`` (reached after ``actions`` actions)."""
+        game = self.game
+        if actions == len(game._actions):
+            return game._state is state
+        history = game._history
+        return actions < len(game._actions) == len(history) and history[actions][0] is state

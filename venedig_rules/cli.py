@@ -161,7 +161,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_one(args: argparse.Namespace) -> int:
-    from .bots import RandomBot
+    from .bots import RandomBot, SeatViews
     from .narration import sentence
 
     rules = _playable(args)
@@ -173,9 +173,10 @@ def _play_one(args: argparse.Namespace) -> int:
     bots = {p: RandomBot(args.seed * 31 + p) for p in range(players) if p not in humans}
     print(f"{rules.title}: {players} players, seed {args.seed}" + (f"; you play p{', p'.join(map(str, humans))}"
                                                                     if humans else ""))
+    views = SeatViews(game)
     shown = 0
     while True:
-        events = game.view(viewer)["events"] if viewer is not None else game.events
+        events = views(viewer)["events"] if viewer is not None else game.events
         for event in events[shown:]:
             text = sentence(templates, event)
             if text:
@@ -185,7 +186,7 @@ def _play_one(args: argparse.Namespace) -> int:
             break
         for p in game.to_move:
             actions = game.legal_actions(p)
-            action = _ask(game, p, actions) if p in humans else bots[p].act(game.view(p), actions)
+            action = _ask(game, p, actions) if p in humans else bots[p].act(views(p), actions)
             if action is None:
                 return 0
             if not humans:
