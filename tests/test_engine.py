@@ -800,3 +800,15 @@ def test_the_embedding_guide_loop_plays_a_game_to_the_end(monkeypatch, capsys):
     assert game.is_over and game.winners
     assert "bid" in out and "claim" in out and "winners" in out
     assert len(out.splitlines()) >= len(game.actions)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_fingerprint_is_the_saved_state_as_sorted_json_and_the_log_lengths(rules, players):
+    game, chooser = rules.new_game(players, seed=players), random.Random(players)
+    while True:
+        saved = game.to_json()
+        assert game.fingerprint() == (json.dumps(saved["state"], sort_keys=True), len(saved["events"]),
+                                      len(saved["actions"]))
+        if game.is_over:
+            break
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
