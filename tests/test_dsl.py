@@ -1030,6 +1030,12 @@ def test_ids_param_and_field_read_the_items(tmp_path):
                          'field(c1, "min_players")]', **ITEMS) == (("c1", "c2", "c3", "c4"), 1, 8, "coin", None)
 
 
+def test_param_without_a_default_gives_the_declared_one_as_an_items_effect_sees_it(tmp_path):
+    # c3 has no value: game.yaml parameters.cards declares its default, 0
+    assert run(tmp_path, '[param(c3, "value"), param(c3, "value", 5), param(c3, "value", none), '
+                         'param(c3, "nope")]', **ITEMS) == (0, 5, None, None)
+
+
 def test_an_unknown_item_kind_is_a_runtime_error(tmp_path):
     with pytest.raises(RuleRuntimeError, match="unknown item kind 'bogus'"):
         run(tmp_path, 'copies("bogus")', **ITEMS)

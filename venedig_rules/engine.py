@@ -589,8 +589,8 @@ class _Run:
     def item(self, ident: str) -> dict:
         return self.rules.item(ident)
 
-    def param(self, ident: str, name: str, default: Any = None) -> Any:
-        return freeze(self.rules.item_param(ident, name, default))
+    def param(self, ident: str, name: str, *default: Any) -> Any:
+        return freeze(self.rules.item_param(ident, name, *default))
 
     def call_item(self, ident: str, field: str, bindings: dict) -> tuple[CallRequest, ...]:
         code, names = self.rules.item_call(ident, field)

@@ -43,6 +43,9 @@ VARIANTS_DIR = "variants"
 #: The file naming a variant folder's base and identity.
 VARIANT_FILE = "variant.yaml"
 
+#: ``item_param`` without a default: the declared one.
+_DECLARED = object()
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -212,7 +215,18 @@ class Ruleset:
 
             raise RuleRuntimeError(f"no item {ident!r}{did_you_mean(str(ident), self._items_by_id)}") from None
 
-    def item_param(self, ident: str, name: str, default: Any = None) -> Any:
+    def item_param(self, ident: str, name: str, default: Any = _DECLARED) -> Any:
+        """A param of an item: its own, else its type's (a card's card type), else
+        ``default``; without ``default``, the default ``game.yaml`` ``parameters``
+        declares for the param (None when it declares none).
+
+        >>> import venedig_rules as vr
+        >>> rules = vr.load("rialto")
+        >>> rules.item_param("green_1", "value"), rules.item_param("green_1", "coins")  # coins: declared default
+        (1, 0)
+        >>> rules.item_param("green_1", "coins", None)
+        
+        """
         item = self.item(ident)
         params = item.get("params") or {}
         if name in params:
@@ -220,7 +234,7 @@ class Ruleset:
         type_id = item.get("type")
         if type_id and name in (self._items_by_id.get(type_id, {}).get("params") or {}):
             return self._items_by_id[type_id]["params"][name]
-        return default
+        return self._param_default(name) if default is _DECLARED else default
 
     @cached_property
     def indexed_vars(self) -> frozenset[str]:
@@ -258,8 +272,7 @@ class Ruleset:
             from .errors import RuleRuntimeError
 
             raise RuleRuntimeError(f"{ident!r} has no {field_name!r} to run")
-        names = {p: _freeze(self.item_param(ident, p, self._param_default(p)))
-                 for p in self.compiled.item_params.get(code, ())}
+        names = {p: _freeze(self.item_param(ident, p)) for p in self.compiled.item_params.get(code, ())}
         names["item"] = ident
         singular = self.compiled.code_item_name.get(code)
         if singular:

@@ -207,9 +207,10 @@ def ids(ctx, kind):
 
 
 @P(params=["item:str", "name:str", "default:any=none"], result="any", example='param(card, "stones")')
-def param(ctx, item, name, default=None):
-    """A param of an item (card, tile, building, ...), or default when it has none."""
-    return ctx.param(item, name, default)
+def param(ctx, item, name, *default):
+    """A param of an item (card, tile, building, ...), else its card type's; when neither
+    has it, ``default`` if given, else the default game.yaml ``parameters`` declares."""
+    return ctx.param(item, name, *default)
 
 
 @P(params=["item:str", "field:str"], result="any", example='field(card, "type")')

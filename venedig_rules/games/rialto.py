@@ -54,6 +54,8 @@ class _Facts:
         self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
         self.components = {c["id"]: c for c in rules.items("components")}
         self.doge_track = rules.board.track(rules.constant("doge_track"))
+        # the Joker: the card type without a stage
+        self.joker = next(t["id"] for t in rules.items("cards", "types") if not (t.get("params") or {}).get("stage"))
 
 
 def _facts(ctx) -> _Facts:
@@ -373,19 +375,8 @@ def cards_of_type(ctx, p, kind):
 def convert_options(ctx, p, kind):
     """The cards of p's hand of another type than ``kind`` and not Jokers (distinct)."""
     types = _facts(ctx).card_type
-    joker = _joker_type(ctx)
+    joker = _facts(ctx).joker
     return tuple(dict.fromkeys(c for c in ctx.vars["hand"][p] if types[c] not in (kind, joker)))
-
-
-def _joker_type(ctx) -> str:
-    """The card type that has no stage (the Joker)."""
-    facts = _facts(ctx)
-    if not hasattr(facts, "joker"):
-        facts.joker = next(t["id"] for t in ctx.rules.items("cards", "types") if not (t.get("params") or {}).get("stage"))
-        facts.card_of_type = {}
-        for c, t in facts.card_type.items():
-            facts.card_of_type.setdefault(t, c)
-    return facts.joker
 
 
 @P(params=["p:player", "card:str"], changes=True, example="convert_card(self, c)")
@@ -404,7 +395,7 @@ def play_options(ctx, p, kind, missing, alone):
     With no card of the type in hand (or when ``alone`` allows it), ``missing`` Jokers
     (building Jokers included) count as one card, further Jokers one each."""
     types = _facts(ctx).card_type
-    joker = _joker_type(ctx)
+    joker = _facts(ctx).joker
     hand = ctx.vars["hand"][p]
     have = sum(1 for c in hand if types[c] == kind)
     jokers = sum(1 for c in hand if types[c] == joker)
@@ -423,7 +414,6 @@ def play_options(ctx, p, kind, missing, alone):
 def play_cards(ctx, p, kind, pick):
     """Lay the chosen cards ([cards of the type, Jokers]) from p's hand in front of him."""
     n, j = pick
-    _joker_type(ctx)
     facts = _facts(ctx)
     hand = list(ctx.vars["hand"][p])
     laid = []
@@ -443,7 +433,7 @@ def stage_counts(ctx, kind, missing, alone):
     (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
     count as one and further Jokers one each; then a doubled card counts twice."""
     types = _facts(ctx).card_type
-    joker = _joker_type(ctx)
+    joker = _facts(ctx).joker
     out = []
     for p in range(ctx.player_count):
         played = ctx.vars["played"][p]
