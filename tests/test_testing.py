@@ -61,7 +61,7 @@ def test_a_rule_failing_at_play_time_is_reported(lagoon: Path):
 def test_a_view_that_leaks_hidden_data_is_reported(monkeypatch):
     def no_redaction(rules, values, player, players):
         return {name: dict(zip(rules.space_ids, value)) if rules.compiled.state[name].per == "space" else value
-                for name, value in views._json(values).items()}
+                for name, value in views.json_safe(values).items()}
 
     monkeypatch.setattr("venedig_rules.engine.redact_state", no_redaction)
     report = testing.api_test(RULES, games=1)

@@ -26,7 +26,7 @@ from . import rng as rnglib
 from .effects.compile import WAIT, Ref, combine, freeze
 from .errors import RuleRuntimeError, VenedigError
 from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action, value_key
-from .views import redact_event, redact_state
+from .views import json_safe, redact_event, redact_state
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -66,8 +66,8 @@ class _State:
         self.over, self.winners = over, winners
 
     def to_json(self) -> dict:
-        return {"vars": _jsonable(self.vars), "frames": [[c, pc, t, _jsonable(L)] for c, pc, t, L in self.frames],
-                "pending": _jsonable(self.pending), "rng": f"{self.rng:016x}", "over": self.over,
+        return {"vars": json_safe(self.vars), "frames": [[c, pc, t, json_safe(L)] for c, pc, t, L in self.frames],
+                "pending": json_safe(self.pending), "rng": f"{self.rng:016x}", "over": self.over,
                 "winners": None if self.winners is None else list(self.winners)}
 
 
@@ -179,7 +179,7 @@ class Game:
         committed = None
         if pending is not None and pending["kind"] == "each" and player in pending["players"]:
             commit = pending["commits"][pending["players"].index(player)]
-            committed = _jsonable(commit[0]) if commit is not None else None
+            committed = json_safe(commit[0]) if commit is not None else None
         return {"ruleset": self.rules.name, "player": player, "players": self.players,
                 "to_move": list(self.to_move), "over": s.over, "winners": list(self.winners),
                 "state": redact_state(self.rules, s.vars, player, self.players),
@@ -263,7 +263,7 @@ class Game:
         """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""
         body = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": self.rules.name,
                 "rules_hash": self.rules.rules_hash, "players": self.players, "seed": self.seed,
-                "actions": [str(a) for a in self._actions], "state": self._state.to_json(), "events": _jsonable(self._events)}
+                "actions": [str(a) for a in self._actions], "state": self._state.to_json(), "events": json_safe(self._events)}
         body["checksum"] = _checksum(body)
         return body
 
@@ -570,7 +570,7 @@ class _Run:
         self.events.append(event)
 
     def narrate(self, kind: str, fields: dict) -> None:
-        self.emit({"type": kind, **{k: _jsonable(v) for k, v in fields.items()}})
+        self.emit({"type": kind, **{k: json_safe(v) for k, v in fields.items()}})
 
     def end(self, winners: tuple | None = None) -> None:
         """End the game now: the machine stops at once (nothing after this runs)."""
@@ -641,16 +641,6 @@ def _initial_vars(rules: "Ruleset", players: int) -> dict:
         else:
             out[name] = value
     return out
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, list):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    return value
 
 
 def _checksum(body: dict) -> str:

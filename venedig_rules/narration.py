@@ -15,6 +15,7 @@ import string
 from typing import Any, Mapping
 
 from .notation import value_text
+from .views import is_redacted
 
 _PLAYER_FIELDS = {"player", "who", "winner", "to", "by"}
 
@@ -28,7 +29,7 @@ def sentence(templates: Mapping[str, str], event: dict) -> str | None:
     if kind == "choice":
         if event.get("passed"):
             return f"p{event['player']} passes ({event['label']})"
-        if event.get("hidden") and _redacted(event["value"]):
+        if event.get("hidden") and is_redacted(event["value"]):
             return f"p{event['player']} {event['label']}: (secret)"
         return f"p{event['player']} {event['label']}: {_show(event['value'])}"
     if kind == "commit":
@@ -48,10 +49,6 @@ def sentence(templates: Mapping[str, str], event: dict) -> str | None:
         return "the game is over"
     fields = ", ".join(f"{k}={_show(v, k)}" for k, v in event.items() if k != "type")
     return f"{kind}: {fields}" if fields else str(kind)
-
-
-def _redacted(value: Any) -> bool:
-    return value == "?" or (isinstance(value, dict) and "hidden" in value)
 
 
 def _place(ref: Any) -> str:

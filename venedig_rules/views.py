@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 HIDDEN = "?"
 
 
+def is_redacted(value: Any) -> bool:
+    """Whether a value is a shape left by :func:`redact` (``None`` is not: it hides nothing)."""
+    return value == HIDDEN or (isinstance(value, dict) and set(value) == {"hidden"})
+
+
 def redact(value: Any) -> Any:
     """The shape of a value, without its content."""
     if value is None:
@@ -47,9 +52,9 @@ def redact_state(rules: "Ruleset", values: dict, player: int, players: int) -> d
         decl = rules.state_visibility(name)
         per = rules.compiled.state[name].per
         if decl == "all":
-            out[name] = _json(value)
+            out[name] = json_safe(value)
         elif per == "player":
-            out[name] = [_json(v) if (decl == "owner" and p == player) else redact(v) for p, v in enumerate(value)]
+            out[name] = [json_safe(v) if (decl == "owner" and p == player) else redact(v) for p, v in enumerate(value)]
         elif per == "space":
             out[name] = {space: redact(v) for space, v in zip(rules.space_ids, value)}
         else:
@@ -64,27 +69,32 @@ def redact_event(rules: "Ruleset", event: dict, player: int | None) -> dict | No
     kind = event["type"]
     if kind == "change":
         if visible(rules, event["var"], event.get("index"), player):
-            return _json(event)
-        return {**_json(event), "value": redact(event["value"])}
+            return json_safe(event)
+        return {**json_safe(event), "value": redact(event["value"])}
     if kind == "move":
         src, dst = event["from"], event["to"]
         if visible(rules, src[0], src[1], player) or visible(rules, dst[0], dst[1], player):
-            return _json(event)
-        return {**_json(event), "item": redact(event["item"])}
+            return json_safe(event)
+        return {**json_safe(event), "item": redact(event["item"])}
     if kind == "commit" or (kind == "choice" and event.get("hidden")):
         if player is None or event["player"] == player:
-            return _json(event)
-        return {**_json(event), "value": redact(event["value"])}
+            return json_safe(event)
+        return {**json_safe(event), "value": redact(event["value"])}
     if "to" in event and player is not None:
         to = event["to"]
         if to != player and not (isinstance(to, (list, tuple)) and player in to):
             return None
-    return _json(event)
+    return json_safe(event)
 
 
-def _json(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
+    """A copy of a value as JSON holds it: tuples and lists as lists, mapping keys as text.
+
+    >>> json_safe({1: ("a", ["b"])})
+    {'1': ['a', ['b']]}
+    """
     if isinstance(value, (tuple, list)):
-        return [_json(v) for v in value]
+        return [json_safe(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _json(v) for k, v in value.items()}
+        return {str(k): json_safe(v) for k, v in value.items()}
     return value
