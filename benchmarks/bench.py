@@ -56,10 +56,14 @@ def playouts(rules, players: int, games: int) -> tuple[float, float, int]:
 
 
 def first_load_ms(name) -> float:
-    code = ("import time; t = time.perf_counter(); import venedig_rules as vr; "
-            f"vr.load({str(name)!r}); print((time.perf_counter() - t) * 1000)")
-    runs = [float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True,
-                                 cwd=ROOT).stdout) for _ in range(3)]
+    code = (
+        "import time; t = time.perf_counter(); import venedig_rules as vr; "
+        f"vr.load({str(name)!r}); print((time.perf_counter() - t) * 1000)"
+    )
+    runs = [
+        float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT).stdout)
+        for _ in range(3)
+    ]
     return statistics.median(runs)
 
 
@@ -88,8 +92,10 @@ def main() -> None:
     print("\nload and compile from YAML (median of 5), target < 300 ms")
     for name in [*vr.bundled(), LAGOON]:
         label = name if isinstance(name, str) else "lagoon (test ruleset)"
-        print(f"  {label:<24} {load_ms(name):7.1f} ms   (first load in a new process, import included: "
-              f"{first_load_ms(name):.0f} ms)")
+        print(
+            f"  {label:<24} {load_ms(name):7.1f} ms   (first load in a new process, import included: "
+            f"{first_load_ms(name):.0f} ms)"
+        )
     playable = [vr.load(LAGOON)] + [r for r in (vr.load(n) for n in vr.bundled()) if r.playable]
     print("\nrandom playouts incl. legal actions at every step, target >= 20,000 actions/s")
     for rules in playable:
@@ -97,8 +103,10 @@ def main() -> None:
             runs = [playouts(rules, n, args.games) for _ in range(args.repeat)]
             best, median = max(r[0] for r in runs), statistics.median(r[0] for r in runs)
             games_s, actions = max(r[1] for r in runs), runs[0][2]
-            print(f"  {rules.name:<12} {n}p  best {best:8,.0f}  median {median:8,.0f} actions/s  "
-                  f"{games_s:6,.1f} games/s  ({actions} actions in {args.games} games)")
+            print(
+                f"  {rules.name:<12} {n}p  best {best:8,.0f}  median {median:8,.0f} actions/s  "
+                f"{games_s:6,.1f} games/s  ({actions} actions in {args.games} games)"
+            )
     print("\nclone() of a mid-game state (median), target < 50 us")
     for rules in playable:
         print(f"  {rules.name:<12} {clone_us(rules, rules.players.stop - 1):7.2f} us")

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import BAD_RULES, build_case
 
 import venedig_rules as vr
 from venedig_rules import errors
-
-from conftest import BAD_RULES, build_case
 
 CASES = sorted(p for p in BAD_RULES.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
@@ -29,8 +28,15 @@ def test_bad_ruleset_reports_exact_errors(case: Path, tmp_path: Path):
     root = build_case(case, tmp_path)
     with pytest.raises(vr.InvalidRulesError) as info:
         vr.load(root / expect.get("load", "."))
-    got = [{"code": e.code, "file": Path(e.location.file).relative_to(root).as_posix(),
-            "line": e.location.line, "column": e.location.column} for e in info.value.errors]
+    got = [
+        {
+            "code": e.code,
+            "file": Path(e.location.file).relative_to(root).as_posix(),
+            "line": e.location.line,
+            "column": e.location.column,
+        }
+        for e in info.value.errors
+    ]
     assert got == expect["errors"]
     if "contains" in expect:
         assert any(expect["contains"] in e.message for e in info.value.errors), str(info.value)
@@ -40,7 +46,6 @@ def test_every_rule_data_error_code_has_a_case():
     covered = set()
     for case in CASES:
         covered |= {e["code"] for e in yaml.safe_load((case / "expect.yaml").read_text())["errors"]}
-    codes = {cls.code for cls in vars(errors).values()
-             if isinstance(cls, type) and issubclass(cls, errors.RulesError)}
+    codes = {cls.code for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, errors.RulesError)}
     # the aggregate has no case of its own; DSL codes are covered in test_ruleset.py
     assert codes - covered - {"rules", "rules/invalid", "dsl", "dsl/syntax", "dsl/name", "dsl/type"} == set()

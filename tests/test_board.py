@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import venedig_rules as vr
-from venedig_rules.board import Board, Track, grid_spaces, matches
+from venedig_rules.data.board import Board, Track, grid_spaces, matches
 
 LAND = {"terrain": "land"}
 
@@ -45,6 +45,7 @@ def rialto(rules) -> Board:
 
 # --- square grids ---------------------------------------------------------------------------
 
+
 def test_square_neighbours_share_an_edge_never_a_corner():
     board = square("###", "###", "###")
     assert board.neighbours("b2") == ("a2", "b1", "b3", "c2")
@@ -61,8 +62,10 @@ def test_water_is_no_space_and_breaks_adjacency():
 
 
 def test_node_attributes_are_the_grid_spaces():
-    data = {"grid": {"type": "square", "rows": ["#~"], "legend": {"#": LAND, "~": {"terrain": "canal"}}},
-            "spaces": {"b1": {"start": "gondola", "tags": ["x"]}}}
+    data = {
+        "grid": {"type": "square", "rows": ["#~"], "legend": {"#": LAND, "~": {"terrain": "canal"}}},
+        "spaces": {"b1": {"start": "gondola", "tags": ["x"]}},
+    }
     board = Board.from_data(data)
     assert dict(board.graph.nodes(data=True)) == grid_spaces(data)
     assert dict(board.attrs("b1")) == {"terrain": "canal", "col": 1, "row": 0, "start": "gondola", "tags": ["x"]}
@@ -82,10 +85,11 @@ def test_unknown_space_is_a_key_error_with_a_suggestion():
 
 # --- hex grids ------------------------------------------------------------------------------
 
+
 def test_hex_odd_rows_shift_odd_rows_right():
     board = hexes("odd_rows", "###", "###", "###")
     assert board.neighbours("b2") == ("a2", "b1", "b3", "c1", "c2", "c3")  # shifted row: columns b, c
-    assert board.neighbours("b1") == ("a1", "a2", "b2", "c1")               # unshifted row: columns a, b
+    assert board.neighbours("b1") == ("a1", "a2", "b2", "c1")  # unshifted row: columns a, b
     assert board.neighbours("a1") == ("a2", "b1")
     assert board.neighbours("c2") == ("b2", "c1", "c3")
     assert board.neighbours("a3") == ("a2", "b3")
@@ -95,7 +99,7 @@ def test_hex_odd_rows_shift_odd_rows_right():
 def test_hex_even_rows_shift_even_rows_right():
     board = hexes("even_rows", "###", "###", "###")
     assert board.neighbours("b2") == ("a1", "a2", "a3", "b1", "b3", "c2")  # unshifted row: columns a, b
-    assert board.neighbours("b1") == ("a1", "b2", "c1", "c2")              # shifted row: columns b, c
+    assert board.neighbours("b1") == ("a1", "b2", "c1", "c2")  # shifted row: columns b, c
     assert board.neighbours("a1") == ("a2", "b1", "b2")
     assert board.neighbours("c2") == ("b1", "b2", "b3", "c1", "c3")
     assert board.graph.number_of_edges() == 16
@@ -110,23 +114,39 @@ def test_hex_without_offset_is_odd_rows():
 def test_venedig_neighbours_follow_the_documented_odd_rows_rule(venedig):
     # board.yaml: in an unshifted row, columns c-1 and c above and below; in a shifted row, c and c+1
     assert venedig.neighbours("e3") == ("d2", "d3", "d4", "e2", "e4", "f3")  # row 3 unshifted: d, e above/below
-    assert venedig.neighbours("c2") == ("b2", "c3", "d1", "d2", "d3")        # row 2 shifted: c, d; c1 is water
-    assert venedig.neighbours("h6") == ("g6",)                                # i6, h7, i7 and row 5 are water
+    assert venedig.neighbours("c2") == ("b2", "c3", "d1", "d2", "d3")  # row 2 shifted: c, d; c1 is water
+    assert venedig.neighbours("h6") == ("g6",)  # i6, h7, i7 and row 5 are water
 
 
 # --- spaces_where ---------------------------------------------------------------------------
 
+
 def test_spaces_where_selects_as_matches_does(venedig):
-    selectors = [{}, {"region": "castello"}, {"start": "free"}, {"region": "san_polo", "start": "built"},
-                 {"building": "ponte"}, {"region": "nowhere"}, {"col": 0}, {"building": None, "start": "built"}]
+    selectors = [
+        {},
+        {"region": "castello"},
+        {"start": "free"},
+        {"region": "san_polo", "start": "built"},
+        {"building": "ponte"},
+        {"region": "nowhere"},
+        {"col": 0},
+        {"building": None, "start": "built"},
+    ]
     for where in selectors:
         expected = {sid for sid in venedig.spaces if matches(venedig.attrs(sid), where)}
         assert venedig.spaces_where(**where) == expected, where
 
 
 def test_spaces_where_tags_must_all_be_present():
-    board = Board.from_data({"grid": {"type": "square", "rows": ["abc"], "legend": {
-        "a": {"tags": ["x"]}, "b": {"tags": ["x", "y"]}, "c": {}}}})
+    board = Board.from_data(
+        {
+            "grid": {
+                "type": "square",
+                "rows": ["abc"],
+                "legend": {"a": {"tags": ["x"]}, "b": {"tags": ["x", "y"]}, "c": {}},
+            }
+        }
+    )
     assert board.spaces_where(tags=["x"]) == {"a1", "b1"}
     assert board.spaces_where(tags=["x", "y"]) == {"b1"}
     assert board.spaces_where(tags="y") == {"b1"}
@@ -143,10 +163,15 @@ def test_spaces_where_counts_match_the_board_counts(rules, saeulen, venedig):
 
 TWO_ISLANDS = {
     "grid": {"type": "square", "rows": ["NN.SS"], "legend": {"N": {"region": "north"}, "S": {"region": "south"}}},
-    "regions": [{"id": "north", "name": "North", "side": "blue"}, {"id": "south", "name": "South"},
-                {"id": "empty", "name": "Empty"}],
-    "connections": [{"id": "bridge", "between": ["north", "south"], "spaces": ["b1", "d1"], "tags": ["bridge_spot"]},
-                    {"id": "ferry", "between": ["north", "south"]}],
+    "regions": [
+        {"id": "north", "name": "North", "side": "blue"},
+        {"id": "south", "name": "South"},
+        {"id": "empty", "name": "Empty"},
+    ],
+    "connections": [
+        {"id": "bridge", "between": ["north", "south"], "spaces": ["b1", "d1"], "tags": ["bridge_spot"]},
+        {"id": "ferry", "between": ["north", "south"]},
+    ],
 }
 
 
@@ -163,7 +188,11 @@ def test_region_graph_keeps_every_connection_between_the_same_regions():
     board = Board.from_data(TWO_ISLANDS)
     assert board.region_graph.number_of_edges() == 2
     assert board.region_graph.edges["north", "south", "bridge"] == {
-        "id": "bridge", "spaces": ("b1", "d1"), "tags": frozenset({"bridge_spot"}), "params": {}}
+        "id": "bridge",
+        "spaces": ("b1", "d1"),
+        "tags": frozenset({"bridge_spot"}),
+        "params": {},
+    }
     assert board.region_neighbours("north") == ("south",)
     assert board.region_neighbours("empty") == ()
     assert board.connection("ferry").spaces == ()
@@ -180,18 +209,19 @@ def test_unknown_region_connection_and_track_are_key_errors():
 
 # --- contiguity and touching ----------------------------------------------------------------
 
+
 def test_contiguous_groups_are_joined_through_edges():
     board = square("###", "###", "###")
     assert board.is_contiguous(set())
     assert board.is_contiguous({"b2"})
     assert board.is_contiguous({"a1", "a2", "a3", "b3"})
-    assert not board.is_contiguous({"a1", "b2"})             # diagonal only
+    assert not board.is_contiguous({"a1", "b2"})  # diagonal only
     assert not board.is_contiguous({"a1", "c1"})
 
 
 def test_contiguity_on_hex_uses_the_shifted_neighbours():
     board = hexes("odd_rows", "###", "###")
-    assert board.is_contiguous({"a1", "b2"}) is False        # odd-r: a1 touches a2 and b1 only
+    assert board.is_contiguous({"a1", "b2"}) is False  # odd-r: a1 touches a2 and b1 only
     assert board.is_contiguous({"b1", "a2"})
 
 
@@ -229,7 +259,7 @@ def test_domino_has_two_orientations_each_placed_both_ways_round():
 def test_l_triomino_has_four_rotations_and_no_reflection():
     placed = square("##", "##").placements(L_TRIOMINO, None)
     assert placed == (("a1", "a2", "b2"), ("a2", "b2", "b1"), ("b1", "a1", "a2"), ("b2", "b1", "a1"))
-    assert {p[1] for p in placed} == {"a1", "a2", "b1", "b2"}   # the corner cell in each corner once
+    assert {p[1] for p in placed} == {"a1", "a2", "b1", "b2"}  # the corner cell in each corner once
     assert len(square("###", "###", "###").placements(L_TRIOMINO, None)) == 16
 
 
@@ -248,7 +278,7 @@ def test_placements_stay_on_allowed_spaces():
     board = square("###", "###", "###")
     allowed = board.spaces - {"b2"}
     placed = board.placements(DOMINO, allowed)
-    assert len(placed) == 16                                   # 12 edges, 4 of them at b2, both ways round
+    assert len(placed) == 16  # 12 edges, 4 of them at b2, both ways round
     assert all("b2" not in p for p in placed)
     assert board.placements(SQUARE, allowed) == ()
 
@@ -258,7 +288,11 @@ def test_cell_allowed_overrides_allowed_per_cell():
     land, canal = board.spaces_where(terrain="land"), board.spaces_where(terrain="canal")
     bridge = [[0, 0], [1, 0], [2, 0]]
     assert board.placements(bridge, land, [None, canal, None]) == (
-        ("a1", "b1", "c1"), ("a2", "b2", "c2"), ("c1", "b1", "a1"), ("c2", "b2", "a2"))
+        ("a1", "b1", "c1"),
+        ("a2", "b2", "c2"),
+        ("c1", "b1", "a1"),
+        ("c2", "b2", "a2"),
+    )
     assert board.placements(bridge, land) == ()
     with pytest.raises(ValueError):
         board.placements(bridge, land, [canal])
@@ -295,7 +329,7 @@ def test_hex_pair_turns_six_ways(offset):
 def test_hex_triangle_points_up_and_down(offset):
     board = hexes(offset, "###", "###", "###")
     placed = board.placements(TRIANGLE, None)
-    assert len(placed) == 24                                   # 8 triangles, each reached by 3 of 6 turns
+    assert len(placed) == 24  # 8 triangles, each reached by 3 of 6 turns
     assert len(board.placements(TRIANGLE, None, unordered=True)) == 8
     assert all(board.graph.subgraph(p).number_of_edges() == 3 for p in placed)
     assert len(board.placements(TRIANGLE, None, [{"b2"}, None, None])) == 6
@@ -309,13 +343,18 @@ def test_hex_shape_in_a_row_is_the_palazzo_along_three_axes():
 def test_venedig_buildings_fit_the_free_sites(venedig):
     free = venedig.spaces_where(start="free")
     assert venedig.placements("basilica_triangle", free, unordered=True) == (("g10", "h10", "h11"),)
-    assert venedig.placements("palazzo_pair", free, unordered=True) == (("c2", "d2"), ("g10", "h10"),
-                                                                       ("g10", "h11"), ("h10", "h11"))
+    assert venedig.placements("palazzo_pair", free, unordered=True) == (
+        ("c2", "d2"),
+        ("g10", "h10"),
+        ("g10", "h11"),
+        ("h10", "h11"),
+    )
     built = venedig.spaces_where(building="basilica")
     assert venedig.placements("basilica_triangle", built, unordered=True) == (("m7", "n7", "m8"),)
 
 
 # --- tracks ---------------------------------------------------------------------------------
+
 
 def test_rulebook_example_occupied_spaces_do_not_count(venedig):
     # rulebook 002: "Jürgen moves his gondola forward 7 spaces; the space with Klaus's gondola
@@ -323,9 +362,9 @@ def test_rulebook_example_occupied_spaces_do_not_count(venedig):
     # overtake Jürgen again." Jürgen starts on 20, Klaus on 26.
     gondola = venedig.track("gondola")
     juergen = gondola.advance(20, 7, occupied_steps={26})
-    assert juergen == 28                                       # 21-25, skips 26, 27, 28
+    assert juergen == 28  # 21-25, skips 26, 27, 28
     klaus = gondola.advance(26, 3, occupied_steps={juergen})
-    assert klaus == 30                                         # 27, skips 28, 29, 30
+    assert klaus == 30  # 27, skips 28, 29, 30
     assert klaus > juergen
 
 
@@ -333,7 +372,7 @@ def test_step_45_is_the_same_space_as_step_10(venedig):
     gondola = venedig.track("gondola")
     assert gondola.space_of(45) == 10 and gondola.space_of(10) == 10 and gondola.space_of(44) == 44
     assert gondola.advance(43, 2, occupied_steps={10}) == 46  # 44, 45 is blocked by the piece on 10, 46
-    assert gondola.advance(8, 2, occupied_steps={45}) == 11    # 9, 10 is blocked by the piece on 45, 11
+    assert gondola.advance(8, 2, occupied_steps={45}) == 11  # 9, 10 is blocked by the piece on 45, 11
     assert gondola.advance(43, 2, occupied_steps={5}) == 45
 
 
@@ -342,8 +381,14 @@ def test_same_as_step_inherits_touches(venedig):
     assert gondola.touches(45) == gondola.touches(10) == {"cannaregio", "castello", "san_polo", "san_marco"}
     assert gondola.touches(0) == frozenset() and gondola.touches(60) == frozenset()
     assert gondola.touches(70) == frozenset()
-    own = Track({"id": "t", "first": 0, "last": 3, "spaces": [
-        {"step": 1, "touches": ["a"]}, {"step": 3, "same_as": 1, "touches": ["b"]}]})
+    own = Track(
+        {
+            "id": "t",
+            "first": 0,
+            "last": 3,
+            "spaces": [{"step": 1, "touches": ["a"]}, {"step": 3, "same_as": 1, "touches": ["b"]}],
+        }
+    )
     assert own.touches(3) == {"b"}
 
 
@@ -358,14 +403,14 @@ def test_moving_past_60_continues_onto_the_posts(venedig):
 def test_the_move_stops_at_the_last_post(venedig):
     gondola = venedig.track("gondola")
     assert gondola.advance(75, 10) == 80
-    assert gondola.advance(75, 10, occupied_steps={80}) == 79   # never on an occupied space
+    assert gondola.advance(75, 10, occupied_steps={80}) == 79  # never on an occupied space
     assert gondola.advance(78, 5, occupied_steps={79, 80}) == 78  # no free step ahead: stays
 
 
 def test_advance_edge_cases():
     track = Track({"id": "t", "first": 0, "last": 5})
     assert track.advance(2, 0, occupied_steps={3}) == 2
-    assert track.advance(0, 2, occupied_steps={0}) == 2         # others sharing the start do not matter
+    assert track.advance(0, 2, occupied_steps={0}) == 2  # others sharing the start do not matter
     with pytest.raises(ValueError):
         track.advance(0, -1)
     with pytest.raises(KeyError):
@@ -400,6 +445,7 @@ def test_bad_tracks_are_refused():
 
 # --- the bundled boards ---------------------------------------------------------------------
 
+
 def test_every_venedig_district_is_contiguous(venedig):
     assert len(venedig.regions) == 5
     for region in venedig.regions:
@@ -423,8 +469,9 @@ def test_venedig_bridge_spots_face_across_one_water_hex_in_a_straight_line(vened
     for spot in venedig.connections.values():
         (q1, r1), (q2, r2) = (venedig.coords(s) for s in spot.spaces)
         dq, dr = q2 - q1, r2 - r1
-        assert dq % 2 == 0 and dr % 2 == 0 and (dq // 2, dr // 2) in {
-            (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}, spot.id
+        assert (
+            dq % 2 == 0 and dr % 2 == 0 and (dq // 2, dr // 2) in {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
+        ), spot.id
         middle = (q1 + dq // 2, r1 + dr // 2)
         assert middle not in {venedig.coords(s) for s in venedig.spaces}, spot.id
 
@@ -439,11 +486,30 @@ def test_saeulen_bridges_cross_19_canal_squares(saeulen):
     # tiles.yaml: the bridge's middle cell over the canal, both ends on land
     land, canal = saeulen.spaces_where(terrain="land"), saeulen.spaces_where(terrain="canal")
     placed = saeulen.placements("bridge", None, [land, canal, land])
-    assert len(placed) == 38                                   # 19 sites, each laid either way round
+    assert len(placed) == 38  # 19 sites, each laid either way round
     assert len(saeulen.placements("bridge", None, [land, canal, land], unordered=True)) == 19
     # board.yaml header: "vertically at a4 b4 c4 e2 f2 h6-m6 o4 p4 q4, horizontally at d3 g3 g4 g5 n5"
-    assert {p[1] for p in placed} == {"a4", "b4", "c4", "e2", "f2", "h6", "i6", "j6", "k6", "l6", "m6",
-                                      "o4", "p4", "q4", "d3", "g3", "g4", "g5", "n5"}
+    assert {p[1] for p in placed} == {
+        "a4",
+        "b4",
+        "c4",
+        "e2",
+        "f2",
+        "h6",
+        "i6",
+        "j6",
+        "k6",
+        "l6",
+        "m6",
+        "o4",
+        "p4",
+        "q4",
+        "d3",
+        "g3",
+        "g4",
+        "g5",
+        "n5",
+    }
 
 
 def test_saeulen_canal_is_one_channel(saeulen):

@@ -26,7 +26,10 @@ def test_variant_guide_example_loads(tmp_path: Path):
 def test_error_reference_lists_every_error_code():
     text = (DOCS / "errors.md").read_text()
     classes = [getattr(vr, name) for name in vr.__all__]
-    codes = {cls.code for cls in [*classes, *vars(vr.errors).values()]
-             if isinstance(cls, type) and issubclass(cls, vr.VenedigError)} - {"venedig", "rules", "dsl"}
+    codes = {
+        cls.code
+        for cls in [*classes, *vars(vr.errors).values()]
+        if isinstance(cls, type) and issubclass(cls, vr.VenedigError)
+    } - {"venedig", "rules", "dsl"}
     missing = {code for code in codes if f"`{code}`" not in text}
     assert not missing

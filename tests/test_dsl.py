@@ -20,8 +20,25 @@ import venedig_rules as vr
 from venedig_rules.effects import CORE
 from venedig_rules.effects.check import ProcInfo, Scope, VarInfo, check
 from venedig_rules.effects.compile import MAX_REPEAT
-from venedig_rules.effects.parse import (Assign, BinOp, Break, Call, Choose, Const, DslParseError, ExprStmt, For,
-                                         If, Index, Let, ListExpr, Name, Repeat, Unary, parse)
+from venedig_rules.effects.parse import (
+    Assign,
+    BinOp,
+    Break,
+    Call,
+    Choose,
+    Const,
+    DslParseError,
+    ExprStmt,
+    For,
+    If,
+    Index,
+    Let,
+    ListExpr,
+    Name,
+    Repeat,
+    Unary,
+    parse,
+)
 from venedig_rules.effects.primitives import RuleRuntimeError
 
 TESTS = Path(__file__).parent
@@ -67,9 +84,15 @@ def scope(**changes) -> Scope:
     """A scope like a main program's: a few state variables, constants, ids and a procedure."""
     base = dict(
         locals={"players": "list"},
-        state={"deck": VarInfo("list"), "discard": VarInfo("list"), "round": VarInfo("int"),
-               "done": VarInfo("bool"), "hand": VarInfo("list", "player"), "points": VarInfo("int", "player"),
-               "owner": VarInfo("player", "space")},
+        state={
+            "deck": VarInfo("list"),
+            "discard": VarInfo("list"),
+            "round": VarInfo("int"),
+            "done": VarInfo("bool"),
+            "hand": VarInfo("list", "player"),
+            "points": VarInfo("int", "player"),
+            "owner": VarInfo("player", "space"),
+        },
         constants={"hand_size": 3, "claims": {"by_players": {"2": 2, "3": 1}}},
         ids=frozenset({"one", "two", "a1", "b2", "west"}),
         procedures={"claim": ProcInfo((("who", "player"), ("times", "int"))), "tidy": ProcInfo(())},
@@ -92,19 +115,30 @@ class _Dumper(yaml.SafeDumper):
     pass
 
 
-_Dumper.add_representer(str, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", s,
-                                                             style="|" if "\n" in s else None))
+_Dumper.add_representer(
+    str, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None)
+)
 
 
-def write_ruleset(root: Path, main: str, *, state: dict | None = None, procedures: dict | None = None,
-                  constants: dict | None = None, contexts: dict | None = None, parameters: dict | None = None,
-                  players: tuple[int, int] = (2, 4), files: dict[str, str] | None = None) -> Path:
+def write_ruleset(
+    root: Path,
+    main: str,
+    *,
+    state: dict | None = None,
+    procedures: dict | None = None,
+    constants: dict | None = None,
+    contexts: dict | None = None,
+    parameters: dict | None = None,
+    players: tuple[int, int] = (2, 4),
+    files: dict[str, str] | None = None,
+) -> Path:
     """A minimal playable ruleset: game.yaml (state + flow), components.yaml and ``files``."""
     root.mkdir(parents=True, exist_ok=True)
     flow: dict = {"max_actions": 50, "main": textwrap.dedent(main).strip() + "\n"}
     if procedures:
-        flow["procedures"] = {k: (textwrap.dedent(v).strip() + "\n" if isinstance(v, str) else v)
-                              for k, v in procedures.items()}
+        flow["procedures"] = {
+            k: (textwrap.dedent(v).strip() + "\n" if isinstance(v, str) else v) for k, v in procedures.items()
+        }
     if contexts:
         flow["contexts"] = contexts
     game: dict = {"id": "calc", "title": "Calc", "players": {"min": players[0], "max": players[1]}}
@@ -129,13 +163,22 @@ def new_game(root: Path, players: int = 2, seed: int = 0):
 RESULT = {"result": {"type": "any", "start": None}}
 
 
-def run(tmp_path: Path, program: str, *, state: dict | None = None, procedures: dict | None = None,
-        players: int = 2, seed: int = 0, **kwargs):
+def run(
+    tmp_path: Path,
+    program: str,
+    *,
+    state: dict | None = None,
+    procedures: dict | None = None,
+    players: int = 2,
+    seed: int = 0,
+    **kwargs,
+):
     """The value of ``program`` run as a procedure (its value is its last statement's)."""
     procs = dict(procedures or {})
     procs["prog"] = program
-    root = write_ruleset(tmp_path / "calc", "let v = prog(); result = v", state={**RESULT, **(state or {})},
-                         procedures=procs, **kwargs)
+    root = write_ruleset(
+        tmp_path / "calc", "let v = prog(); result = v", state={**RESULT, **(state or {})}, procedures=procs, **kwargs
+    )
     game = new_game(root, players, seed)
     assert game.is_over
     return game.value("result")
@@ -166,8 +209,9 @@ def load_errors(root: Path) -> list[tuple[str, str, int, int, str]]:
     """(code, file name, line, column, message) of every problem of a load."""
     with pytest.raises(vr.InvalidRulesError) as info:
         vr.load(root)
-    return [(e.code, Path(e.location.file).name, e.location.line, e.location.column, e.message)
-            for e in info.value.errors]
+    return [
+        (e.code, Path(e.location.file).name, e.location.line, e.location.column, e.message) for e in info.value.errors
+    ]
 
 
 def runtime_error(root: Path, players: int = 2) -> RuleRuntimeError:
@@ -228,8 +272,11 @@ def test_let_binds_an_expression_or_a_decision():
 
 def test_assignment_takes_equals_plus_equals_and_minus_equals_to_names_and_indexed_names():
     stmts = parse("a = 1; b += 2; c[p] -= 3").body
-    assert [(s.name, s.op, s.index is not None) for s in stmts] == [("a", "=", False), ("b", "+=", False),
-                                                                    ("c", "-=", True)]
+    assert [(s.name, s.op, s.index is not None) for s in stmts] == [
+        ("a", "=", False),
+        ("b", "+=", False),
+        ("c", "-=", True),
+    ]
 
 
 def test_only_a_name_or_name_index_can_be_assigned():
@@ -351,12 +398,14 @@ def test_nodes_know_the_offset_where_they_start():
 
 
 def test_a_block_scalar_from_yaml_parses_with_its_comments():
-    data = yaml.safe_load(textwrap.dedent("""\
+    data = yaml.safe_load(
+        textwrap.dedent("""\
         effect: |
           # a bid of 5 costs a point
           if value == 5 and points[self] > 0 { points[self] -= 1 }
           else if value == 1 { points[self] += half_down(3) }  # consolation
-    """))
+    """)
+    )
     (stmt,) = parse(data["effect"]).body
     assert isinstance(stmt, If) and isinstance(stmt.orelse.body[0], If)
 
@@ -424,8 +473,10 @@ def test_procedures_are_suggested_for_misspelt_calls():
 
 
 def test_the_arguments_of_an_unknown_primitive_are_still_checked():
-    assert problems("unknownf(rnd)") == [("dsl/name", 0, "unknown primitive 'unknownf'"),
-                                         ("dsl/name", 9, "unknown name 'rnd' (did you mean 'round'?)")]
+    assert problems("unknownf(rnd)") == [
+        ("dsl/name", 0, "unknown primitive 'unknownf'"),
+        ("dsl/name", 9, "unknown name 'rnd' (did you mean 'round'?)"),
+    ]
 
 
 def test_state_constants_ids_and_players_are_names():
@@ -433,8 +484,9 @@ def test_state_constants_ids_and_players_are_names():
 
 
 def test_a_primitive_or_procedure_used_as_a_value_must_be_called():
-    assert problems("half_down") == [("dsl/type", 0, "'half_down' is called, not used as a value: "
-                                                     "write half_down(...)")]
+    assert problems("half_down") == [
+        ("dsl/type", 0, "'half_down' is called, not used as a value: write half_down(...)")
+    ]
     assert problems("claim") == [("dsl/type", 0, "'claim' is called, not used as a value: write claim(...)")]
 
 
@@ -478,21 +530,25 @@ def test_operators_check_their_operand_types():
     assert problems("[1] + 1") == [("dsl/type", 6, "'+' joins two lists; this side is int")]
     assert problems('-"a"') == [("dsl/type", 1, "the operand of '-' should be int, not str")]
     assert problems("round in 3") == [("dsl/type", 9, "the right side of 'in' should be list, not int")]
-    assert problems('"a" < "b"') == [("dsl/type", 0, "'<' needs numbers; this side is str"),
-                                     ("dsl/type", 6, "'<' needs numbers; this side is str")]
+    assert problems('"a" < "b"') == [
+        ("dsl/type", 0, "'<' needs numbers; this side is str"),
+        ("dsl/type", 6, "'<' needs numbers; this side is str"),
+    ]
 
 
 def test_choose_checks_its_chooser_and_options():
     assert problems('choose 0 from 3 as "x"') == [("dsl/type", 14, "the options of 'choose' should be list, not int")]
     assert problems('choose "a" from [1]') == [("dsl/type", 7, "the chooser of 'choose' should be player, not str")]
     assert problems("choose each p in 3 from [p]") == [
-        ("dsl/type", 17, "the players of 'choose each' should be list, not int")]
+        ("dsl/type", 17, "the players of 'choose each' should be list, not int")
+    ]
 
 
 def test_the_value_of_choose_each_is_a_list():
     assert problems("let bids = choose each p in players from hand[p]; bids[0] + 1") == []
     assert problems("let bids = choose each p in players from hand[p]; half_down(bids)") == [
-        ("dsl/type", 60, "argument 'x' of half_down() should be int, not list")]
+        ("dsl/type", 60, "argument 'x' of half_down() should be int, not list")
+    ]
 
 
 def test_break_outside_a_loop_is_a_syntax_error():
@@ -503,21 +559,25 @@ def test_break_outside_a_loop_is_a_syntax_error():
 
 def test_a_procedure_call_nested_in_an_expression_is_a_syntax_error():
     assert problems("let n = 1 + claim(0, 2)") == [
-        ("dsl/syntax", 12, "procedure 'claim' can only be called alone or as the value of 'let'")]
+        ("dsl/syntax", 12, "procedure 'claim' can only be called alone or as the value of 'let'")
+    ]
     assert problems("claim(0, 2); let n = claim(1, 1); n") == []
 
 
 def test_effect_and_trigger_nested_in_an_expression_are_syntax_errors():
     assert problems('1 + effect(one, "effect")') == [
-        ("dsl/syntax", 4, "effect() runs another effect: it can only stand alone or be the value of 'let'")]
+        ("dsl/syntax", 4, "effect() runs another effect: it can only stand alone or be the value of 'let'")
+    ]
     assert problems('if trigger("end") { 1 }') == [
-        ("dsl/syntax", 3, "trigger() runs another effect: it can only stand alone or be the value of 'let'")]
+        ("dsl/syntax", 3, "trigger() runs another effect: it can only stand alone or be the value of 'let'")
+    ]
     assert problems('let v = effect(one, "effect", site: a1); trigger("end", bonus: 2)') == []
 
 
 def test_assigning_to_an_unknown_variable_is_a_name_error_with_did_you_mean():
-    assert problems("rond = 3") == [("dsl/name", 0, "cannot assign to 'rond': not a local (use 'let') or a "
-                                                    "state variable (did you mean 'round'?)")]
+    assert problems("rond = 3") == [
+        ("dsl/name", 0, "cannot assign to 'rond': not a local (use 'let') or a state variable (did you mean 'round'?)")
+    ]
 
 
 def test_assigning_a_state_variable_a_value_of_another_type_is_a_type_error():
@@ -537,7 +597,8 @@ def test_plus_equals_needs_a_number_or_list_variable():
 
 def test_an_element_of_a_local_cannot_be_assigned():
     assert problems("let xs = [1]; xs[0] = 2") == [
-        ("dsl/type", 14, "cannot assign to an element of local 'xs'; build a new list instead")]
+        ("dsl/type", 14, "cannot assign to an element of local 'xs'; build a new list instead")
+    ]
 
 
 def test_a_per_player_variable_needs_an_index_where_one_value_is_changed():
@@ -564,15 +625,19 @@ def test_indexing_a_single_value_variable_is_one_type_error():
 
 def test_a_changing_primitive_needs_a_state_variable_to_change():
     assert problems("draw(deck, players)") == [
-        ("dsl/type", 11, "argument 'target' of draw() must be a state variable (like deck or hand[p])")]
+        ("dsl/type", 11, "argument 'target' of draw() must be a state variable (like deck or hand[p])")
+    ]
     assert problems("shuffle(round)") == [
-        ("dsl/type", 8, "argument 'zone' of shuffle() should hold list, 'round' holds int")]
+        ("dsl/type", 8, "argument 'zone' of shuffle() should hold list, 'round' holds int")
+    ]
 
 
 def test_a_name_bound_inside_a_block_is_unknown_after_it():
     assert problems("if true { let z = 1 }; z") == [("dsl/name", 23, "unknown name 'z'")]
-    assert problems("for i in [1] { let w = i }; w + i") == [("dsl/name", 28, "unknown name 'w'"),
-                                                           ("dsl/name", 32, "unknown name 'i'")]
+    assert problems("for i in [1] { let w = i }; w + i") == [
+        ("dsl/name", 28, "unknown name 'w'"),
+        ("dsl/name", 32, "unknown name 'i'"),
+    ]
 
 
 def test_a_let_gives_its_name_the_type_of_its_value():
@@ -581,15 +646,19 @@ def test_a_let_gives_its_name_the_type_of_its_value():
 
 def test_invariants_may_not_choose():
     assert problems("choose 0 from [true]", invariant_scope()) == [
-        ("dsl/syntax", 0, "a decision ('choose') is not allowed here")]
+        ("dsl/syntax", 0, "a decision ('choose') is not allowed here")
+    ]
 
 
 def test_invariants_may_not_change_state():
     sc = invariant_scope()
     assert problems("round = 1", sc) == [("dsl/syntax", 0, "state variable 'round' cannot be changed here")]
     assert problems("random(3) == 1", sc) == [("dsl/syntax", 0, "random() changes the game and cannot be called here")]
-    assert problems("draw(deck, discard)", sc)[0] == ("dsl/syntax", 0,
-                                                      "draw() changes the game and cannot be called here")
+    assert problems("draw(deck, discard)", sc)[0] == (
+        "dsl/syntax",
+        0,
+        "draw() changes the game and cannot be called here",
+    )
 
 
 def test_invariants_may_not_run_effects_or_procedures():
@@ -618,8 +687,12 @@ def test_the_lagoon_ruleset_uses_every_dsl_construct():
     ops = {n.op for n in nodes if isinstance(n, (BinOp, Unary))}
     assert {"and", "or", "not", "in", "==", "!=", "+", "*", "//", "%"} <= ops
     assert ops & {"<", "<=", ">", ">="}
-    assert {(n.op, n.index is not None) for n in nodes if isinstance(n, Assign)} >= {("=", False), ("=", True),
-                                                                                    ("+=", True), ("-=", True)}
+    assert {(n.op, n.index is not None) for n in nodes if isinstance(n, Assign)} >= {
+        ("=", False),
+        ("=", True),
+        ("+=", True),
+        ("-=", True),
+    }
     chooses = [n for n in nodes if isinstance(n, Choose)]
     assert any(c.each for c in chooses) and any(c.optional for c in chooses) and any(c.secret for c in chooses)
     assert any(not (c.each or c.optional) for c in chooses)  # one that must be answered
@@ -628,31 +701,37 @@ def test_the_lagoon_ruleset_uses_every_dsl_construct():
 def test_an_unknown_primitive_in_a_block_scalar_is_located_at_its_line_and_column(tmp_path):
     root = copy_lagoon(tmp_path, {"game.yaml": [("    shuffle(deck);", "    shufle(deck);")]})
     line, col = where(root / "game.yaml", "shufle(deck)")
-    assert load_errors(root) == [("dsl/name", "game.yaml", line, col,
-                                  "unknown primitive 'shufle' (did you mean 'shuffle'?)")]
+    assert load_errors(root) == [
+        ("dsl/name", "game.yaml", line, col, "unknown primitive 'shufle' (did you mean 'shuffle'?)")
+    ]
 
 
 def test_a_type_error_deep_in_a_block_scalar_is_located_at_the_argument(tmp_path):
     root = copy_lagoon(tmp_path, {"cards.yaml": [("half_down(3)", 'half_down("3")')]})
     line, col = where(root / "cards.yaml", '"3"')
     assert (line, col) == (8, 77)
-    assert load_errors(root) == [("dsl/type", "cards.yaml", 8, 77,
-                                  "argument 'x' of half_down() should be int, not str")]
+    assert load_errors(root) == [
+        ("dsl/type", "cards.yaml", 8, 77, "argument 'x' of half_down() should be int, not str")
+    ]
 
 
 def test_an_error_in_a_procedure_body_is_located_in_game_yaml(tmp_path):
-    root = copy_lagoon(tmp_path, {"game.yaml": [("claim(winner, half_up(top) * claims_per_bid // 2 + 1);",
-                                                 "let n = 1 + claim(winner, 2);")]})
+    root = copy_lagoon(
+        tmp_path,
+        {"game.yaml": [("claim(winner, half_up(top) * claims_per_bid // 2 + 1);", "let n = 1 + claim(winner, 2);")]},
+    )
     line, col = where(root / "game.yaml", "claim(winner, 2)")
-    assert load_errors(root) == [("dsl/syntax", "game.yaml", line, col,
-                                  "procedure 'claim' can only be called alone or as the value of 'let'")]
+    assert load_errors(root) == [
+        ("dsl/syntax", "game.yaml", line, col, "procedure 'claim' can only be called alone or as the value of 'let'")
+    ]
 
 
 def test_an_error_in_a_plain_scalar_is_located_at_its_column(tmp_path):
     root = copy_lagoon(tmp_path, {"invariants.yaml": [("check: min(points) >= 0", "check: min(pionts) >= 0")]})
     line, col = where(root / "invariants.yaml", "pionts")
-    assert load_errors(root) == [("dsl/name", "invariants.yaml", line, col,
-                                  "unknown name 'pionts' (did you mean 'points'?)")]
+    assert load_errors(root) == [
+        ("dsl/name", "invariants.yaml", line, col, "unknown name 'pionts' (did you mean 'points'?)")
+    ]
 
 
 def test_an_error_in_a_double_quoted_scalar_is_located_at_its_column(tmp_path):
@@ -675,24 +754,32 @@ def test_a_located_error_prints_file_line_column_code_message_and_a_caret_excerp
         vr.load(root)
     (error,) = info.value.errors
     line, col = where(root / "game.yaml", "shufle(deck)")
-    assert str(error) == (f"{error.location.file}:{line}:{col}: dsl/name: unknown primitive 'shufle' "
-                          f"(did you mean 'shuffle'?)\n    shufle(deck);\n    ^")
+    assert str(error) == (
+        f"{error.location.file}:{line}:{col}: dsl/name: unknown primitive 'shufle' "
+        f"(did you mean 'shuffle'?)\n    shufle(deck);\n    ^"
+    )
     assert Path(error.location.file).resolve() == (root / "game.yaml").resolve()
 
 
 def test_a_syntax_error_an_unknown_primitive_and_a_type_error_are_all_reported(tmp_path):
-    root = copy_lagoon(tmp_path, {
-        "game.yaml": [("    shuffle(deck);", "    shufle(deck);")],
-        "cards.yaml": [("half_down(3)", "3 / 2")],
-        "scoring.yaml": [("if markers[p] == secret[p]", 'if markers[p] == secret[p] + "x"')],
-    })
+    root = copy_lagoon(
+        tmp_path,
+        {
+            "game.yaml": [("    shuffle(deck);", "    shufle(deck);")],
+            "cards.yaml": [("half_down(3)", "3 / 2")],
+            "scoring.yaml": [("if markers[p] == secret[p]", 'if markers[p] == secret[p] + "x"')],
+        },
+    )
     slash = where(root / "cards.yaml", "3 / 2", 2)
     typo = where(root / "game.yaml", "shufle")
     text = where(root / "scoring.yaml", '"x"')
     got = [(code, name, line, col) for code, name, line, col, _ in load_errors(root)]
     # a syntax error in one string stops name and type checks of all the others
-    assert got == [("dsl/syntax", "cards.yaml", *slash), ("dsl/name", "game.yaml", *typo),
-                   ("dsl/type", "scoring.yaml", *text)]
+    assert got == [
+        ("dsl/syntax", "cards.yaml", *slash),
+        ("dsl/name", "game.yaml", *typo),
+        ("dsl/type", "scoring.yaml", *text),
+    ]
 
 
 def test_item_params_are_names_in_item_effects(tmp_path):
@@ -705,17 +792,23 @@ def test_item_params_are_names_in_item_effects(tmp_path):
 def test_context_names_come_from_flow_contexts(tmp_path):
     root = copy_lagoon(tmp_path, {"game.yaml": [("  contexts:\n    cards.effect: {bid_winner: player}\n", "")]})
     [(code, name, line, col, message)] = load_errors(root)
-    assert (code, name, (line, col), message) == ("dsl/name", "cards.yaml", where(root / "cards.yaml", "bid_winner"),
-                                                  "unknown name 'bid_winner'")
+    assert (code, name, (line, col), message) == (
+        "dsl/name",
+        "cards.yaml",
+        where(root / "cards.yaml", "bid_winner"),
+        "unknown name 'bid_winner'",
+    )
 
 
 def test_invariants_that_choose_are_rejected_at_load(tmp_path):
-    root = copy_lagoon(tmp_path, {"invariants.yaml": [("check: min(points) >= 0",
-                                                       'check: "choose 0 from [true]"')]})
+    root = copy_lagoon(tmp_path, {"invariants.yaml": [("check: min(points) >= 0", 'check: "choose 0 from [true]"')]})
     [(code, name, line, col, message)] = load_errors(root)
-    assert (code, name, (line, col), message) == ("dsl/syntax", "invariants.yaml",
-                                                  where(root / "invariants.yaml", "choose 0"),
-                                                  "a decision ('choose') is not allowed here")
+    assert (code, name, (line, col), message) == (
+        "dsl/syntax",
+        "invariants.yaml",
+        where(root / "invariants.yaml", "choose 0"),
+        "a decision ('choose') is not allowed here",
+    )
 
 
 def test_a_ruleset_without_flow_is_syntax_checked_but_not_name_checked(tmp_path):
@@ -731,27 +824,49 @@ def test_a_ruleset_without_flow_is_syntax_checked_but_not_name_checked(tmp_path)
 
 
 # == semantics: numbers, logic, lists ==========================================================
-@pytest.mark.parametrize("program, value", [
-    ("7 // 2", 3), ("-7 // 2", -4), ("-7 % 3", 2), ("7 % -3", -2), ("7 % 3", 1),
-    ("2 - 3 - 4", -5), ("2 * 3 + 4 * 5", 26), ("-3 * 2", -6), ("1 - -1", 2), ("abs(-3)", 3),
-])
+@pytest.mark.parametrize(
+    "program, value",
+    [
+        ("7 // 2", 3),
+        ("-7 // 2", -4),
+        ("-7 % 3", 2),
+        ("7 % -3", -2),
+        ("7 % 3", 1),
+        ("2 - 3 - 4", -5),
+        ("2 * 3 + 4 * 5", 26),
+        ("-3 * 2", -6),
+        ("1 - -1", 2),
+        ("abs(-3)", 3),
+    ],
+)
 def test_arithmetic_on_whole_numbers_rounds_division_down(tmp_path, program, value):
     assert run(tmp_path, program) == value
 
 
-@pytest.mark.parametrize("program, value", [
-    ("half_down(5)", 2), ("half_up(5)", 3), ("half_down(4)", 2), ("half_up(4)", 2),
-    ("half_down(-5)", -3), ("half_up(-5)", -2), ("half_down(-4)", -2), ("half_up(-4)", -2),
-    ("div(17, 5)", 3), ("div(-7, 2)", -4),
-])
+@pytest.mark.parametrize(
+    "program, value",
+    [
+        ("half_down(5)", 2),
+        ("half_up(5)", 3),
+        ("half_down(4)", 2),
+        ("half_up(4)", 2),
+        ("half_down(-5)", -3),
+        ("half_up(-5)", -2),
+        ("half_down(-4)", -2),
+        ("half_up(-4)", -2),
+        ("div(17, 5)", 3),
+        ("div(-7, 2)", -4),
+    ],
+)
 def test_halving_and_div_round_as_their_names_say(tmp_path, program, value):
     assert run(tmp_path, program) == value
 
 
 def test_comparisons_give_true_or_false(tmp_path):
-    assert run(tmp_path, "[1 == 1, 2 != 3, 1 < 2, 2 <= 2, 3 > 2, 3 >= 4, \"a\" == \"a\", none == none, "
-                         "[1, 2] == [1, 2], 0 == none]") == (True, True, True, True, True, False, True, True, True,
-                                                              False)
+    assert run(
+        tmp_path,
+        '[1 == 1, 2 != 3, 1 < 2, 2 <= 2, 3 > 2, 3 >= 4, "a" == "a", none == none, [1, 2] == [1, 2], 0 == none]',
+    ) == (True, True, True, True, True, False, True, True, True, False)
 
 
 def test_and_and_or_stop_at_the_first_side_that_decides(tmp_path):
@@ -759,8 +874,14 @@ def test_and_and_or_stop_at_the_first_side_that_decides(tmp_path):
 
 
 def test_and_or_and_not_give_true_or_false_with_zero_none_and_empty_as_false(tmp_path):
-    assert run(tmp_path, '[1 and 2, 0 or none, not [], not "", not 0, [0] and "x"]') == (True, False, True, True, True,
-                                                                                          True)
+    assert run(tmp_path, '[1 and 2, 0 or none, not [], not "", not 0, [0] and "x"]') == (
+        True,
+        False,
+        True,
+        True,
+        True,
+        True,
+    )
 
 
 def test_in_tests_membership_in_a_list(tmp_path):
@@ -773,20 +894,29 @@ def test_plus_joins_lists_and_none_counts_as_an_empty_list(tmp_path):
 
 def test_indexing_counts_from_zero_and_from_the_end_and_out_of_range_gives_none(tmp_path):
     assert run(tmp_path, "let xs = [10, 20, 30]; [xs[0], xs[2], xs[-1], xs[3], xs[-4], [[1, 2]][0][1]]") == (
-        10, 30, 30, None, None, 2)
+        10,
+        30,
+        30,
+        None,
+        None,
+        2,
+    )
 
 
 def test_the_value_of_a_program_is_its_last_statement(tmp_path):
     assert run(tmp_path, "let x = 2; x * 5; x + 1") == 3
 
 
-@pytest.mark.parametrize("program, value", [
-    ("if true { 1 } else { 2 }", 1),
-    ("if false { 1 } else if true { 2 } else { 3 }", 2),
-    ("if false { 1 } else if false { 2 } else { 3 }", 3),
-    ("if false { 1 }", None),
-    ("if 3 > 2 { let a = 5; a * 2 }", 10),
-])
+@pytest.mark.parametrize(
+    "program, value",
+    [
+        ("if true { 1 } else { 2 }", 1),
+        ("if false { 1 } else if true { 2 } else { 3 }", 2),
+        ("if false { 1 } else if false { 2 } else { 3 }", 3),
+        ("if false { 1 }", None),
+        ("if 3 > 2 { let a = 5; a * 2 }", 10),
+    ],
+)
 def test_an_if_has_the_value_of_the_branch_that_ran(tmp_path, program, value):
     assert run(tmp_path, program) == value
 
@@ -799,13 +929,16 @@ def test_an_if_without_else_whose_condition_fails_has_no_value_even_after_anothe
 # == semantics: loops ===========================================================================
 def test_for_walks_the_list_as_it_was_when_the_loop_started(tmp_path):
     assert run(tmp_path, "let xs = [1, 2, 3]; let seen = []; for x in xs { xs += x; seen += x }; [seen, xs]") == (
-        (1, 2, 3), (1, 2, 3, 1, 2, 3))
+        (1, 2, 3),
+        (1, 2, 3, 1, 2, 3),
+    )
 
 
 def test_for_over_a_state_variable_that_the_body_changes_walks_the_old_value(tmp_path):
     state = {"pool": {"type": "list", "start": ["a", "b"]}}
-    assert run(tmp_path, "let seen = []; for x in pool { pool -= x; pool += [x, x]; seen += x }; [seen, pool]",
-               state=state) == (("a", "b"), ("a", "a", "b", "b"))
+    assert run(
+        tmp_path, "let seen = []; for x in pool { pool -= x; pool += [x, x]; seen += x }; [seen, pool]", state=state
+    ) == (("a", "b"), ("a", "a", "b", "b"))
 
 
 def test_repeat_runs_its_body_the_given_number_of_times(tmp_path):
@@ -817,10 +950,11 @@ def test_repeat_zero_runs_nothing(tmp_path):
 
 
 def test_break_leaves_only_the_innermost_loop(tmp_path):
-    assert run(tmp_path, "let out = []; for i in [1, 2, 3] { for j in [1, 2, 3] { if j == 2 { break }; "
-                         "out += [[i, j]] } }; out") == ((1, 1), (2, 1), (3, 1))
-    assert run(tmp_path, "let out = []; repeat 3 { repeat 5 { out += 1; break }; out += 2 }; out") == (
-        1, 2, 1, 2, 1, 2)
+    assert run(
+        tmp_path,
+        "let out = []; for i in [1, 2, 3] { for j in [1, 2, 3] { if j == 2 { break }; out += [[i, j]] } }; out",
+    ) == ((1, 1), (2, 1), (3, 1))
+    assert run(tmp_path, "let out = []; repeat 3 { repeat 5 { out += 1; break }; out += 2 }; out") == (1, 2, 1, 2, 1, 2)
 
 
 def test_repeat_accepts_the_maximum_count(tmp_path):
@@ -841,7 +975,9 @@ def test_repeat_with_a_negative_count_is_a_runtime_error(tmp_path):
 # == semantics: names and assignment ===========================================================
 def test_plus_equals_adds_numbers_and_appends_to_lists(tmp_path):
     assert run(tmp_path, "let n = 5; n += 2; n -= 10; let xs = [1]; xs += 2; xs += [3, 4]; xs += [[5]]; [n, xs]") == (
-        -3, (1, 2, 3, 4, (5,)))
+        -3,
+        (1, 2, 3, 4, (5,)),
+    )
 
 
 def test_minus_equals_on_a_list_removes_one_copy_and_ignores_an_absent_value(tmp_path):
@@ -850,8 +986,9 @@ def test_minus_equals_on_a_list_removes_one_copy_and_ignores_an_absent_value(tmp
 
 def test_plus_and_minus_equals_change_state_variables(tmp_path):
     state = {"pool": {"type": "list", "start": [1, 2, 3, 2]}, "round": {"type": "int", "start": 4}}
-    assert run(tmp_path, "pool -= 2; pool += 9; pool += [7, 8]; round += 3; round -= 1; [pool, round]",
-               state=state) == ((1, 3, 2, 9, 7, 8), 6)
+    assert run(
+        tmp_path, "pool -= 2; pool += 9; pool += [7, 8]; round += 3; round -= 1; [pool, round]", state=state
+    ) == ((1, 3, 2, 9, 7, 8), 6)
 
 
 def test_a_let_inside_a_block_does_not_change_the_name_outside(tmp_path):
@@ -891,32 +1028,51 @@ regions:
 
 def test_per_space_variables_are_indexed_by_space_id(tmp_path):
     state = {"owner": {"per": "space", "type": "player", "start": None}}
-    assert run(tmp_path, 'owner[a1] = 1; owner["a2"] = 0; [owner, owner[a1], owner[b1]]', state=state,
-               files={"board.yaml": BOARD}) == ((1, None, 0), 1, None)
+    assert run(
+        tmp_path,
+        'owner[a1] = 1; owner["a2"] = 0; [owner, owner[a1], owner[b1]]',
+        state=state,
+        files={"board.yaml": BOARD},
+    ) == ((1, None, 0), 1, None)
 
 
 def test_an_unknown_space_is_a_runtime_error(tmp_path):
     with pytest.raises(RuleRuntimeError, match=r"'zz' is not a board space"):
-        run(tmp_path, 'owner["zz"] = 1', state={"owner": {"per": "space", "type": "player", "start": None}},
-            files={"board.yaml": BOARD})
+        run(
+            tmp_path,
+            'owner["zz"] = 1',
+            state={"owner": {"per": "space", "type": "player", "start": None}},
+            files={"board.yaml": BOARD},
+        )
 
 
 def test_board_primitives_read_the_board(tmp_path):
-    assert run(tmp_path, '[spaces(terrain: "land"), neighbours(a1), region_of(a2), region_of(b1), '
-                         'space_attr(a1, "terrain"), west]', files={"board.yaml": BOARD}) == (
-        ("a1", "a2"), ("a2", "b1"), "west", None, "land", "west")
+    assert run(
+        tmp_path,
+        '[spaces(terrain: "land"), neighbours(a1), region_of(a2), region_of(b1), space_attr(a1, "terrain"), west]',
+        files={"board.yaml": BOARD},
+    ) == (("a1", "a2"), ("a2", "b1"), "west", None, "land", "west")
 
 
 @pytest.mark.parametrize("players, value", [(2, (10, 4, 7, (1, 2))), (3, (20, 4, 7, (1, 2)))])
 def test_constants_give_their_value_and_by_players_the_one_for_the_player_count(tmp_path, players, value):
-    constants = {"table": {"by_players": {"2": 10, "3": 20, "4": 30}}, "base": 4,
-                 "boxed": {"value": 7, "provenance": "assumed", "note": "a guess"}, "pair": [1, 2]}
+    constants = {
+        "table": {"by_players": {"2": 10, "3": 20, "4": 30}},
+        "base": 4,
+        "boxed": {"value": 7, "provenance": "assumed", "note": "a guess"},
+        "pair": [1, 2],
+    }
     assert run(tmp_path, "[table, base, boxed, pair]", constants=constants, players=players) == value
 
 
 def test_players_are_the_seats_from_zero(tmp_path):
     assert run(tmp_path, "[players, player_count(), next_player(2), clockwise_from(1), opponents(0)]", players=3) == (
-        (0, 1, 2), 3, 0, (1, 2, 0), (1, 2))
+        (0, 1, 2),
+        3,
+        0,
+        (1, 2, 0),
+        (1, 2),
+    )
 
 
 # == semantics: procedures, item effects, scoring rules =======================================
@@ -927,13 +1083,12 @@ def test_a_procedure_gets_its_params_and_gives_the_value_of_its_last_statement(t
 
 def test_a_procedure_called_alone_runs_for_its_effect(tmp_path):
     procs = {"bump": {"params": {"by": "int"}, "body": "round += by"}}
-    assert run(tmp_path, "bump(2); bump(3); round", procedures=procs,
-               state={"round": {"type": "int", "start": 0}}) == 5
+    assert run(tmp_path, "bump(2); bump(3); round", procedures=procs, state={"round": {"type": "int", "start": 0}}) == 5
 
 
 def test_a_procedure_does_not_see_its_callers_locals(tmp_path):
     root = write_ruleset(tmp_path / "r", "let secret = 1; peek()", procedures={"peek": "secret + 1"})
-    [(code, name, line, col, message)] = load_errors(root)
+    [(code, _name, _line, _col, message)] = load_errors(root)
     assert code == "dsl/name" and message.startswith("unknown name 'secret'")
 
 
@@ -975,19 +1130,23 @@ CARDS = {
         winner: {most: points, ties: shared}
         """,
 }
-ITEMS = dict(state={"log": {"type": "list", "start": []}}, files=CARDS,
-             parameters={"cards": {"value": {"type": "integer", "default": 0}}},
-             contexts={"cards.effect": {"extra": "int"}, "scoring.tally": {"bonus": "int"}})
+ITEMS = dict(
+    state={"log": {"type": "list", "start": []}},
+    files=CARDS,
+    parameters={"cards": {"value": {"type": "integer", "default": 0}}},
+    contexts={"cards.effect": {"extra": "int"}, "scoring.tally": {"bonus": "int"}},
+)
 
 
 def test_effect_runs_an_items_field_with_its_params_and_the_given_names_bound(tmp_path):
-    assert run(tmp_path, 'let a = effect(c2, "effect", extra: 5, self: 1); [a, log]', **ITEMS) == (
-        99, (("c2", 2, 5),))
+    assert run(tmp_path, 'let a = effect(c2, "effect", extra: 5, self: 1); [a, log]', **ITEMS) == (99, (("c2", 2, 5),))
 
 
 def test_a_card_without_an_effect_runs_its_types_effect_with_its_own_params(tmp_path):
     assert run(tmp_path, 'let a = effect("c1", "effect", self: 1, extra: 3); [a, log]', **ITEMS) == (
-        10, (("c1", "c1", 1, 1, 3),))
+        10,
+        (("c1", "c1", 1, 1, 3),),
+    )
 
 
 def test_running_a_field_an_item_does_not_have_is_a_runtime_error(tmp_path):
@@ -996,8 +1155,7 @@ def test_running_a_field_an_item_does_not_have_is_a_runtime_error(tmp_path):
 
 
 def test_trigger_runs_every_scoring_rule_of_its_when_in_file_order(tmp_path):
-    assert run(tmp_path, 'trigger("tally", bonus: 3); [log, points]', **ITEMS) == (
-        (("first", 3), ("last", 3)), (3, 0))
+    assert run(tmp_path, 'trigger("tally", bonus: 3); [log, points]', **ITEMS) == ((("first", 3), ("last", 3)), (3, 0))
 
 
 def test_trigger_of_a_when_without_rules_does_nothing(tmp_path):
@@ -1019,21 +1177,26 @@ def test_the_names_a_scoring_rule_may_use_are_bound_when_it_runs(tmp_path):
     assert run(tmp_path, 'trigger("other"); log', **items) == ("other_rule",)
 
 
-@pytest.mark.parametrize("players, value", [(2, ("c1", "c1", "c2")), (3, ("c1", "c1", "c2", "c3")),
-                                            (4, ("c1", "c1", "c2", "c3", "c4"))])
+@pytest.mark.parametrize(
+    "players, value", [(2, ("c1", "c1", "c2")), (3, ("c1", "c1", "c2", "c3")), (4, ("c1", "c1", "c2", "c3", "c4"))]
+)
 def test_copies_repeats_ids_by_count_and_leaves_out_cards_for_more_players(tmp_path, players, value):
     assert run(tmp_path, 'copies("cards")', players=players, **ITEMS) == value
 
 
 def test_ids_param_and_field_read_the_items(tmp_path):
-    assert run(tmp_path, '[ids("cards"), param(c1, "value"), param(c3, "nope", 8), field(c1, "type"), '
-                         'field(c1, "min_players")]', **ITEMS) == (("c1", "c2", "c3", "c4"), 1, 8, "coin", None)
+    assert run(
+        tmp_path,
+        '[ids("cards"), param(c1, "value"), param(c3, "nope", 8), field(c1, "type"), field(c1, "min_players")]',
+        **ITEMS,
+    ) == (("c1", "c2", "c3", "c4"), 1, 8, "coin", None)
 
 
 def test_param_without_a_default_gives_the_declared_one_as_an_items_effect_sees_it(tmp_path):
     # c3 has no value: game.yaml parameters.cards declares its default, 0
-    assert run(tmp_path, '[param(c3, "value"), param(c3, "value", 5), param(c3, "value", none), '
-                         'param(c3, "nope")]', **ITEMS) == (0, 5, None, None)
+    assert run(
+        tmp_path, '[param(c3, "value"), param(c3, "value", 5), param(c3, "value", none), param(c3, "nope")]', **ITEMS
+    ) == (0, 5, None, None)
 
 
 def test_an_unknown_item_kind_is_a_runtime_error(tmp_path):
@@ -1061,8 +1224,10 @@ def test_put_adds_and_remove_takes_one_copy(tmp_path):
     assert run(tmp_path, "put(5, pool); remove(2, pool); pool", state=ZONES) == (1, 3, 2, 5)
 
 
-@pytest.mark.parametrize("program, message", [("move(9, pool, hand[0])", "move(): 9 is not in pool"),
-                                              ("remove(9, pool)", "remove(): 9 is not in pool")])
+@pytest.mark.parametrize(
+    "program, message",
+    [("move(9, pool, hand[0])", "move(): 9 is not in pool"), ("remove(9, pool)", "remove(): 9 is not in pool")],
+)
 def test_moving_or_removing_an_absent_item_is_a_runtime_error(tmp_path, program, message):
     with pytest.raises(RuleRuntimeError, match=re.escape(message)):
         run(tmp_path, program, state=ZONES)
@@ -1114,26 +1279,37 @@ def test_a_runtime_error_inside_loops_and_branches_names_the_innermost_statement
     root = tmp_path / "calc"
     root.mkdir()
     (root / "components.yaml").write_text("components:\n  - {id: marker, name: Marker, count: 1}\n")
-    main = ("  main: |\n    out = 1;\n    for i in [1, 2] {\n      repeat 1 {\n        if i == 2 {\n"
-            "          out = i;\n          out = div(i, 0)\n        }\n      }\n    };\n    out = 3\n")
+    main = (
+        "  main: |\n    out = 1;\n    for i in [1, 2] {\n      repeat 1 {\n        if i == 2 {\n"
+        "          out = i;\n          out = div(i, 0)\n        }\n      }\n    };\n    out = 3\n"
+    )
     (root / "game.yaml").write_text(CALC_HEAD + main)
     assert re.fullmatch(r".*game\.yaml:14:11: div\(\) by zero", str(runtime_error(root)))
 
 
 def test_a_runtime_error_in_a_card_effect_is_located_in_cards_yaml(tmp_path):
     cards = CARDS["cards.yaml"].replace("value * 10", "value // 0")
-    root = write_ruleset(tmp_path / "r", 'let v = effect(c1, "effect", extra: 1); out = v',
-                         state={"out": {"type": "any", "start": None}, "log": {"type": "list", "start": []}},
-                         files={**CARDS, "cards.yaml": cards}, parameters=ITEMS["parameters"],
-                         contexts=ITEMS["contexts"])
+    root = write_ruleset(
+        tmp_path / "r",
+        'let v = effect(c1, "effect", extra: 1); out = v',
+        state={"out": {"type": "any", "start": None}, "log": {"type": "list", "start": []}},
+        files={**CARDS, "cards.yaml": cards},
+        parameters=ITEMS["parameters"],
+        contexts=ITEMS["contexts"],
+    )
     line, col = where(root / "cards.yaml", "value // 0")
     assert re.fullmatch(rf".*cards\.yaml:{line}:{col}: '//' by zero", str(runtime_error(root)))
 
 
-@pytest.mark.parametrize("program, message", [
-    ("1 // 0", "'//' by zero"), ("5 % 0", "'%' by zero"), ("div(7, 0)", "div() by zero"),
-    ("range(0, 10001)", "range(0, 10001) is too long"),
-])
+@pytest.mark.parametrize(
+    "program, message",
+    [
+        ("1 // 0", "'//' by zero"),
+        ("5 % 0", "'%' by zero"),
+        ("div(7, 0)", "div() by zero"),
+        ("range(0, 10001)", "range(0, 10001) is too long"),
+    ],
+)
 def test_impossible_arithmetic_is_a_runtime_error(tmp_path, program, message):
     with pytest.raises(RuleRuntimeError, match=re.escape(message) + "$"):
         run(tmp_path, program)
@@ -1144,13 +1320,19 @@ def test_runtime_rule_errors_belong_to_the_venedig_error_hierarchy():
 
 
 # == decisions ==================================================================================
-CHOICES = {"got": {"type": "any", "start": 0}, "passed": {"type": "any", "start": 0},
-           "empty": {"type": "any", "start": 0}, "bids": {"type": "any", "start": None}}
+CHOICES = {
+    "got": {"type": "any", "start": 0},
+    "passed": {"type": "any", "start": 0},
+    "empty": {"type": "any", "start": 0},
+    "bids": {"type": "any", "start": None},
+}
 SCORING = {"scoring.yaml": "tracks: [{id: points, name: Points}]\nwinner: {most: points, ties: shared}\n"}
 
 
 def choices_game(tmp_path, players: int = 3):
-    root = write_ruleset(tmp_path / "choices", """
+    root = write_ruleset(
+        tmp_path / "choices",
+        """
         let a = choose 1 from ["x", "y", 3, [1, 2], "x"] as "pick";
         got = a;
         let b = choose 0 from ["q"] as "maybe" or pass;
@@ -1159,15 +1341,17 @@ def choices_game(tmp_path, players: int = 3):
         empty = c;
         let d = choose each p in players from [p * 10, p * 10 + 1] as "bid";
         bids = d
-        """, state=CHOICES, files=SCORING)
+        """,
+        state=CHOICES,
+        files=SCORING,
+    )
     return new_game(root, players)
 
 
 def test_a_decision_waits_for_its_player_with_one_action_per_distinct_option(tmp_path):
     game = choices_game(tmp_path)
     assert game.to_move == (1,)
-    assert sorted(str(a) for a in game.legal_actions(1)) == ["p1 pick(3)", "p1 pick([1,2])", "p1 pick(x)",
-                                                             "p1 pick(y)"]
+    assert sorted(str(a) for a in game.legal_actions(1)) == ["p1 pick(3)", "p1 pick([1,2])", "p1 pick(x)", "p1 pick(y)"]
 
 
 def test_the_chosen_option_is_the_value_of_choose(tmp_path):
@@ -1225,8 +1409,9 @@ def test_a_decision_label_must_make_an_action_name(tmp_path):
 
 def test_a_decision_labelled_pass_keeps_the_chosen_value(tmp_path):
     # 'p0 pass(1)' is legal, but resume() treats every action named 'pass' as a pass (none)
-    root = write_ruleset(tmp_path / "r", 'let a = choose 0 from [1, 2] as "pass"; out = a',
-                         state={"out": {"type": "any", "start": 0}})
+    root = write_ruleset(
+        tmp_path / "r", 'let a = choose 0 from [1, 2] as "pass"; out = a', state={"out": {"type": "any", "start": 0}}
+    )
     try:
         game = new_game(root)
     except vr.InvalidRulesError:
@@ -1236,12 +1421,17 @@ def test_a_decision_labelled_pass_keeps_the_chosen_value(tmp_path):
 
 
 def secret_game(tmp_path, players: int = 3):
-    root = write_ruleset(tmp_path / "secret", """
+    root = write_ruleset(
+        tmp_path / "secret",
+        """
         let a = choose 1 from ["x", "y"] as "give" secretly;
         got = a;
         let b = choose 2 from ["q"] as "keep" or pass secretly;
         passed = b
-        """, state={k: {"type": "any", "start": 0, "visible": "hidden"} for k in ("got", "passed")}, files=SCORING)
+        """,
+        state={k: {"type": "any", "start": 0, "visible": "hidden"} for k in ("got", "passed")},
+        files=SCORING,
+    )
     return new_game(root, players)
 
 
@@ -1252,12 +1442,14 @@ def choice_events(events: list[dict]) -> list[dict]:
 def test_a_secret_choice_shows_its_value_to_the_chooser_only(tmp_path):
     game = secret_game(tmp_path).apply("p1 give(y)")
     assert game.value("got") == "y"
-    assert choice_events(game.events) == [{"type": "choice", "player": 1, "label": "give", "value": "y",
-                                           "passed": False, "hidden": True}]
+    assert choice_events(game.events) == [
+        {"type": "choice", "player": 1, "label": "give", "value": "y", "passed": False, "hidden": True}
+    ]
     assert choice_events(game.view(1)["events"])[0]["value"] == "y"
     for p in (0, 2):
-        assert choice_events(game.view(p)["events"]) == [{"type": "choice", "player": 1, "label": "give",
-                                                          "value": "?", "passed": False, "hidden": True}]
+        assert choice_events(game.view(p)["events"]) == [
+            {"type": "choice", "player": 1, "label": "give", "value": "?", "passed": False, "hidden": True}
+        ]
 
 
 def test_other_players_views_of_a_secret_choice_do_not_depend_on_it(tmp_path):
@@ -1271,7 +1463,7 @@ def test_a_secret_pass_is_seen_by_everybody_as_a_pass(tmp_path):
 
 
 def test_the_narration_of_a_secret_choice_names_the_value_only_when_it_is_seen(tmp_path):
-    from venedig_rules.narration import sentence
+    from venedig_rules.present.narration import sentence
 
     game = secret_game(tmp_path).apply("p1 give(y)")
     assert sentence({}, choice_events(game.view(1)["events"])[0]) == "p1 give: y"
@@ -1297,13 +1489,19 @@ def test_a_pending_secret_decision_survives_save_and_load(tmp_path):
 
 # == views and the end ==========================================================================
 def test_views_show_all_visible_values_redact_others_hands_and_hide_hidden_ones(tmp_path):
-    state = {"hid": {"per": "player", "type": "int", "start": 1, "visible": "owner"},
-             "sec": {"type": "int", "start": 3, "visible": "hidden"},
-             "pile": {"type": "list", "start": [1, 2], "visible": "hidden"},
-             "open": {"type": "list", "start": [4], "visible": "all"},
-             "held": {"per": "player", "type": "list", "start": [], "visible": "owner"}}
-    root = write_ruleset(tmp_path / "r", 'hid[0] = 5; held[1] = ["x", "y"]; let a = choose 0 from [1] as "wait"; a',
-                         state=state, files=SCORING)
+    state = {
+        "hid": {"per": "player", "type": "int", "start": 1, "visible": "owner"},
+        "sec": {"type": "int", "start": 3, "visible": "hidden"},
+        "pile": {"type": "list", "start": [1, 2], "visible": "hidden"},
+        "open": {"type": "list", "start": [4], "visible": "all"},
+        "held": {"per": "player", "type": "list", "start": [], "visible": "owner"},
+    }
+    root = write_ruleset(
+        tmp_path / "r",
+        'hid[0] = 5; held[1] = ["x", "y"]; let a = choose 0 from [1] as "wait"; a',
+        state=state,
+        files=SCORING,
+    )
     game = new_game(root)
     mine, theirs = game.view(0)["state"], game.view(1)["state"]
     assert (mine["hid"], theirs["hid"]) == ([5, "?"], ["?", 1])
@@ -1315,8 +1513,9 @@ def test_views_show_all_visible_values_redact_others_hands_and_hide_hidden_ones(
 
 
 def test_an_event_sent_to_one_player_is_shown_to_that_player_only(tmp_path):
-    root = write_ruleset(tmp_path / "r", 'event("tip", to: 1, text: "psst"); let a = choose 0 from [1] as "wait"; a',
-                         files=SCORING)
+    root = write_ruleset(
+        tmp_path / "r", 'event("tip", to: 1, text: "psst"); let a = choose 0 from [1] as "wait"; a', files=SCORING
+    )
     game = new_game(root)
     assert [e["type"] for e in game.view(0)["events"]] == []
     assert game.view(1)["events"] == [{"type": "tip", "to": 1, "text": "psst"}]
@@ -1329,15 +1528,20 @@ def test_a_program_without_decisions_runs_to_its_end_at_once(tmp_path):
 
 
 def test_end_game_stops_the_program_where_it_is(tmp_path):
-    root = write_ruleset(tmp_path / "r", "out = 1; repeat 3 { end_game(); out = 2 }; out = 3",
-                         state={"out": {"type": "int", "start": 0}}, files=SCORING)
+    root = write_ruleset(
+        tmp_path / "r",
+        "out = 1; repeat 3 { end_game(); out = 2 }; out = 3",
+        state={"out": {"type": "int", "start": 0}},
+        files=SCORING,
+    )
     game = new_game(root)
     assert (game.is_over, game.value("out")) == (True, 1)
 
 
 def test_win_ends_the_game_with_those_winners(tmp_path):
-    root = write_ruleset(tmp_path / "r", "win(1, 2); out = 1", state={"out": {"type": "int", "start": 0}},
-                         files=SCORING, players=(3, 3))
+    root = write_ruleset(
+        tmp_path / "r", "win(1, 2); out = 1", state={"out": {"type": "int", "start": 0}}, files=SCORING, players=(3, 3)
+    )
     game = new_game(root, 3)
     assert (game.is_over, game.winners, game.value("out")) == (True, (1, 2), 0)
 
@@ -1351,10 +1555,20 @@ def test_a_finished_game_without_a_winner_track_has_a_view(tmp_path):
 
 # == invariants ===============================================================================
 def test_invariants_are_checked_against_the_state(tmp_path):
-    root = copy_lagoon(tmp_path, {"invariants.yaml": [("count(deck) + count(discard) + count(flatten(hand)) == 15",
-                                                       "count(deck) + count(discard) + count(flatten(hand)) == 16")]})
+    root = copy_lagoon(
+        tmp_path,
+        {
+            "invariants.yaml": [
+                (
+                    "count(deck) + count(discard) + count(flatten(hand)) == 15",
+                    "count(deck) + count(discard) + count(flatten(hand)) == 16",
+                )
+            ]
+        },
+    )
     assert vr.load(root).new_game(2, seed=1).check_invariants() == [
-        "cards_conserved: the 15 bid cards are always in the deck, a hand or the discard pile"]
+        "cards_conserved: the 15 bid cards are always in the deck, a hand or the discard pile"
+    ]
 
 
 @pytest.mark.parametrize("check_text", ["let x = 1; x == 1", "if true { true } else { false }"])
@@ -1445,16 +1659,23 @@ def test_the_message_table_of_the_dsl_reference_is_what_the_checker_says():
 
 def test_the_load_error_examples_of_the_dsl_reference_are_what_a_load_reports(tmp_path):
     broken = copy_lagoon(tmp_path / "a", {"cards.yaml": [("half_down(3)", "3 / 2")]})
-    several = copy_lagoon(tmp_path / "b", {
-        "game.yaml": [("    shuffle(deck);", "    shufle(deck);"),
-                      ("claim(winner, half_up(top) * claims_per_bid // 2 + 1);", "let n = 1 + claim(winner, 2);"),
-                      ("      if won { break }\n    };", "      if won { break }\n    };\n    break;"),
-                      ("if markers[who] == 0 or count(free) == 0 { break };",
-                       "if markers[who] == 0 or count(free) == 0 { break };\n          let pick = choose who from free;"
-                       "\n          draw(deck, hand);")],
-        "cards.yaml": [("half_down(3)", 'half_down("3")'), ("bid_winner {", "bid_winer {")],
-        "invariants.yaml": [("check: min(points) >= 0", "check: min(points) >= 0 and random(2) == 0")],
-    })
+    several = copy_lagoon(
+        tmp_path / "b",
+        {
+            "game.yaml": [
+                ("    shuffle(deck);", "    shufle(deck);"),
+                ("claim(winner, half_up(top) * claims_per_bid // 2 + 1);", "let n = 1 + claim(winner, 2);"),
+                ("      if won { break }\n    };", "      if won { break }\n    };\n    break;"),
+                (
+                    "if markers[who] == 0 or count(free) == 0 { break };",
+                    "if markers[who] == 0 or count(free) == 0 { break };\n          let pick = choose who from free;"
+                    "\n          draw(deck, hand);",
+                ),
+            ],
+            "cards.yaml": [("half_down(3)", 'half_down("3")'), ("bid_winner {", "bid_winer {")],
+            "invariants.yaml": [("check: min(points) >= 0", "check: min(points) >= 0 and random(2) == 0")],
+        },
+    )
     text = doc_text()
     for root in (broken, several):
         with pytest.raises(vr.InvalidRulesError) as info:

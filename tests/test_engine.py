@@ -21,7 +21,7 @@ import pytest
 import venedig_rules as vr
 from venedig_rules import RuleRuntimeError
 from venedig_rules.engine import SaveFileError
-from venedig_rules.notation import Action, IllegalActionError
+from venedig_rules.engine.notation import Action, IllegalActionError
 
 ROOT = Path(__file__).resolve().parent.parent
 LAGOON = ROOT / "tests" / "rulesets" / "lagoon"
@@ -117,6 +117,7 @@ def find_finished(rules, wanted, tries: int = 300):
 
 def may_see(event: dict, player: int) -> bool:
     """Whether ``player`` may see the hidden part of an engine event, by lagoon's declarations."""
+
     def place_visible(name, index):
         return name not in OWNER_VARS | HIDDEN_VARS or (name in OWNER_VARS and index == player)
 
@@ -168,8 +169,7 @@ def test_a_commit_is_invisible_in_the_other_players_views_whatever_its_value(rul
         views[str(action)] = {p: json.dumps(other.view(p), sort_keys=True) for p in (0, 2)}
     assert len(views) > 1
     for p in (0, 2):
-        assert len({v[p] for v in views.values()}) == 1, \
-            f"p{p}'s view should not depend on which bid p1 committed"
+        assert len({v[p] for v in views.values()}) == 1, f"p{p}'s view should not depend on which bid p1 committed"
     other = game.clone().apply(game.legal_actions(1)[0])
     commit = [e for e in other.view(0)["events"] if e["type"] == "commit"]
     assert commit == [{"type": "commit", "player": 1, "label": "bid", "value": "?", "hidden": True}]
@@ -183,16 +183,14 @@ def test_a_commit_is_visible_to_its_owner_in_view_and_events(rules):
     view = game.view(1)
     commit = [e for e in view["events"] if e["type"] == "commit"]
     assert commit == [{"type": "commit", "player": 1, "label": "bid", "value": action.value, "hidden": True}]
-    assert view["your_commit"] == action.value, \
-        "your_commit should be the committed value, as in the commit event"
+    assert view["your_commit"] == action.value, "your_commit should be the committed value, as in the commit event"
 
 
 def test_the_full_event_list_holds_every_commit_unredacted(rules):
     game = rules.new_game(players=3, seed=7)
     action = game.legal_actions(1)[0]
     game.apply(action)
-    assert game.events[-1] == {"type": "commit", "player": 1, "label": "bid", "value": action.value,
-                               "hidden": True}
+    assert game.events[-1] == {"type": "commit", "player": 1, "label": "bid", "value": action.value, "hidden": True}
 
 
 def test_the_reveal_event_shows_every_bid_to_everyone_once_all_are_in(rules):
@@ -293,23 +291,38 @@ def illegal_cases(rules):
     taken = {s for s, owner in zip(rules.space_ids, claim.value("owner")) if owner is not None}
     water = next(s for s in rules.space_ids if s not in {a.value for a in claim.legal_actions()} | taken)
     over = finished(rules, 2, 5)
-    return {name: (game, action, words) for name, game, action, words in [
-        ("wrong player", claim, f"p{other} claim({claim.legal_actions()[0].value})", ["not to move", f"p{other}"]),
-        ("no such player", claim, "p9 pass", ["not to move"]),
-        ("wrong value", claim, f"p{mover} claim({water})", ["not legal", str(claim.legal_actions()[0])]),
-        ("wrong decision name", claim, f"p{mover} bid(five)", ["not legal", "legal:"]),
-        ("bid not in hand", simultaneous, "p0 bid(six)", ["not legal", str(simultaneous.legal_actions(0)[0])]),
-        ("malformed text", claim, "claim c4 please", ["not an action", "expected"]),
-        ("unbalanced list", claim, f"p{mover} claim([a1,a2)", ["expected"]),
-        ("missing value", claim, f"p{mover} claim", ["expected a value"]),
-        ("after the end", over, "p0 pass", ["game is over"]),
-        ("action after the end", over, Action(0, "bid", "five"), ["game is over"]),
-    ]}
+    return {
+        name: (game, action, words)
+        for name, game, action, words in [
+            ("wrong player", claim, f"p{other} claim({claim.legal_actions()[0].value})", ["not to move", f"p{other}"]),
+            ("no such player", claim, "p9 pass", ["not to move"]),
+            ("wrong value", claim, f"p{mover} claim({water})", ["not legal", str(claim.legal_actions()[0])]),
+            ("wrong decision name", claim, f"p{mover} bid(five)", ["not legal", "legal:"]),
+            ("bid not in hand", simultaneous, "p0 bid(six)", ["not legal", str(simultaneous.legal_actions(0)[0])]),
+            ("malformed text", claim, "claim c4 please", ["not an action", "expected"]),
+            ("unbalanced list", claim, f"p{mover} claim([a1,a2)", ["expected"]),
+            ("missing value", claim, f"p{mover} claim", ["expected a value"]),
+            ("after the end", over, "p0 pass", ["game is over"]),
+            ("action after the end", over, Action(0, "bid", "five"), ["game is over"]),
+        ]
+    }
 
 
-@pytest.mark.parametrize("name", ["wrong player", "no such player", "wrong value", "wrong decision name",
-                                  "bid not in hand", "malformed text", "unbalanced list", "missing value",
-                                  "after the end", "action after the end"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "wrong player",
+        "no such player",
+        "wrong value",
+        "wrong decision name",
+        "bid not in hand",
+        "malformed text",
+        "unbalanced list",
+        "missing value",
+        "after the end",
+        "action after the end",
+    ],
+)
 def test_an_illegal_action_raises_illegal_action_error_and_leaves_the_game_untouched(rules, name):
     game, action, words = illegal_cases(rules)[name]
     before, events, moves = dumps(game), len(game.events), game.to_move
@@ -331,7 +344,9 @@ def test_apply_refuses_something_that_is_no_action_at_all_without_changing_the_g
 
 
 def test_a_rule_that_fails_during_apply_raises_rule_runtime_error_and_rolls_back(tmp_path):
-    folder = lagoon_copy(tmp_path, game=("owner[s] = who;", 'owner[s] = who; if s == "a1" { move("nowhere", deck, discard) };'))
+    folder = lagoon_copy(
+        tmp_path, game=("owner[s] = who;", 'owner[s] = who; if s == "a1" { move("nowhere", deck, discard) };')
+    )
     game = at_claim(vr.load(folder))
     player = game.to_move[0]
     assert f"p{player} claim(a1)" in [str(a) for a in game.legal_actions()]
@@ -465,8 +480,10 @@ def test_from_json_refuses_a_save_from_a_copy_with_one_changed_number(rules, tmp
 
 def test_from_json_refuses_a_save_from_a_variant(rules, tmp_path):
     path = tmp_path / "deeper.yaml"
-    path.write_text(f"extends: {LAGOON}\nid: deeper\ntitle: Deeper lagoon\n"
-                    "overlay:\n  game:\n    constants:\n      win_points: 16\n")
+    path.write_text(
+        f"extends: {LAGOON}\nid: deeper\ntitle: Deeper lagoon\n"
+        "overlay:\n  game:\n    constants:\n      win_points: 16\n"
+    )
     variant = vr.load(LAGOON, variants=[path])
     assert variant.name == "lagoon+deeper"
     data = variant.new_game(players=2, seed=1).to_json()
@@ -517,8 +534,9 @@ def test_from_json_refuses_a_tampered_event_log_with_a_recomputed_checksum(rules
         loaded = rules.game_from_json(with_checksum(data))
     except SaveFileError:
         return
-    assert loaded.to_json() == with_checksum(data), \
+    assert loaded.to_json() == with_checksum(data), (
         "from_json should refuse a save whose events do not follow from its actions, not load another game"
+    )
 
 
 def test_from_json_refuses_a_bad_player_count_with_a_recomputed_checksum(rules):
@@ -599,14 +617,18 @@ def test_events_in_views_are_redacted_the_same_way(rules, players):
                 assert seen == event
             else:
                 hidden_field = "item" if event["type"] == "move" else "value"
-                assert seen == {**event, hidden_field: shape(event[hidden_field])}, \
+                assert seen == {**event, hidden_field: shape(event[hidden_field])}, (
                     f"p{p} should see {event} redacted, not {seen}"
+                )
 
 
 def test_a_player_sees_their_own_draws_and_no_one_else_does(rules):
     game = rules.new_game(players=3, seed=7)
     hand = list(game.value("hand", 1))
-    draws = lambda view: [e["item"] for e in view["events"] if e["type"] == "move" and e["to"] == ["hand", 1]]
+
+    def draws(view):
+        return [e["item"] for e in view["events"] if e["type"] == "move" and e["to"] == ["hand", 1]]
+
     assert draws(game.view(1)) == hand
     assert draws(game.view(0)) == draws(game.view(2)) == ["?"] * len(hand)
 
@@ -621,8 +643,13 @@ def test_a_view_shows_the_decision_only_to_a_player_to_move(rules):
 
 
 def test_a_private_rule_event_is_shown_only_to_its_addressee(tmp_path):
-    folder = lagoon_copy(tmp_path, game=("secret[p] = random(secret_kinds) + 1",
-                                         'secret[p] = random(secret_kinds) + 1; event("peek", to: p, secret: secret[p])'))
+    folder = lagoon_copy(
+        tmp_path,
+        game=(
+            "secret[p] = random(secret_kinds) + 1",
+            'secret[p] = random(secret_kinds) + 1; event("peek", to: p, secret: secret[p])',
+        ),
+    )
     game = vr.load(folder).new_game(players=3, seed=7)
     for p in range(3):
         peeks = [e for e in game.view(p)["events"] if e["type"] == "peek"]
@@ -683,7 +710,7 @@ def test_win_skips_the_end_of_game_scoring(tmp_path):
     early = vr.load(lagoon_copy(tmp_path, game=("win_points: 15", "win_points: 3")))
     game = next(g for g in (finished(early, 3, s) for s in range(50)) if g.value("round") < 5)
     last_claim = max(i for i, e in enumerate(game.events) if e["type"] == "claim")
-    after = game.events[last_claim + 1:]
+    after = game.events[last_claim + 1 :]
     assert after[-1] == {"type": "game_over"}
     assert not [e for e in after if e.get("var") == "points"], "secret_bonus and region_majority should not run"
 
@@ -738,23 +765,27 @@ def test_new_game_numbers_players_from_zero(rules):
 
 
 # -- action text -------------------------------------------------------------------------------
-@pytest.mark.parametrize("text,action", [
-    ("p1 claim(c4)", Action(1, "claim", "c4")),
-    ("p0 place([c4,d4])", Action(0, "place", ("c4", "d4"))),
-    ("p2 pass", Action(2, "pass")),
-    ("p3 pay(12)", Action(3, "pay", 12)),
-    ('p0 name("San Marco")', Action(0, "name", "San Marco")),
-    ("p1 pick(none)", Action(1, "pick", None)),
-    ("p1 nest([[a,1],[]])", Action(1, "nest", (("a", 1), ()))),
-])
+@pytest.mark.parametrize(
+    "text,action",
+    [
+        ("p1 claim(c4)", Action(1, "claim", "c4")),
+        ("p0 place([c4,d4])", Action(0, "place", ("c4", "d4"))),
+        ("p2 pass", Action(2, "pass")),
+        ("p3 pay(12)", Action(3, "pay", 12)),
+        ('p0 name("San Marco")', Action(0, "name", "San Marco")),
+        ("p1 pick(none)", Action(1, "pick", None)),
+        ("p1 nest([[a,1],[]])", Action(1, "nest", (("a", 1), ()))),
+    ],
+)
 def test_action_text_parses_and_prints_back(rules, text, action):
     assert rules.parse_action(text) == action
     assert str(action) == text
     assert vr.Ruleset.parse_action(str(action)) == action
 
 
-@pytest.mark.parametrize("text", ["", "claim(c4)", "p1", "P1 pass", "p1 claim(c4", "p1 claim(c4) x",
-                                  "p1 claim([a,b)", "px pass"])
+@pytest.mark.parametrize(
+    "text", ["", "claim(c4)", "p1", "P1 pass", "p1 claim(c4", "p1 claim(c4) x", "p1 claim([a,b)", "px pass"]
+)
 def test_parse_action_refuses_bad_text_with_a_value_error(rules, text):
     with pytest.raises(ValueError, match="expected"):
         rules.parse_action(text)
@@ -774,8 +805,9 @@ def test_every_legal_action_prints_as_text_that_parses_back(rules):
 @pytest.mark.parametrize("error", [IllegalActionError, SaveFileError, RuleRuntimeError])
 def test_every_play_error_is_a_venedig_error_and_a_value_error(error):
     assert issubclass(error, ValueError)
-    assert issubclass(error, vr.VenedigError), \
+    assert issubclass(error, vr.VenedigError), (
         f"{error.__name__} should derive from VenedigError, as docs/errors.md promises for every error"
+    )
 
 
 # -- the embedding guide -----------------------------------------------------------------------
@@ -807,8 +839,11 @@ def test_the_fingerprint_is_the_saved_state_as_sorted_json_and_the_log_lengths(r
     game, chooser = rules.new_game(players, seed=players), random.Random(players)
     while True:
         saved = game.to_json()
-        assert game.fingerprint() == (json.dumps(saved["state"], sort_keys=True), len(saved["events"]),
-                                      len(saved["actions"]))
+        assert game.fingerprint() == (
+            json.dumps(saved["state"], sort_keys=True),
+            len(saved["events"]),
+            len(saved["actions"]),
+        )
         if game.is_over:
             break
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))

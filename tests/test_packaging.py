@@ -15,8 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode != 0:
         pytest.fail(f"building the wheel failed:\n{proc.stdout}\n{proc.stderr}")
     return next(out.glob("venedig_rules-*.whl"))
@@ -32,16 +35,56 @@ def test_wheel_ships_rules_schemas_and_type_marker(wheel: Path):
         assert f"venedig_rules/_data/rules/{game}/game.yaml" in names
 
 
+def _see_dependencies(python: Path) -> None:
+    """Let a new venv import the dependencies from wherever this test's interpreter has them
+    (a base interpreter, a venv, a user site), and nothing else of it: a ``.pth`` file names
+    their folders, after the venv's own site-packages, where the wheel goes."""
+    import importlib
+
+    folders = []
+    for name in (
+        "yaml",
+        "jsonschema",
+        "referencing",
+        "lark",
+        "networkx",
+        "attrs",
+        "rpds",
+        "jsonschema_specifications",
+        "typing_extensions",
+    ):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        origin = Path(module.__file__).resolve()
+        folder = origin.parent.parent if origin.name == "__init__.py" else origin.parent
+        if str(folder) not in folders:
+            folders.append(str(folder))
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    (Path(site) / "outer_dependencies.pth").write_text("\n".join(folders) + "\n")
+
+
 def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Path, tmp_path: Path):
     env_dir = tmp_path / "venv"
-    # the venv sees this interpreter's packages for the dependencies; the wheel itself is installed fresh
-    venv.EnvBuilder(with_pip=True, system_site_packages=True).create(env_dir)
+    venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
-                   check=True, capture_output=True)
-    code = ("import venedig_rules as vr, pathlib; r = vr.load('venedig'); "
-            "assert '_data' in str(r.path) and 'site-packages' in vr.__file__, (r.path, vr.__file__); "
-            "print(r.id, len(r.rules_hash))")
+    _see_dependencies(python)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    code = (
+        "import venedig_rules as vr, pathlib; r = vr.load('venedig'); "
+        "assert '_data' in str(r.path) and 'site-packages' in vr.__file__, (r.path, vr.__file__); "
+        "print(r.id, len(r.rules_hash))"
+    )
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     proc = subprocess.run([str(python), "-I", "-c", code], cwd=outside, capture_output=True, text=True)

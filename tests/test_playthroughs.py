@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import venedig_rules as vr
-from venedig_rules.playthrough import expected_files, replay_text
+from venedig_rules.testing.playthrough import expected_files, replay_text
 
 FOLDER = Path(__file__).parent / "playthroughs"
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"

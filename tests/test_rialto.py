@@ -13,13 +13,20 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.effects.compile import freeze
-from venedig_rules.engine import _Run, _State
-from venedig_rules.notation import IllegalActionError
+from venedig_rules.engine.machine import Machine, State
+from venedig_rules.engine.notation import IllegalActionError
 
 RULES = vr.load("rialto")
 GERMAN = vr.load("rialto", variants=["german_summary"])
 DOGE, GOLD, BUILDING, BRIDGE, GONDOLA, COUNCILMAN, JOKER = (
-    "doge_card", "gold_card", "building_card", "bridge_card", "gondola_card", "councilman_card", "joker_card")
+    "doge_card",
+    "gold_card",
+    "building_card",
+    "bridge_card",
+    "gondola_card",
+    "councilman_card",
+    "joker_card",
+)
 DISTRICTS = tuple(r["id"] for r in RULES.items("board", "regions"))
 
 
@@ -41,14 +48,14 @@ def set_vars(game, **values):
             data[name] = tuple(items)
         else:
             data[name] = freeze(value)
-    game._state = _Run(game, _State(data, state.frames, None, state.rng)).run()
+    game._state = Machine(game.rules, game.players, State(data, state.frames, None, state.rng), game._events).run()
     game._legal = None
     return game
 
 
 def label(game):
     pending = game._state.pending
-    return pending["label"] if pending else None
+    return pending.label if pending else None
 
 
 def step(game):
@@ -69,8 +76,10 @@ def drive(game, until, limit=3000):
 
 def at_stage(game, stage, round_=1):
     """Drive to the first decision of a phase II stage (its first player's turn)."""
-    return drive(game, lambda g: g.value("round") == round_ and g.value("current_stage") == stage
-                 and label(g) in ("activate", "play"))
+    return drive(
+        game,
+        lambda g: g.value("round") == round_ and g.value("current_stage") == stage and label(g) in ("activate", "play"),
+    )
 
 
 def quiet_stage(stage, players=3, seed=0, round_=1, rules=RULES, **values):
@@ -81,8 +90,11 @@ def quiet_stage(stage, players=3, seed=0, round_=1, rules=RULES, **values):
     at_stage(game, stage, round_)
     hands = {p: [] for p in range(players)}
     hands.update(values.pop("hand", {}))
-    base = dict(hand=hands, buildings={p: [] for p in range(players)},
-                held={p: sum(1 for c in hands[p] if RULES.item(c)["type"] == stage) for p in range(players)})
+    base = dict(
+        hand=hands,
+        buildings={p: [] for p in range(players)},
+        held={p: sum(1 for c in hands[p] if RULES.item(c)["type"] == stage) for p in range(players)},
+    )
     base.update(values)
     return set_vars(game, **base)
 
@@ -191,8 +203,7 @@ def test_leftover_cards_are_kept_for_the_next_round():
 
 def test_empty_draw_pile_is_rebuilt_from_all_discarded_cards():
     game = drive(RULES.new_game(3, 0), lambda g: label(g) == "take_row")
-    set_vars(game, draw_pile=[DOGE], discard={0: [GOLD], 1: [BRIDGE]}, row_discard=[JOKER],
-             hand={0: [], 1: [], 2: []})
+    set_vars(game, draw_pile=[DOGE], discard={0: [GOLD], 1: [BRIDGE]}, row_discard=[JOKER], hand={0: [], 1: [], 2: []})
     # rows were already dealt; the 2 cards drawn after taking a row empty the pile
     play(game, "p0 take_row(0)")
     assert game.value("discard") == ((), (), ()) and game.value("row_discard") == ()
@@ -257,8 +268,13 @@ def test_stage_a_one_step_per_card_bonus_one_more_and_a_counter_goes_on_top():
 
 
 def test_stage_a_counter_entering_an_occupied_space_goes_on_top():
-    game = quiet_stage("doge", hand={0: [DOGE, DOGE], 1: [DOGE, DOGE, DOGE], 2: []},
-                       doge_step=[0, 0, 2], doge_order=[0, 2, 1], doge_rank=[3, 1, 2])
+    game = quiet_stage(
+        "doge",
+        hand={0: [DOGE, DOGE], 1: [DOGE, DOGE, DOGE], 2: []},
+        doge_step=[0, 0, 2],
+        doge_order=[0, 2, 1],
+        doge_rank=[3, 1, 2],
+    )
     # p2 stands on 2 already; the order of stage actions is the Doge order p0, p2, p1
     play(game, "p0 play([2,0])")
     play(game, "p1 play([2,0])")
@@ -284,7 +300,8 @@ def test_stage_c_building_of_value_up_to_cards_played_bonus_plus_one():
     drive(game, lambda g: label(g) == "build")
     assert game.to_move == (0,)
     assert {a.value for a in game.legal_actions(0)} - {None} == {
-        b for b in ("green_1", "green_2", "green_3", "yellow_1", "yellow_2", "yellow_3", "blue_1", "blue_2", "blue_3")}
+        b for b in ("green_1", "green_2", "green_3", "yellow_1", "yellow_2", "yellow_3", "blue_1", "blue_2", "blue_3")
+    }
     play(game, "p0 build(blue_3)")
     assert {a.value for a in game.legal_actions(1)} - {None} == {"green_1", "yellow_1", "blue_1"}
     play(game, "p1 build(green_1)")
@@ -297,16 +314,26 @@ def test_stage_c_above_value_four_takes_a_four_and_one_up_to_the_difference():
     drive(game, lambda g: label(g) == "build")
     # 5 cards + bonus = 6: a 4, then one of value up to 2
     play(game, "p0 build(yellow_4)")
-    assert {a.value for a in game.legal_actions(0)} - {None} == {"green_1", "yellow_1", "blue_1", "green_2",
-                                                                 "yellow_2", "blue_2"}
+    assert {a.value for a in game.legal_actions(0)} - {None} == {
+        "green_1",
+        "yellow_1",
+        "blue_1",
+        "green_2",
+        "yellow_2",
+        "blue_2",
+    }
     play(game, "p0 build(blue_2)")
     assert game.value("buildings", 0) == ("yellow_4", "blue_2")
 
 
 def test_stage_c_full_board_returns_a_building_for_its_value():
     full = ["green_1", "green_2", "blue_2", "blue_2", "blue_1", "blue_3", "green_4"]
-    game = quiet_stage("building", hand={0: [BUILDING], 1: [BRIDGE], 2: []}, buildings={0: full, 1: [], 2: []},
-                       building_supply=[b for b in RULES.copies("buildings", 3)])
+    game = quiet_stage(
+        "building",
+        hand={0: [BUILDING], 1: [BRIDGE], 2: []},
+        buildings={0: full, 1: [], 2: []},
+        building_supply=[b for b in RULES.copies("buildings", 3)],
+    )
     play(game, "p0 play([1,0])")
     drive(game, lambda g: label(g) == "build")
     play(game, "p0 build(green_1)")  # 1 card + bonus = value 2 allowed
@@ -334,8 +361,9 @@ def test_stage_d_one_point_per_card_minus_one_for_no_card_bonus_point_and_bridge
 
 
 def test_stage_e_councilmen_from_general_to_personal_and_points_when_missing():
-    game = quiet_stage("gondola", hand={0: [GONDOLA, GONDOLA], 1: [GONDOLA, GONDOLA, GONDOLA], 2: []},
-                       general=[13, 1, 13])
+    game = quiet_stage(
+        "gondola", hand={0: [GONDOLA, GONDOLA], 1: [GONDOLA, GONDOLA, GONDOLA], 2: []}, general=[13, 1, 13]
+    )
     before = vp(game)
     play(game, "p0 play([2,0])")
     play(game, "p1 play([3,0])")
@@ -443,8 +471,7 @@ def _row(**counts):
 
 
 def test_district_bonus_from_the_gondola_bonus_is_immediate_and_turns_the_tile():
-    game = quiet_stage("gondola", hand={0: [GONDOLA], 1: [], 2: []},
-                       in_district={0: _row(cannaregio=1, san_marco=1)})
+    game = quiet_stage("gondola", hand={0: [GONDOLA], 1: [], 2: []}, in_district={0: _row(cannaregio=1, san_marco=1)})
     before = vp(game)
     play(game, "p0 play([1,0])")
     drive(game, lambda g: label(g) == "gondola")
@@ -478,10 +505,17 @@ def _last_stage_f(seed=0):
 
 def test_final_scoring_supply_half_rounded_up_and_building_values():
     game = _last_stage_f()
-    set_vars(game, hand={0: [], 1: [], 2: []}, purse=[3, 0, 1], personal=[4, 0, 0],
-             buildings={0: ["blue_4", "green_1"], 1: [], 2: []}, victory_points=[0, 0, 0],
-             in_district={p: [0] * 6 for p in range(3)}, supply_coins=26,
-             general=[14, 18, 18])
+    set_vars(
+        game,
+        hand={0: [], 1: [], 2: []},
+        purse=[3, 0, 1],
+        personal=[4, 0, 0],
+        buildings={0: ["blue_4", "green_1"], 1: [], 2: []},
+        victory_points=[0, 0, 0],
+        in_district={p: [0] * 6 for p in range(3)},
+        supply_coins=26,
+        general=[14, 18, 18],
+    )
     drive(game, lambda g: False)
     # p0: half of 4 + 3 = 7 rounded up = 4, buildings 4 + 1; p2: half of 1 rounded up = 1
     assert game.is_over and vp(game) == [4 + 5, 0, 1]
@@ -496,10 +530,19 @@ def test_district_scoring_halves_by_rank_and_ties_go_by_the_doge_track():
     tiles[ids.index("san_marco_san_polo")] = ("bridge_5_4", 5, 4)
     tiles[ids.index("cannaregio_san_marco")] = ("gondola", 1, 1)
     # San Marco: 6 + 5 + 1 = 12. p1 and p2 tie with 2 councilmen; p2 is ahead on the Doge track
-    set_vars(game, hand={0: [], 1: [], 2: []}, purse=[0, 0, 0], personal=[0, 0, 0], supply_coins=30,
-             conn_tiles=tiles, victory_points=[0, 0, 0], doge_order=[2, 0, 1], doge_rank=[2, 1, 3],
-             in_district={0: _row(san_marco=1), 1: _row(san_marco=2), 2: _row(san_marco=2)},
-             general=[17, 16, 16])
+    set_vars(
+        game,
+        hand={0: [], 1: [], 2: []},
+        purse=[0, 0, 0],
+        personal=[0, 0, 0],
+        supply_coins=30,
+        conn_tiles=tiles,
+        victory_points=[0, 0, 0],
+        doge_order=[2, 0, 1],
+        doge_rank=[2, 1, 3],
+        in_district={0: _row(san_marco=1), 1: _row(san_marco=2), 2: _row(san_marco=2)},
+        general=[17, 16, 16],
+    )
     drive(game, lambda g: False)
     # Castello 3 (only the bridge end), San Polo 4, Cannaregio 1: nobody there
     assert vp(game) == [3, 6, 12]
@@ -508,9 +551,18 @@ def test_district_scoring_halves_by_rank_and_ties_go_by_the_doge_track():
 
 def test_winner_tie_is_broken_by_the_doge_track():
     game = _last_stage_f()
-    set_vars(game, hand={0: [], 1: [], 2: []}, purse=[0, 0, 0], personal=[0, 0, 0], supply_coins=30,
-             victory_points=[10, 10, 2], doge_order=[1, 0, 2], doge_rank=[2, 3, 1],
-             in_district={p: [0] * 6 for p in range(3)}, general=[18, 18, 18])
+    set_vars(
+        game,
+        hand={0: [], 1: [], 2: []},
+        purse=[0, 0, 0],
+        personal=[0, 0, 0],
+        supply_coins=30,
+        victory_points=[10, 10, 2],
+        doge_order=[1, 0, 2],
+        doge_rank=[2, 3, 1],
+        in_district={p: [0] * 6 for p in range(3)},
+        general=[18, 18, 18],
+    )
     drive(game, lambda g: False)
     assert game.scores == {0: 10, 1: 10, 2: 2} and game.winners == (1,)
 
@@ -653,8 +705,9 @@ def test_german_summary_bridge_penalty_only_without_a_bridge_card():
 
 
 def test_german_summary_building_may_be_exchanged_any_time():
-    game = quiet_stage("building", rules=GERMAN, hand={0: [BUILDING], 1: [BRIDGE], 2: []},
-                       buildings={0: ["green_1"], 1: [], 2: []})
+    game = quiet_stage(
+        "building", rules=GERMAN, hand={0: [BUILDING], 1: [BRIDGE], 2: []}, buildings={0: ["green_1"], 1: [], 2: []}
+    )
     before = vp(game)
     play(game, "p0 play([1,0])")
     drive(game, lambda g: label(g) == "build")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import venedig_rules as vr
+from venedig_rules.data.resources import rules_root
 from venedig_rules.errors import DslNameError, DslSyntaxError, DslTypeError
-from venedig_rules.resources import rules_root
 
 
 @pytest.mark.parametrize("name", vr.bundled())
@@ -97,8 +97,12 @@ def fake_checker(text, ptr, positions, context):
     found = []
     for word, cls in (("oops", DslSyntaxError), ("nobody", DslNameError), ("count()", DslTypeError)):
         if word in text:
-            found.append(cls(f"{word!r} in {context['list']} item {context['item']['id']!r}",
-                             positions.in_scalar(ptr, text.index(word))))
+            found.append(
+                cls(
+                    f"{word!r} in {context['list']} item {context['item']['id']!r}",
+                    positions.in_scalar(ptr, text.index(word)),
+                )
+            )
     return found
 
 
@@ -118,7 +122,8 @@ def test_dsl_problems_are_located_inside_the_yaml_scalar(tiny: Path):
         "        oops\n"
         "    message: m\n"
         "  - {id: b, check: 'nobody > 1', message: m}\n"
-        "  - {id: c, check: count() == 1, message: m}\n")
+        "  - {id: c, check: count() == 1, message: m}\n"
+    )
     errors = vr.validate(tiny, dsl_checker=fake_checker)
     got = [(e.code, e.location.line, e.location.column) for e in errors]
     assert got == [("dsl/syntax", 5, 9), ("dsl/name", 7, 21), ("dsl/type", 8, 20)]

@@ -18,7 +18,7 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.effects.compile import freeze
-from venedig_rules.notation import IllegalActionError
+from venedig_rules.engine.notation import IllegalActionError
 
 RULES = vr.load("saeulen")
 
@@ -28,10 +28,19 @@ def new(players: int = 2, seed: int = 0, rules: vr.Ruleset = RULES) -> vr.Game:
     return rules.new_game(players, seed)
 
 
-def arrange(game, *, hands: dict[int, list[str]] | None = None, supply: dict[int, list[str]] | None = None,
-            pillars: list[str] = (), markers: dict[str, int] | None = None,
-            tiles: list[tuple[str, list[str]]] = (), scores: dict[int, int] | None = None,
-            gondola: int | None = None, pillars_left: int | None = None, pile_front: list[str] = ()) -> vr.Game:
+def arrange(
+    game,
+    *,
+    hands: dict[int, list[str]] | None = None,
+    supply: dict[int, list[str]] | None = None,
+    pillars: list[str] = (),
+    markers: dict[str, int] | None = None,
+    tiles: list[tuple[str, list[str]]] = (),
+    scores: dict[int, int] | None = None,
+    gondola: int | None = None,
+    pillars_left: int | None = None,
+    pile_front: list[str] = (),
+) -> vr.Game:
     """Rewrite the state of a game waiting at its first decision: players' hands (the rest
     of each hand refilled from the other dealt cards), personal tile supplies, pillars,
     markers on pillars (space -> owner), built tiles [(tile, cells)], scores, the gondola,
@@ -79,10 +88,19 @@ def arrange(game, *, hands: dict[int, list[str]] | None = None, supply: dict[int
     for t in reversed(pile_front):
         pile.remove(t)
         pile.insert(0, t)
-    v.update(has_pillar=tuple(has_pillar), marker=tuple(marker), ground=tuple(ground), built=tuple(built),
-             reserve=tuple(tuple(r) for r in reserve), pile=tuple(pile))
-    v["pillars_left"] = (pillars_left if pillars_left is not None
-                         else v["pillars_left"] - sum(has_pillar) + sum(game._state.vars["has_pillar"]))
+    v.update(
+        has_pillar=tuple(has_pillar),
+        marker=tuple(marker),
+        ground=tuple(ground),
+        built=tuple(built),
+        reserve=tuple(tuple(r) for r in reserve),
+        pile=tuple(pile),
+    )
+    v["pillars_left"] = (
+        pillars_left
+        if pillars_left is not None
+        else v["pillars_left"] - sum(has_pillar) + sum(game._state.vars["has_pillar"])
+    )
     if scores:
         v["victory_points"] = tuple(scores.get(p, 0) for p in range(game.players))
     if gondola is not None:
@@ -179,21 +197,26 @@ def test_hands_are_secret():
 def test_tiles_are_sorted_by_shape_shuffled_and_piled(players):
     a, b = new(players, seed=1), new(players, seed=2)
     assert a.value("pile") != b.value("pile")
-    assert [RULES.item(t)["shape"] for t in a.value("top_tiles")] == \
-        [s["id"] for s in RULES.items("tiles", "shapes")]
+    assert [RULES.item(t)["shape"] for t in a.value("top_tiles")] == [s["id"] for s in RULES.items("tiles", "shapes")]
     assert len(a.value("pile")) + sum(len(s) for s in a.value("supply")) == 48
 
 
 @pytest.mark.parametrize("players", range(2, 7))
 def test_each_player_takes_a_2_2_and_a_4_7_tile_beginning_with_the_start_player(players):
     game = new(players, seed=3)
-    shuffled = next(e["value"] for e in game.events if e["type"] == "change" and e["var"] == "pile"
-                    and e["why"] == "shuffle")
+    shuffled = next(
+        e["value"] for e in game.events if e["type"] == "change" and e["var"] == "pile" and e["why"] == "shuffle"
+    )
     for kind in ((2, 2), (4, 7)):
         fitting = [t for t in shuffled if (RULES.item_param(t, "stones"), RULES.item_param(t, "arms")) == kind]
-        taken = [next(t for t in game.value("supply", p)
-                      if (RULES.item_param(t, "stones"), RULES.item_param(t, "arms")) == kind)
-                 for p in range(players)]
+        taken = [
+            next(
+                t
+                for t in game.value("supply", p)
+                if (RULES.item_param(t, "stones"), RULES.item_param(t, "arms")) == kind
+            )
+            for p in range(players)
+        ]
         assert taken == fitting[:players]  # seat 0 (the Start Player) took the topmost
     assert all(len(game.value("supply", p)) == 2 for p in range(players))
 
@@ -313,14 +336,20 @@ def _councillor_outcomes(game, player):
 
 
 def test_councillor_example_six_combinations_for_4_stones():
-    """"Example: If a player plays a Councillor showing 4 stones, he may take the following
+    """ "Example: If a player plays a Councillor showing 4 stones, he may take the following
     combinations of city tiles. (Six alternative shape combinations totalling 4 stones.)\""""
     game = new(2)
     arrange(game, hands={0: ["councillor_4_p2"], 1: ["gondolier_p2"]})
     play(game, {0: "councillor_4_p2", 1: "gondolier_p2"})
     assert label(game) == "take"
-    assert _councillor_outcomes(game, 0) == {("square",), ("domino", "domino"), ("straight",), ("l_triomino",),
-                                             ("bridge",), ("domino",)}
+    assert _councillor_outcomes(game, 0) == {
+        ("square",),
+        ("domino", "domino"),
+        ("straight",),
+        ("l_triomino",),
+        ("bridge",),
+        ("domino",),
+    }
 
 
 def test_councillor_takes_from_the_tops_of_the_piles():
@@ -357,7 +386,7 @@ def _pitch(game_players=2, pillars=(), **kw):
 
 
 def test_pitch_dipper_example_first_pillar_a_by_the_canal_b_by_a_pillar_not_c_unconnected():
-    """"A player setting 4 pillars can either begin placing a) adjacent to Canal Grande or
+    """ "A player setting 4 pillars can either begin placing a) adjacent to Canal Grande or
     b) adjacent to a preexisting pillar ... It would not be allowed to place the first pillar
     of the group c) without a connection.\""""
     game = _pitch(pillars=["b8"])
@@ -368,7 +397,7 @@ def test_pitch_dipper_example_first_pillar_a_by_the_canal_b_by_a_pillar_not_c_un
 
 
 def test_pitch_dipper_example_the_4th_pillar_only_on_the_light_blue_fields():
-    """"The 4th pillar may only be placed in any of the light blue fields since all pillars
+    """ "The 4th pillar may only be placed in any of the light blue fields since all pillars
     set by a player in a turn must all be in an adjacent grouping.\""""
     game = _pitch(pillars=["b8"])
     for space in ("a3", "a2", "a1"):
@@ -417,7 +446,7 @@ def test_pitch_dipper_boxed_in_starts_a_new_group_in_the_variant():
 
 
 def test_pitch_dipper_setting_the_last_pillar_ends_the_game_at_once():
-    """"A Pitch Dipper is played and the last pillar ... is set. If there are fewer pillars
+    """ "A Pitch Dipper is played and the last pillar ... is set. If there are fewer pillars
     remaining than indicated on the card then all remaining pillars are set. Other cards
     left in this round are not played and no other victory points can be received.\""""
     game = new(2)
@@ -451,7 +480,7 @@ BLOCK = ["a7", "b7", "c7", "d7", "e7", "a8", "b8", "c8", "d8", "e8"]  # 2 x 5 pi
 
 
 def test_master_builder_clarification_a_3_and_a_4_stone_tile_with_4_stones():
-    """"Clarification: If you have a 3-stone city tile, a 4-stone city tile, and a 4-stone
+    """ "Clarification: If you have a 3-stone city tile, a 4-stone city tile, and a 4-stone
     Master Builder, you may place either city tile. If you place the 3-stone city tile, you
     lose the remaining stone.\""""
     game = _builder("master_builder_4_p2", ["straight_bbb_5", "square_bbbf_8"], BLOCK)
@@ -464,7 +493,7 @@ def test_master_builder_clarification_a_3_and_a_4_stone_tile_with_4_stones():
 
 
 def test_master_builder_example_tiles_a_b_c_with_5_stones():
-    """"A player has tiles a, b, and c ... He plays a Master Builder with 5 stone. If he first
+    """ "A player has tiles a, b, and c ... He plays a Master Builder with 5 stone. If he first
     builds tile a, he then must also build tile b if there is a legal place to build it. If
     he first builds tile c, he does not have enough stone to build either remaining tile.\""""
     a, b, c = "domino_bb_3", "straight_bbb_5", "square_bbbf_8"  # 2, 3 and 4 stones
@@ -488,16 +517,21 @@ def test_master_builder_must_build_b_only_if_it_has_a_legal_place():
 
 
 def test_master_builder_every_square_on_a_pillar_never_diagonal_never_on_a_tile():
-    game = _builder("master_builder_4_p2", ["domino_bb_3"], ["a7", "b8", "c8", "d7", "e7", "d8"],
-                    tiles=[("domino_bf_3", ["d7", "e7"])])
+    game = _builder(
+        "master_builder_4_p2",
+        ["domino_bb_3"],
+        ["a7", "b8", "c8", "d7", "e7", "d8"],
+        tiles=[("domino_bf_3", ["d7", "e7"])],
+    )
     game.apply("p0 build(domino_bb_3)")
     # a7-b8 touch only diagonally, d7 and e7 are built on, a5 has no pillar: b8-c8 and c8-d8 remain
     assert sorted(values(game, 0)) == [("b8", "c8"), ("c8", "d8")]
 
 
 def test_master_builder_offers_only_tiles_with_a_legal_place():
-    game = _builder("master_builder_4_p2", ["domino_bb_3"], ["a7", "b8", "c7", "d7", "e7"],
-                    tiles=[("domino_bf_3", ["d7", "e7"])])
+    game = _builder(
+        "master_builder_4_p2", ["domino_bb_3"], ["a7", "b8", "c7", "d7", "e7"], tiles=[("domino_bf_3", ["d7", "e7"])]
+    )
     # a7-b8 are diagonal, c7's neighbours d7 is built on: no legal place, nothing to build
     assert label(game) != "build"
     assert game.value("supply", 0) == ("domino_bb_3",)
@@ -518,15 +552,14 @@ def test_turns_showing_the_same_tile_are_one_placement():
 def test_master_builder_a_bridges_middle_crosses_the_canale_grande():
     game = _builder("master_builder_4_p2", ["bridge_bf_4"], ["a3", "a5", "b3", "b5"])
     game.apply("p0 build(bridge_bf_4)")
-    assert sorted(values(game, 0)) == [("a3", "a4", "a5"), ("a5", "a4", "a3"), ("b3", "b4", "b5"),
-                                       ("b5", "b4", "b3")]
+    assert sorted(values(game, 0)) == [("a3", "a4", "a5"), ("a5", "a4", "a3"), ("b3", "b4", "b5"), ("b5", "b4", "b3")]
     game.apply("p0 place([a3,a4,a5])")
     assert game.value("ground", "a4") == "canal" and game.value("has_pillar", "a4") is False
     ok(game)
 
 
 def test_the_gondola_is_moved_aside_for_a_bridge():
-    """"The Gondola ... is moved only if it obstructs the building of bridges": its square j6
+    """ "The Gondola ... is moved only if it obstructs the building of bridges": its square j6
     takes a bridge's middle like any canal square."""
     game = _builder("master_builder_4_p2", ["bridge_bf_4"], ["j5", "j7"])
     game.apply("p0 build(bridge_bf_4)")
@@ -541,12 +574,16 @@ def test_master_builder_covered_markers_return_to_their_owners():
 
 
 def test_scoring_example_a_4_stone_tile_with_four_matching_edges_scores_11():
-    """"Example: A player has placed the city tile with 4 stone and 7 points. He scores 11
+    """ "Example: A player has placed the city tile with 4 stone and 7 points. He scores 11
     points. 7 points for the tile itself and 4 points for the four matching edges.\""""
     # square_bbff_start: buildings on top (b7, c7), fields below (b8, c8); above it a domino
     # of two buildings (b6, c6: 2 edges), to its right a domino building/field (d7, d8: 2 edges)
-    game = _builder("master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8", "b6", "c6", "d7", "d8"],
-                    tiles=[("domino_bb_3", ["b6", "c6"]), ("domino_bf_3", ["d7", "d8"])])
+    game = _builder(
+        "master_builder_4_p2",
+        ["square_bbff_start"],
+        ["b7", "c7", "b8", "c8", "b6", "c6", "d7", "d8"],
+        tiles=[("domino_bb_3", ["b6", "c6"]), ("domino_bf_3", ["d7", "d8"])],
+    )
     game.apply("p0 build(square_bbff_start)").apply("p0 place([b7,c7,b8,c8])")
     assert score(game)[0] == 11
     assert [(e["amount"], e["reason"]) for e in of_type(game.events, "score")] == [(7, "arms"), (4, "matching edges")]
@@ -554,20 +591,25 @@ def test_scoring_example_a_4_stone_tile_with_four_matching_edges_scores_11():
 
 def test_matching_edges_need_the_same_ground_on_both_sides():
     # the same square turned half round: fields on top meet the buildings above (no match)
-    game = _builder("master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8", "b6", "c6"],
-                    tiles=[("domino_bb_3", ["b6", "c6"])])
+    game = _builder(
+        "master_builder_4_p2",
+        ["square_bbff_start"],
+        ["b7", "c7", "b8", "c8", "b6", "c6"],
+        tiles=[("domino_bb_3", ["b6", "c6"])],
+    )
     game.apply("p0 build(square_bbff_start)").apply("p0 place([c8,b8,c7,b7])")
     assert score(game)[0] == 7
 
 
 def test_scoring_example_blue_covers_his_own_marker_and_reds():
-    """"The blue player has placed a city tile. He scores 7 points. He does not score an
+    """ "The blue player has placed a city tile. He scores 7 points. He does not score an
     additional 3 points for covering his own pillar marker, but takes it back into his
     supply. Since the red player had his pillar marker built upon by another player, he
     scores 3 points and takes his pillar marker back into his supply.\""""
     blue, red = 0, 1
-    game = _builder("master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8"],
-                    markers={"b7": blue, "c8": red})
+    game = _builder(
+        "master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8"], markers={"b7": blue, "c8": red}
+    )
     game.apply("p0 build(square_bbff_start)").apply("p0 place([b7,c7,b8,c8])")
     assert score(game) == {blue: 7, red: 3}
     assert len(game.value("reserve", blue)) == 8 and len(game.value("reserve", red)) == 8
@@ -594,8 +636,9 @@ def test_gondola_owner_scores_for_every_bridge():
 
 
 def test_reaching_80_wins_at_once():
-    game = _builder("master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8"], scores={0: 75, 1: 79},
-                    markers={"b7": 1})
+    game = _builder(
+        "master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8"], scores={0: 75, 1: 79}, markers={"b7": 1}
+    )
     game.apply("p0 build(square_bbff_start)").apply("p0 place([b7,c7,b8,c8])")
     # the arms come first: p0 reaches 80 (not 82) and wins before red's marker would score
     assert game.is_over and game.winners == (0,) and score(game) == {0: 80, 1: 79}
@@ -612,10 +655,17 @@ def test_gondolier_puts_a_marker_on_the_gondola_and_the_old_one_returns():
 
 
 # == Inventor, Speculator, Dealer ====================================================================
-@pytest.mark.parametrize("bet, needed, scored", [
-    ("inventor_p4", "pitch_dipper_4_2_p2", 6), ("inventor_p4", "councillor_4_p2", 0),
-    ("speculator_p3", "master_builder_4_p2", 6), ("speculator_p3", "pitch_dipper_4_2_p2", 0),
-    ("dealer_p4", "councillor_4_p2", 6), ("dealer_p4", "master_builder_4_p2", 0)])
+@pytest.mark.parametrize(
+    "bet, needed, scored",
+    [
+        ("inventor_p4", "pitch_dipper_4_2_p2", 6),
+        ("inventor_p4", "councillor_4_p2", 0),
+        ("speculator_p3", "master_builder_4_p2", 6),
+        ("speculator_p3", "pitch_dipper_4_2_p2", 0),
+        ("dealer_p4", "councillor_4_p2", 6),
+        ("dealer_p4", "master_builder_4_p2", 0),
+    ],
+)
 def test_inventor_speculator_dealer_score_6_if_their_card_is_in_play(bet, needed, scored):
     game = new(4)
     arrange(game, hands={0: [bet], 3: [needed], 1: ["gondolier_p2"], 2: ["lawyer_p3"]}, supply={2: [], 3: []})
@@ -626,8 +676,11 @@ def test_inventor_speculator_dealer_score_6_if_their_card_is_in_play(bet, needed
 
 def _spy_then_speculator(rules):
     game = new(3, rules=rules)
-    arrange(game, hands={0: ["spy_p2"], 1: ["speculator_p3"], 2: ["master_builder_4_p2", "gondolier_p2"]},
-            supply={0: [], 1: [], 2: []})
+    arrange(
+        game,
+        hands={0: ["spy_p2"], 1: ["speculator_p3"], 2: ["master_builder_4_p2", "gondolier_p2"]},
+        supply={0: [], 1: [], 2: []},
+    )
     play(game, {0: "spy_p2", 1: "speculator_p3", 2: "gondolier_p2"})
     game.apply("p0 spy(2)").apply("p0 take(master_builder_4_p2)")
     return game
@@ -645,9 +698,14 @@ def test_in_play_only_revealed_cards_count_in_the_variant():
 # == Lawyer ==========================================================================================
 def test_lawyer_builds_one_2_stone_tile_covered_markers_give_nothing_gondola_scores():
     game = new(3)
-    arrange(game, hands={0: ["lawyer_p3"], 1: ["councillor_4_p2"], 2: ["beggar_p2"]},
-            supply={0: ["domino_bb_3", "domino_bf_3", "straight_bbb_5"]}, pillars=["a3", "b3", "c3", "a2"],
-            markers={"a3": 1}, gondola=2)
+    arrange(
+        game,
+        hands={0: ["lawyer_p3"], 1: ["councillor_4_p2"], 2: ["beggar_p2"]},
+        supply={0: ["domino_bb_3", "domino_bf_3", "straight_bbb_5"]},
+        pillars=["a3", "b3", "c3", "a2"],
+        markers={"a3": 1},
+        gondola=2,
+    )
     play(game, {0: "lawyer_p3", 1: "councillor_4_p2", 2: "beggar_p2"})
     assert values(game, 0) == ["domino_bb_3", "domino_bf_3"]  # 2 stones only
     game.apply("p0 build(domino_bb_3)").apply("p0 place([a3,b3])")
@@ -659,8 +717,13 @@ def test_lawyer_builds_one_2_stone_tile_covered_markers_give_nothing_gondola_sco
 # == Arsonist ========================================================================================
 def _arsonist(rules=RULES):
     game = new(3, rules=rules)
-    arrange(game, hands={0: ["arsonist_p3"], 1: ["gondolier_p2"], 2: ["beggar_p2"]},
-            pillars=["a7", "b7", "c7", "a3"], tiles=[("domino_bb_3", ["a7", "b7"])], markers={"c7": 1})
+    arrange(
+        game,
+        hands={0: ["arsonist_p3"], 1: ["gondolier_p2"], 2: ["beggar_p2"]},
+        pillars=["a7", "b7", "c7", "a3"],
+        tiles=[("domino_bb_3", ["a7", "b7"])],
+        markers={"c7": 1},
+    )
     return play(game, {0: "arsonist_p3", 1: "gondolier_p2", 2: "beggar_p2"})
 
 
@@ -741,14 +804,19 @@ def test_invariants_hold_after_setup_at_every_player_count():
         ok(new(players))
 
 
-@pytest.mark.parametrize("broken, invariant", [
-    ({"tiles": [("domino_bb_3", ["a7", "b7"]), ("domino_bf_3", ["b7", "c7"])], "pillars": ["a7", "b7", "c7"]},
-     "no_overlapping_tiles"),
-    ({"tiles": [("domino_bb_3", ["a7", "b7"])], "pillars": ["a7"]}, "tiles_on_pillars"),
-    ({"pillars": ["a4"]}, "pillars_on_land"),
-    ({"pillars": ["a7"], "pillars_left": 60}, "pillars_conserved"),
-    ({"scores": {0: 81}}, "scores_on_track"),
-])
+@pytest.mark.parametrize(
+    "broken, invariant",
+    [
+        (
+            {"tiles": [("domino_bb_3", ["a7", "b7"]), ("domino_bf_3", ["b7", "c7"])], "pillars": ["a7", "b7", "c7"]},
+            "no_overlapping_tiles",
+        ),
+        ({"tiles": [("domino_bb_3", ["a7", "b7"])], "pillars": ["a7"]}, "tiles_on_pillars"),
+        ({"pillars": ["a4"]}, "pillars_on_land"),
+        ({"pillars": ["a7"], "pillars_left": 60}, "pillars_conserved"),
+        ({"scores": {0: 81}}, "scores_on_track"),
+    ],
+)
 def test_invariants_catch_a_broken_state(broken, invariant):
     game = arrange(new(2), **broken)
     assert any(m.startswith(f"{invariant}:") for m in game.check_invariants())

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from venedig_rules import schema
-from venedig_rules.resources import rules_root, schemas_root
+from venedig_rules.data import schema
+from venedig_rules.data.resources import rules_root, schemas_root
 
 SCHEMAS = sorted(schemas_root().glob("*.schema.json"))
 RULE_FILES = sorted(rules_root().rglob("*.yaml"))
+
+
 @pytest.mark.parametrize("path", SCHEMAS, ids=lambda p: p.name)
 def test_schema_is_valid_draft_2020_12(path: Path):
     Draft202012Validator.check_schema(json.loads(path.read_text()))

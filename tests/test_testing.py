@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 
 import venedig_rules as vr
-from venedig_rules import testing, views
+from venedig_rules import testing
 from venedig_rules.cli import main
+from venedig_rules.engine import views
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 RULES = vr.load(LAGOON)
@@ -60,10 +61,12 @@ def test_a_rule_failing_at_play_time_is_reported(lagoon: Path):
 
 def test_a_view_that_leaks_hidden_data_is_reported(monkeypatch):
     def no_redaction(rules, values, player, players):
-        return {name: dict(zip(rules.space_ids, value)) if rules.compiled.state[name].per == "space" else value
-                for name, value in views.json_safe(values).items()}
+        return {
+            name: dict(zip(rules.space_ids, value)) if rules.compiled.state[name].per == "space" else value
+            for name, value in views.json_safe(values).items()
+        }
 
-    monkeypatch.setattr("venedig_rules.engine.redact_state", no_redaction)
+    monkeypatch.setattr("venedig_rules.engine.game.redact_state", no_redaction)
     report = testing.api_test(RULES, games=1)
     assert report.violation.check == "view" and "hidden" in report.violation.message
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import venedig_rules as vr
-from venedig_rules.variants import merge
-from venedig_rules.yamlsource import loads
+from venedig_rules.data.variants import merge
+from venedig_rules.data.yamlsource import loads
 
 BASE = """\
 game:
@@ -44,8 +44,10 @@ def test_removing_a_missing_key_is_an_error_in_the_overlay():
 
 def test_patch_by_id_changes_one_field_of_one_item():
     m = _merge("cards: [{id: casa, count: 9}]")
-    assert m.data["cards"] == [{"id": "casa", "count": 9, "params": {"cards": 1, "spaces": 1}},
-                               {"id": "palazzo", "count": 8}]
+    assert m.data["cards"] == [
+        {"id": "casa", "count": 9, "params": {"cards": 1, "spaces": 1}},
+        {"id": "palazzo", "count": 8},
+    ]
 
 
 def test_patch_by_id_merges_nested_mappings():
@@ -60,11 +62,14 @@ def test_add_and_remove_items_by_id():
     assert m.positions.at("/cards/0/count").file == "base.yaml"
 
 
-@pytest.mark.parametrize("overlay, message", [
-    ("cards: [{id: palazo, count: 1}]", "patches 'palazo', which the base does not have (did you mean 'palazzo'?)"),
-    ("cards: [{remove: cassa}]", "removes 'cassa', which the base does not have (did you mean 'casa'?)"),
-    ("cards: [{add: {id: casa, count: 1}}]", "adds 'casa', which the base already has"),
-])
+@pytest.mark.parametrize(
+    "overlay, message",
+    [
+        ("cards: [{id: palazo, count: 1}]", "patches 'palazo', which the base does not have (did you mean 'palazzo'?)"),
+        ("cards: [{remove: cassa}]", "removes 'cassa', which the base does not have (did you mean 'casa'?)"),
+        ("cards: [{add: {id: casa, count: 1}}]", "adds 'casa', which the base already has"),
+    ],
+)
 def test_bad_id_patches_are_located_in_the_overlay(overlay, message):
     m = _merge(overlay)
     assert len(m.errors) == 1 and message in m.errors[0].message
@@ -111,8 +116,10 @@ def test_variant_folder_with_one_overlay_file_per_kind(tiny: Path, tmp_path: Pat
 
 def test_errors_in_an_overlay_point_into_the_overlay_file(tiny: Path, tmp_path: Path):
     variant = tmp_path / "bad.yaml"
-    variant.write_text(f"extends: {tiny}\nid: bad\ntitle: Bad\noverlay:\n  cards:\n    cards:\n"
-                       "      - {id: gold_one, count: -1, type: silver}\n")
+    variant.write_text(
+        f"extends: {tiny}\nid: bad\ntitle: Bad\noverlay:\n  cards:\n    cards:\n"
+        "      - {id: gold_one, count: -1, type: silver}\n"
+    )
     with pytest.raises(vr.InvalidRulesError) as info:
         vr.load(variant)
     got = sorted((e.code, Path(e.location.file).name, e.location.line, e.location.column) for e in info.value.errors)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 
 import venedig_rules as vr
-from venedig_rules import engine as engine_mod
-from venedig_rules.notation import IllegalActionError
+from venedig_rules.effects.compile import freeze
+from venedig_rules.engine.machine import Machine, State
+from venedig_rules.engine.notation import IllegalActionError
 
 RULES = vr.load("venedig")
 TWO = vr.load("venedig", variants=["two_player"])
@@ -42,13 +43,14 @@ def arrange(game: vr.Game, **values) -> vr.Game:
             for space, v in value.items():
                 old[rules.space_index(space)] = v
             value = old
-        new[name] = engine_mod.freeze(value)
-    run = engine_mod._Run(game, engine_mod._State(new, state.frames, None, state.rng, state.over, state.winners))
+        new[name] = freeze(value)
+    run = Machine(
+        rules, game.players, State(new, state.frames, None, state.rng, state.over, state.winners), game._events
+    )
     frame = run.frames[-1]
-    code = rules.compiled.codes[frame[0]]
-    op = code.instructions[frame[1]]
-    frame[3] = dict(frame[3])
-    assert run.choose(op, frame[3]), "the arranged state leaves nothing to decide here"
+    code = rules.compiled.codes[frame.code]
+    op = code.instructions[frame.pc]
+    assert run.choose(op, frame.own()), "the arranged state leaves nothing to decide here"
     game._state = run.freeze()
     game._legal = None
     return game
@@ -66,7 +68,7 @@ def texts(game: vr.Game, player: int | None = None) -> list[str]:
 
 def pass_while(game: vr.Game, label: str) -> None:
     """Pass every pending decision of this label (e.g. optional gold exchanges)."""
-    while not game.is_over and game._state.pending["label"] == label:
+    while not game.is_over and game._state.pending.label == label:
         game.apply(f"p{game.to_move[0]} pass")
 
 
@@ -78,7 +80,7 @@ def fresh(players: int = 3, rules: vr.Ruleset = RULES, seed: int = 1) -> vr.Game
     """A new game at p0's first decision (playing cards), with no swamp tile anywhere near
     the scenarios unless a test puts one there."""
     game = rules.new_game(players, seed)
-    assert game._state.pending["label"] == "play"
+    assert game._state.pending.label == "play"
     return game
 
 
@@ -106,8 +108,13 @@ def test_setup_places_one_building_of_each_type_and_keeps_the_rest_in_the_supply
     built = dict(zip(RULES.space_ids, game.value("built")))
     assert {b for b in built.values() if b} == {"casa", "palazzo", "campo", "basilica", "ponte"}
     supply = game.value("pieces")
-    assert {b: supply.count(b) for b in set(supply)} == {"casa": 18, "palazzo": 5, "campo": 5, "basilica": 4,
-                                                         "ponte": 5}
+    assert {b: supply.count(b) for b in set(supply)} == {
+        "casa": 18,
+        "palazzo": 5,
+        "campo": 5,
+        "basilica": 4,
+        "ponte": 5,
+    }
 
 
 def test_setup_puts_the_master_builder_pieces_on_their_spaces():
@@ -144,21 +151,29 @@ def test_a_player_may_play_any_number_of_cards_of_any_types_or_none():
     options = texts(game)
     assert "p0 pass" in options
     assert "p0 play([basilica_card,campo_card,casa_card,palazzo_card,ponte_card])" in options
-    assert len(options) == 2 ** 5  # every subset; pass for the empty one
+    assert len(options) == 2**5  # every subset; pass for the empty one
 
 
 def test_rule_basilica_cannot_play_three_cards_when_two_are_out_elsewhere():
     # Rulebook example: not three Basilica cards when two lie in front of another player.
-    game = arrange(fresh(), hand=[["basilica_card"] * 3, [], []],
-                   laid_out=laid(3, p1=["basilica_card"] * 2), master_piece=pieces(basilica=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"] * 3, [], []],
+        laid_out=laid(3, p1=["basilica_card"] * 2),
+        master_piece=pieces(basilica=JUERGEN),
+    )
     assert texts(game) == ["p0 pass", "p0 play([basilica_card,basilica_card])", "p0 play([basilica_card])"]
     with pytest.raises(IllegalActionError):
         game.apply("p0 play([basilica_card,basilica_card,basilica_card])")
 
 
 def test_a_complete_set_in_one_turn_may_be_played_even_when_others_have_that_type_out():
-    game = arrange(fresh(), hand=[["basilica_card"] * 4, [], []],
-                   laid_out=laid(3, p1=["basilica_card"] * 2), master_piece=pieces(basilica=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"] * 4, [], []],
+        laid_out=laid(3, p1=["basilica_card"] * 2),
+        master_piece=pieces(basilica=JUERGEN),
+    )
     assert "p0 play([basilica_card,basilica_card,basilica_card,basilica_card])" in texts(game)
 
 
@@ -173,24 +188,37 @@ def test_rule_juergen_plays_two_basilica_cards_and_takes_the_master_piece_from_k
     game = arrange(fresh(), hand=[["casa_card"], ["campo_card"], []])
     play(game, "p0 pass", "p0 pass", "p0 draw([pile])")  # Klaus's turn: nothing but a draw
     assert game.to_move == (JUERGEN,)
-    arrange(game, hand=[[], ["basilica_card"] * 2, []], laid_out=laid(3, p0=["basilica_card"]),
-            master_piece=pieces(basilica=KLAUS))
+    arrange(
+        game,
+        hand=[[], ["basilica_card"] * 2, []],
+        laid_out=laid(3, p0=["basilica_card"]),
+        master_piece=pieces(basilica=KLAUS),
+    )
     play(game, "p1 play([basilica_card,basilica_card])")
     assert dict(game.value("master_piece"))["basilica"] == JUERGEN
 
 
 def test_rule_a_tie_keeps_the_master_piece_where_it_is():
-    game = arrange(fresh(), hand=[["basilica_card"], [], []],
-                   laid_out=laid(3, p1=["basilica_card"]), master_piece=pieces(basilica=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"], [], []],
+        laid_out=laid(3, p1=["basilica_card"]),
+        master_piece=pieces(basilica=JUERGEN),
+    )
     play(game, "p0 play([basilica_card])")
     assert dict(game.value("master_piece"))["basilica"] == JUERGEN
 
 
 def test_rule_a_complete_set_builds_alone_and_others_cards_and_the_piece_stay():
-    game = arrange(fresh(), hand=[["ponte_card"] * 3, [], []], swamp_gold=EMPTY,
-                   laid_out=laid(3, p1=["ponte_card"]), master_piece=pieces(ponte=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["ponte_card"] * 3, [], []],
+        swamp_gold=EMPTY,
+        laid_out=laid(3, p1=["ponte_card"]),
+        master_piece=pieces(ponte=JUERGEN),
+    )
     play(game, "p0 play([ponte_card,ponte_card,ponte_card])")
-    assert game._state.pending["label"] == "site" and game.to_move == (KLAUS,)
+    assert game._state.pending.label == "site" and game.to_move == (KLAUS,)
     site = texts(game)[0]
     play(game, site)
     play(game, texts(game)[0])  # Klaus, building alone, chooses the district
@@ -200,8 +228,13 @@ def test_rule_a_complete_set_builds_alone_and_others_cards_and_the_piece_stay():
 
 
 def test_a_player_building_alone_over_several_turns_uses_the_master_piece():
-    game = arrange(fresh(), hand=[["ponte_card"] * 2, [], []], swamp_gold=EMPTY,
-                   laid_out=laid(3, p0=["ponte_card"]), master_piece=pieces(ponte=KLAUS))
+    game = arrange(
+        fresh(),
+        hand=[["ponte_card"] * 2, [], []],
+        swamp_gold=EMPTY,
+        laid_out=laid(3, p0=["ponte_card"]),
+        master_piece=pieces(ponte=KLAUS),
+    )
     play(game, "p0 play([ponte_card,ponte_card])")
     play(game, texts(game)[0])
     play(game, texts(game)[0])  # district
@@ -211,15 +244,25 @@ def test_a_player_building_alone_over_several_turns_uses_the_master_piece():
 
 
 def test_rule_the_same_building_twice_in_a_turn_once_alone_once_together():
-    game = arrange(fresh(), hand=[["ponte_card"] * 4, [], []], swamp_gold=EMPTY,
-                   laid_out=laid(3, p1=["ponte_card"] * 2), master_piece=pieces(ponte=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["ponte_card"] * 4, [], []],
+        swamp_gold=EMPTY,
+        laid_out=laid(3, p1=["ponte_card"] * 2),
+        master_piece=pieces(ponte=JUERGEN),
+    )
     play(game, "p0 play([ponte_card,ponte_card,ponte_card,ponte_card])")
     assert texts(game) == ["p0 build([ponte,alone])", "p0 build([ponte,joint])"]
 
 
 def test_rule_the_acting_player_chooses_the_order_of_the_buildings():
-    game = arrange(fresh(), hand=[["casa_card", "ponte_card"], [], []], swamp_gold=EMPTY,
-                   laid_out=laid(3, p1=["ponte_card"] * 2), master_piece=pieces(ponte=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["casa_card", "ponte_card"], [], []],
+        swamp_gold=EMPTY,
+        laid_out=laid(3, p1=["ponte_card"] * 2),
+        master_piece=pieces(ponte=JUERGEN),
+    )
     play(game, "p0 play([casa_card,ponte_card])")
     assert texts(game) == ["p0 build([casa,alone])", "p0 build([ponte,joint])"]
     play(game, "p0 build([ponte,joint])")
@@ -255,8 +298,13 @@ def test_rule_building_only_on_free_spaces_and_printed_illustrations_are_free():
 def test_rule_the_whole_site_must_be_free_else_the_cards_are_discarded_without_effect():
     no_space = {s: "swamp_1" for s in RULES.space_ids}
     no_space.update({s: None for s in RULES.board.spaces_where(start="built")})
-    game = arrange(fresh(), hand=[["campo_card"], [], []], swamp_gold=no_space,
-                   laid_out=laid(3, p1=["campo_card"] * 2), master_piece=pieces(campo=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["campo_card"], [], []],
+        swamp_gold=no_space,
+        laid_out=laid(3, p1=["campo_card"] * 2),
+        master_piece=pieces(campo=JUERGEN),
+    )
     play(game, "p0 play([campo_card])")
     assert events_of(game, "no_site")
     assert game.value("discard_pile").count("campo_card") == 3
@@ -294,13 +342,19 @@ def test_rule_a_space_drained_this_turn_is_not_free_for_the_drainer():
 
 
 # -- points ---------------------------------------------------------------------------------------
-PALAZZO_SITE = ("c3", "c4")        # around it: b2 b3 b4 c2 d3 d4 (6 spaces; the rest is water)
+PALAZZO_SITE = ("c3", "c4")  # around it: b2 b3 b4 c2 d3 d4 (6 spaces; the rest is water)
 
 
 def _palazzo_game():
     swamp = {"c3": None, "c4": None, "d3": None}
-    return arrange(fresh(), hand=[["palazzo_card"], [], []], swamp_gold=swamp, built={"d3": "casa"},
-                   laid_out=laid(3, p1=["palazzo_card"] * 2), master_piece=pieces(palazzo=JUERGEN))
+    return arrange(
+        fresh(),
+        hand=[["palazzo_card"], [], []],
+        swamp_gold=swamp,
+        built={"d3": "casa"},
+        laid_out=laid(3, p1=["palazzo_card"] * 2),
+        master_piece=pieces(palazzo=JUERGEN),
+    )
 
 
 def test_rule_palazzo_example_klaus_and_juergen_five_undeveloped_spaces_give_5_and_2():
@@ -323,8 +377,12 @@ def test_rule_palazzo_counts_drained_empty_spaces_as_undeveloped_and_water_not_a
 
 
 def test_rule_campo_counts_neighbouring_developed_spaces():
-    game = arrange(fresh(), hand=[["campo_card"] * 3, [], []], swamp_gold={"c2": None, "d3": None},
-                   built={"d3": "casa", "d2": "palazzo", "e2": None})
+    game = arrange(
+        fresh(),
+        hand=[["campo_card"] * 3, [], []],
+        swamp_gold={"c2": None, "d3": None},
+        built={"d3": "casa", "d2": "palazzo", "e2": None},
+    )
     arrange(game, swamp_gold={"d2": None})
     play(game, "p0 play([campo_card,campo_card,campo_card])", "p0 site([c2])")
     # around c2: b2 c3 d1 d2 d3 (row 2 is shifted); d2 and d3 are built on
@@ -333,17 +391,25 @@ def test_rule_campo_counts_neighbouring_developed_spaces():
 
 def test_rule_basilica_gives_seven_and_casa_one():
     game = arrange(fresh(), hand=[["basilica_card"] * 4 + ["casa_card"], [], []])
-    play(game, "p0 play([basilica_card,basilica_card,basilica_card,basilica_card,casa_card])",
-         "p0 build([basilica,alone])", "p0 site([g10,h10,h11])")
+    play(
+        game,
+        "p0 play([basilica_card,basilica_card,basilica_card,basilica_card,casa_card])",
+        "p0 build([basilica,alone])",
+        "p0 site([g10,h10,h11])",
+    )
     pass_while(game, "exchange")
     play(game, texts(game)[0])
     assert [e["points"] for e in events_of(game, "points")] == [7, 1]
 
 
 def test_rule_helpers_get_half_the_points_rounded_down():
-    game = arrange(fresh(), hand=[["basilica_card"], [], []], gondola=[0, 0, 0],
-                   laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
-                   master_piece=pieces(basilica=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"], [], []],
+        gondola=[0, 0, 0],
+        laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
+        master_piece=pieces(basilica=JUERGEN),
+    )
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])")
     moves = [(e["player"], e["steps"]) for e in events_of(game, "gondola")]
     assert moves == [(JUERGEN, 7), (THIRD, 3), (KLAUS, 3)]  # master first, then clockwise
@@ -352,12 +418,22 @@ def test_rule_helpers_get_half_the_points_rounded_down():
 # -- moving the gondola ------------------------------------------------------------------------
 def test_rule_juergen_moves_7_skipping_klaus_then_klaus_3_overtakes_him():
     # Basilica built by Jürgen (master, 7) and Klaus (3): occupied spaces are skipped.
-    game = arrange(fresh(2), hand=[["basilica_card"], []], gondola=[25, 20],
-                   laid_out=laid(2, p0=["basilica_card"], p1=["basilica_card"] * 2),
-                   master_piece=pieces(basilica=JUERGEN), treasure_supply=[])
+    game = arrange(
+        fresh(2),
+        hand=[["basilica_card"], []],
+        gondola=[25, 20],
+        laid_out=laid(2, p0=["basilica_card"], p1=["basilica_card"] * 2),
+        master_piece=pieces(basilica=JUERGEN),
+        treasure_supply=[],
+    )
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])")
-    assert events_of(game, "gondola")[0] == {"type": "gondola", "player": JUERGEN, "steps": 7,
-                                             "from_step": 20, "to_step": 28}
+    assert events_of(game, "gondola")[0] == {
+        "type": "gondola",
+        "player": JUERGEN,
+        "steps": 7,
+        "from_step": 20,
+        "to_step": 28,
+    }
     assert events_of(game, "gondola")[1]["to_step"] == 29
     assert game.value("gondola") == (29, 28)
 
@@ -378,9 +454,14 @@ def test_moving_past_60_continues_on_the_gondola_posts():
 # -- treasures ------------------------------------------------------------------------------------
 def test_rule_involved_players_at_the_district_shore_take_a_treasure_master_first():
     # g10 h10 h11 lie in Giudecca; steps 17-29 touch Giudecca, step 2 does not.
-    game = arrange(fresh(), hand=[["basilica_card"], [], []], gondola=[20, 25, 2],
-                   laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
-                   master_piece=pieces(basilica=JUERGEN), treasure_supply=["treasure_3", "treasure_6"])
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"], [], []],
+        gondola=[20, 25, 2],
+        laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
+        master_piece=pieces(basilica=JUERGEN),
+        treasure_supply=["treasure_3", "treasure_6"],
+    )
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])")
     assert [e["player"] for e in events_of(game, "treasure")] == [JUERGEN, KLAUS]
     assert game.value("gold_tiles") == ((("treasure_6",)), ("treasure_3",), ())
@@ -391,12 +472,14 @@ def test_rule_involved_players_at_the_district_shore_take_a_treasure_master_firs
 
 
 def test_rule_for_a_ponte_either_connected_district_counts_for_treasure():
-    game = arrange(fresh(2), hand=[["ponte_card"] * 3, []], gondola=[38, 0], swamp_gold=EMPTY,
-                   treasure_supply=["treasure_4"])
+    game = arrange(
+        fresh(2), hand=[["ponte_card"] * 3, []], gondola=[38, 0], swamp_gold=EMPTY, treasure_supply=["treasure_4"]
+    )
     play(game, "p0 play([ponte_card,ponte_card,ponte_card])", "p0 site([d4,e6])")
     assert not events_of(game, "treasure")  # 38 touches Castello and San Marco
-    game = arrange(fresh(2), hand=[["ponte_card"] * 3, []], gondola=[38, 0], swamp_gold=EMPTY,
-                   treasure_supply=["treasure_4"])
+    game = arrange(
+        fresh(2), hand=[["ponte_card"] * 3, []], gondola=[38, 0], swamp_gold=EMPTY, treasure_supply=["treasure_4"]
+    )
     play(game, "p0 play([ponte_card,ponte_card,ponte_card])", "p0 site([m4,n6])")
     assert events_of(game, "treasure")  # m4 is Castello
 
@@ -422,31 +505,33 @@ def test_rule_at_most_two_types_laid_out_the_player_discards_whole_excess_types(
     play(game, "p0 discard(campo)")
     assert game.value("laid_out")[KLAUS] == ("basilica_card", "palazzo_card")
     assert dict(game.value("master_piece"))["campo"] is None
-    assert game._state.pending["label"] == "drain"
+    assert game._state.pending.label == "drain"
 
 
 # -- action 2: draining ----------------------------------------------------------------------------
 def test_rule_drain_zero_to_two_swamp_tiles_and_keep_their_gold_secret():
     game = fresh(2)
     play(game, "p0 pass")
-    assert game._state.pending["label"] == "drain" and "p0 pass" in texts(game)
+    assert game._state.pending.label == "drain" and "p0 pass" in texts(game)
     tile = game.value("swamp_gold", "a7")
     play(game, "p0 drain(a7)")
     play(game, "p0 drain(b7)")
-    assert game._state.pending["label"] == "draw"  # at most two
+    assert game._state.pending.label == "draw"  # at most two
     assert tile in game.value("gold_tiles")[KLAUS]
     assert game.value("swamp_gold", "a7") is None
     assert game.view(JUERGEN)["state"]["gold_tiles"][KLAUS] == {"hidden": 2}
     drained = [e for e in game.view(JUERGEN)["events"] if e.get("var") == "gold_tiles"]
-    assert all(e["value"] == {"hidden": len(e["value"]) if isinstance(e["value"], list) else 2} or
-               isinstance(e["value"], dict) for e in drained)
+    assert all(
+        e["value"] == {"hidden": len(e["value"]) if isinstance(e["value"], list) else 2} or isinstance(e["value"], dict)
+        for e in drained
+    )
 
 
 # -- action 3: drawing -----------------------------------------------------------------------------
 def _to_draw(game, hand, pool=()):
     arrange(game, hand=hand, pool=list(pool))
     play(game, "p0 pass", "p0 pass")  # play nothing, drain nothing
-    assert game._state.pending["label"] == "draw"
+    assert game._state.pending.label == "draw"
     return game
 
 
@@ -480,7 +565,7 @@ def test_rule_the_hand_limit_of_five_bounds_both_draw_options():
 def test_rule_four_cards_in_the_pool_at_the_end_of_a_turn_are_discarded():
     game = _to_draw(fresh(2), [["casa_card"], []], ["campo_card", "ponte_card", "palazzo_card"])
     play(game, "p0 draw([place,casa_card])")
-    while game._state.pending["label"] == "take":
+    while game._state.pending.label == "take":
         play(game, "p0 take([pile])")
     assert game.value("pool") == () and events_of(game, "pool_full")
 
@@ -495,7 +580,7 @@ def test_rule_an_empty_draw_pile_is_replaced_by_the_shuffled_discard_pile():
 # -- gold ----------------------------------------------------------------------------------------------
 def test_rule_five_gold_is_one_step_no_change_given_treasures_return_swamps_leave():
     game = arrange(fresh(2), gold_tiles=[["swamp_2", "treasure_4", "swamp_0"], []], treasure_supply=[])
-    assert game._state.pending["label"] == "play"
+    assert game._state.pending.label == "play"
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_2", "treasure_4", "swamp_0"], []], treasure_supply=[])
@@ -539,7 +624,7 @@ def test_exchanges_are_offered_at_the_start_and_end_of_ones_own_turn_only():
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[[], ["treasure_5"]])
     play(game, texts(game)[0])  # p0 draws: p1 has gold, p0 none
-    assert game.to_move == (JUERGEN,) and game._state.pending["label"] == "exchange"
+    assert game.to_move == (JUERGEN,) and game._state.pending.label == "exchange"
 
 
 # -- the worked example turn ----------------------------------------------------------------------------
@@ -548,11 +633,18 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
     # San Marco, two in Castello; Klaus's gondola is on 12 (at San Marco), Jürgen's on 20.
     swamp = dict.fromkeys(["o7", "o8", "m4", "n6", "k3", "l3"])
     built = {"k6": "casa", "k7": "casa", "l7": "casa", "k3": "casa", "l3": "casa"}
-    game = arrange(fresh(2), hand=[["ponte_card", "ponte_card", "casa_card", "casa_card", "palazzo_card"], []],
-                   laid_out=laid(2, p1=["ponte_card"]), master_piece=pieces(ponte=JUERGEN),
-                   gondola=[12, 20], gold_tiles=[["swamp_2", "swamp_2", "swamp_1"], []],
-                   treasure_supply=["treasure_3", "treasure_4", "treasure_6"], pool=["campo_card"],
-                   swamp_gold=swamp, built={**built, "k6": "casa"})
+    game = arrange(
+        fresh(2),
+        hand=[["ponte_card", "ponte_card", "casa_card", "casa_card", "palazzo_card"], []],
+        laid_out=laid(2, p1=["ponte_card"]),
+        master_piece=pieces(ponte=JUERGEN),
+        gondola=[12, 20],
+        gold_tiles=[["swamp_2", "swamp_2", "swamp_1"], []],
+        treasure_supply=["treasure_3", "treasure_4", "treasure_6"],
+        pool=["campo_card"],
+        swamp_gold=swamp,
+        built={**built, "k6": "casa"},
+    )
     arrange(game, swamp_gold=dict.fromkeys(built))
     play(game, "p0 play([casa_card,casa_card,ponte_card,ponte_card])")
     assert dict(game.value("master_piece"))["ponte"] == KLAUS  # Jürgen hands it over (2 > 1)
@@ -570,9 +662,13 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
     assert game.value("gondola") == (19, 20)  # exactly behind Jürgen
     play(game, "p0 exchange(1)")
     # he holds 2 + 2 + 1 swamp gold and treasures of 3 and 4: five ways to hand in 5 or more
-    assert texts(game) == ["p0 hand_in([swamp_1,swamp_2,swamp_2])", "p0 hand_in([swamp_1,treasure_4])",
-                           "p0 hand_in([swamp_2,treasure_3])", "p0 hand_in([swamp_2,treasure_4])",
-                           "p0 hand_in([treasure_3,treasure_4])"]
+    assert texts(game) == [
+        "p0 hand_in([swamp_1,swamp_2,swamp_2])",
+        "p0 hand_in([swamp_1,treasure_4])",
+        "p0 hand_in([swamp_2,treasure_3])",
+        "p0 hand_in([swamp_2,treasure_4])",
+        "p0 hand_in([treasure_3,treasure_4])",
+    ]
     play(game, "p0 hand_in([swamp_1,treasure_4])")  # "five gold pieces from his tile supply"
     assert sum(RULES.item(t)["params"]["gold"] for t in game.value("gold_tiles")[KLAUS]) == 5 + 3 + 4 - 5
     moves = [(e["player"], e["steps"], e["to_step"]) for e in events_of(game, "gondola")]
@@ -581,10 +677,10 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
     assert game.value("gondola") == (21, 23)
     assert game.value("discard_pile").count("ponte_card") == 3
     assert dict(game.value("master_piece"))["ponte"] is None
-    assert game._state.pending["label"] == "drain"
+    assert game._state.pending.label == "drain"
     drain = [a for a in texts(game) if a != "p0 pass"][:2]
     play(game, drain[0])
-    play(game, [a for a in texts(game) if a != "p0 pass"][0])
+    play(game, next(a for a in texts(game) if a != "p0 pass"))
     assert len(events_of(game, "drain")) == 2
     play(game, "p0 draw([place,palazzo_card])", "p0 take([pool,campo_card])", "p0 take([pile])")
     hand = game.value("hand")[KLAUS]
@@ -595,9 +691,13 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
 
 # -- the end ---------------------------------------------------------------------------------------
 def test_rule_reaching_60_ends_the_game_but_the_others_involved_still_move():
-    game = arrange(fresh(), hand=[["basilica_card"], [], []], gondola=[10, 55, 30],
-                   laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
-                   master_piece=pieces(basilica=JUERGEN))
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"], [], []],
+        gondola=[10, 55, 30],
+        laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
+        master_piece=pieces(basilica=JUERGEN),
+    )
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])")
     assert game.value("gondola") == (13, 62, 33)
     assert game.value("ending") and game.value("ender") == KLAUS
@@ -610,12 +710,17 @@ def test_rule_a_used_up_building_type_ends_the_game():
     game = arrange(fresh(2), hand=[["basilica_card"] * 4, []], pieces=["basilica"])
     play(game, "p0 play([basilica_card,basilica_card,basilica_card,basilica_card])", "p0 site([g10,h10,h11])")
     assert game.value("ending") and game.value("gondola")[KLAUS] == 7  # the builder still moves
-    assert game.is_over or game._state.pending["label"] == "final_exchange"
+    assert game.is_over or game._state.pending.label == "final_exchange"
 
 
 def test_rule_final_exchange_clockwise_from_the_left_of_the_ender():
-    game = arrange(fresh(), hand=[["basilica_card"] * 4, [], []], gondola=[58, 0, 0], active=KLAUS,
-                   gold_tiles=[["treasure_5"], ["treasure_6"], ["treasure_5"]])
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"] * 4, [], []],
+        gondola=[58, 0, 0],
+        active=KLAUS,
+        gold_tiles=[["treasure_5"], ["treasure_6"], ["treasure_5"]],
+    )
     play(game, "p0 play([basilica_card,basilica_card,basilica_card,basilica_card])", "p0 site([g10,h10,h11])")
     order = []
     while not game.is_over:
@@ -626,9 +731,14 @@ def test_rule_final_exchange_clockwise_from_the_left_of_the_ender():
 
 
 def test_short_rules_end_stops_at_once_and_converts_gold_automatically():
-    game = arrange(fresh(3, SHORT), hand=[["basilica_card"], [], []], gondola=[10, 55, 30],
-                   laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
-                   master_piece=pieces(basilica=JUERGEN), gold_tiles=[["treasure_6", "swamp_2", "swamp_2"], [], []])
+    game = arrange(
+        fresh(3, SHORT),
+        hand=[["basilica_card"], [], []],
+        gondola=[10, 55, 30],
+        laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
+        master_piece=pieces(basilica=JUERGEN),
+        gold_tiles=[["treasure_6", "swamp_2", "swamp_2"], [], []],
+    )
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])")
     assert game.is_over
     assert game.value("gondola") == (12, 62, 30)  # Jürgen ended it; the helpers did not move; Klaus 10 gold = 2
@@ -640,29 +750,41 @@ def test_two_player_reveal_for_the_imaginary_player_before_the_turn():
     top = game.value("draw_pile")[0]
     play(game, "p0 imaginary(reveal)")
     if top == "casa_card":
-        assert game._state.pending["label"] == "site"
+        assert game._state.pending.label == "site"
     else:
         assert game.value("imaginary_laid_out") == (top,)
-        assert game._state.pending["label"] in ("play", "exchange")
+        assert game._state.pending.label in ("play", "exchange")
     assert "p0 imaginary(reveal)" not in texts(game)
 
 
 def test_two_player_a_card_involving_the_imaginary_player_in_a_third_type_is_discarded():
     game = TWO.new_game(2, 1)
-    arrange(game, imaginary_laid_out=["palazzo_card", "campo_card"], draw_pile=["ponte_card", "casa_card"],
-            master_piece=pieces(palazzo="imaginary", campo="imaginary"))
+    arrange(
+        game,
+        imaginary_laid_out=["palazzo_card", "campo_card"],
+        draw_pile=["ponte_card", "casa_card"],
+        master_piece=pieces(palazzo="imaginary", campo="imaginary"),
+    )
     play(game, "p0 imaginary(reveal)")
     assert events_of(game, "imaginary_discards")
-    assert game.value("discard_pile")[-1] == "ponte_card" and game.value("imaginary_laid_out") == ("palazzo_card",
-                                                                                                  "campo_card")
+    assert game.value("discard_pile")[-1] == "ponte_card" and game.value("imaginary_laid_out") == (
+        "palazzo_card",
+        "campo_card",
+    )
 
 
 def test_two_player_the_acting_player_sites_a_building_of_the_imaginary_master():
     game = TWO.new_game(2, 1)
-    arrange(game, imaginary_laid_out=["campo_card", "campo_card"], draw_pile=["campo_card"],
-            master_piece=pieces(campo="imaginary"), laid_out=laid(2), swamp_gold=EMPTY)
+    arrange(
+        game,
+        imaginary_laid_out=["campo_card", "campo_card"],
+        draw_pile=["campo_card"],
+        master_piece=pieces(campo="imaginary"),
+        laid_out=laid(2),
+        swamp_gold=EMPTY,
+    )
     play(game, "p0 imaginary(reveal)")
-    assert game.to_move == (KLAUS,) and game._state.pending["label"] == "site"
+    assert game.to_move == (KLAUS,) and game._state.pending.label == "site"
     play(game, texts(game)[0])
     assert events_of(game, "built")[0]["master"] == "imaginary"
     assert not events_of(game, "gondola")  # the imaginary player has no gondola
@@ -670,8 +792,13 @@ def test_two_player_the_acting_player_sites_a_building_of_the_imaginary_master()
 
 def test_two_player_the_imaginary_player_takes_part_in_master_builder_rules():
     game = TWO.new_game(2, 1)
-    arrange(game, imaginary_laid_out=["basilica_card"], draw_pile=["basilica_card"],
-            laid_out=laid(2, p1=["basilica_card"]), master_piece=pieces(basilica=JUERGEN))
+    arrange(
+        game,
+        imaginary_laid_out=["basilica_card"],
+        draw_pile=["basilica_card"],
+        laid_out=laid(2, p1=["basilica_card"]),
+        master_piece=pieces(basilica=JUERGEN),
+    )
     play(game, "p0 imaginary(reveal)")
     assert dict(game.value("master_piece"))["basilica"] == "imaginary"
 
@@ -683,8 +810,9 @@ def test_the_variants_load_and_the_short_rules_only_change_the_end():
 
 
 # -- whole games ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("rules, players", [(RULES, 2), (RULES, 5), (TWO, 2), (SHORT, 3)],
-                         ids=["2p", "5p", "two_player", "short_rules_end"])
+@pytest.mark.parametrize(
+    "rules, players", [(RULES, 2), (RULES, 5), (TWO, 2), (SHORT, 3)], ids=["2p", "5p", "two_player", "short_rules_end"]
+)
 def test_random_games_end_with_the_invariants_holding(rules, players):
     import random
 

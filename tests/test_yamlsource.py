@@ -7,11 +7,12 @@ import time
 
 import pytest
 import yaml
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from venedig_rules import YamlError
-from venedig_rules.resources import rules_root
-from venedig_rules.yamlsource import MAX_NODES, load, loads, pointer, split_pointer
+from venedig_rules.data.resources import rules_root
+from venedig_rules.data.yamlsource import MAX_NODES, load, loads, pointer, split_pointer
 
 TEXT = """\
 game:
@@ -78,7 +79,7 @@ def test_position_map_round_trips_on_bundled_files(path):
     for ptr, value in _scalars(src.data):
         assert ptr in src.positions.values, ptr
         loc = src.positions.at(ptr)
-        rest = re.sub(r"^&\w+\s+", "", lines[loc.line - 1][loc.column - 1:])  # an anchor comes first
+        rest = re.sub(r"^&\w+\s+", "", lines[loc.line - 1][loc.column - 1 :])  # an anchor comes first
         if rest[:1] in "|>":
             continue  # a block scalar's text starts on the next line
         spelt = rest.lstrip("'\"").lower()
@@ -90,10 +91,15 @@ def test_position_map_round_trips_on_bundled_files(path):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.recursive(st.one_of(st.integers(), st.text("abcxyz _-", min_size=1), st.booleans()),
-                    lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                            st.dictionaries(st.text("abcdef", min_size=1), inner, max_size=4)),
-                    max_leaves=20))
+@given(
+    st.recursive(
+        st.one_of(st.integers(), st.text("abcxyz _-", min_size=1), st.booleans()),
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4), st.dictionaries(st.text("abcdef", min_size=1), inner, max_size=4)
+        ),
+        max_leaves=20,
+    )
+)
 def test_loads_agrees_with_pyyaml_and_locates_everything(value):
     text = yaml.safe_dump({"root": value})
     src = loads(text, "gen.yaml")
@@ -121,8 +127,15 @@ def test_duplicate_keys_can_be_collected_keeping_the_first_value():
     assert [p.location.line for p in problems] == [2, 3]
 
 
-@pytest.mark.parametrize("text", ["a: !!python/object/apply:os.system ['true']\n",
-                                  "a: !!python/name:os.system\n", "a: !custom 3\n", "a: !!binary aGk=\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: !!python/object/apply:os.system ['true']\n",
+        "a: !!python/name:os.system\n",
+        "a: !custom 3\n",
+        "a: !!binary aGk=\n",
+    ],
+)
 def test_only_plain_values_are_allowed(text):
     with pytest.raises(YamlError, match="is not allowed"):
         loads(text, "t.yaml")

@@ -6,21 +6,69 @@
 >>> rules = vr.load("saeulen")
 >>> rules.title, rules.players
 ('Die Säulen von Venedig', range(2, 7))
+
+The package is in layers, each importing only those below it: ``errors``; ``data`` (rule
+files); ``effects`` (the DSL); ``games`` (game primitives); ``engine`` (rulesets and games);
+``present`` (text and pictures); then the clients ``bots``, ``testing`` and ``cli``.
 """
 
-from .engine import Game, SaveFileError
-from .errors import (CountError, DslError, DslNameError, DslSyntaxError, DslTypeError, DuplicateIdError,
-                     InvalidRulesError, Location, ParamError, RuleFileError, RuleReferenceError, RuleRuntimeError,
-                     RulesError, SchemaError, UnknownRulesetError, VariantError, VenedigError, YamlError)
-from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
-from .ruleset import Ruleset, bundled, bundled_variants, load, rules_hash, validate
-
-__version__ = "0.1.0"
+from ._version import __version__
+from .data.reading import bundled, bundled_variants, rules_hash
+from .engine.game import Game, SaveFileError
+from .engine.loading import load, validate
+from .engine.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
+from .engine.ruleset import Ruleset
+from .errors import (
+    CountError,
+    DslError,
+    DslNameError,
+    DslSyntaxError,
+    DslTypeError,
+    DuplicateIdError,
+    InvalidRulesError,
+    Location,
+    ParamError,
+    RuleFileError,
+    RuleReferenceError,
+    RuleRuntimeError,
+    RulesError,
+    SchemaError,
+    UnknownRulesetError,
+    VariantError,
+    VenedigError,
+    YamlError,
+)
 
 __all__ = [
-    "Action", "ActionSyntaxError", "Game", "IllegalActionError", "RuleRuntimeError", "SaveFileError",
-    "parse_action", "CountError", "DslError", "DslNameError", "DslSyntaxError", "DslTypeError", "DuplicateIdError",
-    "InvalidRulesError", "Location", "ParamError", "RuleFileError", "RuleReferenceError", "RulesError",
-    "Ruleset", "SchemaError", "UnknownRulesetError", "VariantError", "VenedigError", "YamlError",
-    "bundled", "bundled_variants", "load", "rules_hash", "validate", "__version__",
+    "Action",
+    "ActionSyntaxError",
+    "CountError",
+    "DslError",
+    "DslNameError",
+    "DslSyntaxError",
+    "DslTypeError",
+    "DuplicateIdError",
+    "Game",
+    "IllegalActionError",
+    "InvalidRulesError",
+    "Location",
+    "ParamError",
+    "RuleFileError",
+    "RuleReferenceError",
+    "RuleRuntimeError",
+    "RulesError",
+    "Ruleset",
+    "SaveFileError",
+    "SchemaError",
+    "UnknownRulesetError",
+    "VariantError",
+    "VenedigError",
+    "YamlError",
+    "__version__",
+    "bundled",
+    "bundled_variants",
+    "load",
+    "parse_action",
+    "rules_hash",
+    "validate",
 ]

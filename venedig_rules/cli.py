@@ -8,28 +8,36 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from . import __version__
-from .describe import describe, table
+from ._version import __version__
+from .data.reading import FILE_KINDS, bundled, bundled_variants
+from .engine.loading import load, validate
 from .errors import UnknownRulesetError, VenedigError
-from .ruleset import FILE_KINDS, bundled, bundled_variants, load, validate
+from .present.describe import describe, table
 
 _EXAMPLES = {
     "list": "example:\n  venedig-rules list",
-    "validate": ("examples:\n  venedig-rules validate                      # every bundled ruleset and variant\n"
-                 "  venedig-rules validate rules/venedig        # one ruleset folder\n"
-                 "  venedig-rules validate my_variant.yaml --format json"),
-    "describe": ("examples:\n  venedig-rules describe venedig\n"
-                 "  venedig-rules describe venedig --variant two_player"),
-    "check": ("examples:\n  venedig-rules check venedig --games 20\n"
-              "  venedig-rules check my_variant.yaml --games 5 --players 2,3"),
-    "play": ("examples:\n  venedig-rules play venedig --players 3 --seed 7\n"
-             "  venedig-rules play saeulen rialto venedig --seed 1   # one game of each\n"
-             "  venedig-rules play rialto --human 0                  # you play seat 0"),
-    "playthrough": ("examples:\n  venedig-rules playthrough saeulen --players 3   # print the log\n"
-                    "  venedig-rules playthrough saeulen --update      # rewrite tests/playthroughs/"),
+    "validate": (
+        "examples:\n  venedig-rules validate                      # every bundled ruleset and variant\n"
+        "  venedig-rules validate rules/venedig        # one ruleset folder\n"
+        "  venedig-rules validate my_variant.yaml --format json"
+    ),
+    "describe": ("examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant two_player"),
+    "check": (
+        "examples:\n  venedig-rules check venedig --games 20\n"
+        "  venedig-rules check my_variant.yaml --games 5 --players 2,3"
+    ),
+    "play": (
+        "examples:\n  venedig-rules play venedig --players 3 --seed 7\n"
+        "  venedig-rules play saeulen rialto venedig --seed 1   # one game of each\n"
+        "  venedig-rules play rialto --human 0                  # you play seat 0"
+    ),
+    "playthrough": (
+        "examples:\n  venedig-rules playthrough saeulen --players 3   # print the log\n"
+        "  venedig-rules playthrough saeulen --update      # rewrite tests/playthroughs/"
+    ),
 }
 
 
@@ -55,55 +63,96 @@ def _parser() -> argparse.ArgumentParser:
         prog="venedig-rules",
         description="The rules of Die Säulen von Venedig, Rialto and Venedig as data: list, check and describe them.",
         epilog="examples:\n  venedig-rules list\n  venedig-rules validate\n  venedig-rules describe saeulen",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"venedig-rules {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name: str, help_text: str, run) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text, epilog=_EXAMPLES[name],
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=_EXAMPLES[name],
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         p.set_defaults(run=run)
         return p
 
-    command("list", "List the bundled rulesets with their titles, player counts, whether they can be "
-            "played yet, and their variants.", _list)
-    p = command("validate", "Check rule data against the schemas and cross-references; print every "
-                "problem as file:line:column: code: message.", _validate)
-    p.add_argument("paths", nargs="*", metavar="PATH",
-                   help="ruleset folders, variant files or folders, or bundled ids (default: all bundled); "
-                        "a bundled id wins over a same-named folder, so write ./venedig for the folder")
+    command(
+        "list",
+        "List the bundled rulesets with their titles, player counts, whether they can be "
+        "played yet, and their variants.",
+        _list,
+    )
+    p = command(
+        "validate",
+        "Check rule data against the schemas and cross-references; print every "
+        "problem as file:line:column: code: message.",
+        _validate,
+    )
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="ruleset folders, variant files or folders, or bundled ids (default: all bundled); "
+        "a bundled id wins over a same-named folder, so write ./venedig for the folder",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
-    p = command("describe", "Print a ruleset's components, cards, tiles, buildings, board and constants "
-                "as tables.", _describe)
+    p = command(
+        "describe", "Print a ruleset's components, cards, tiles, buildings, board and constants as tables.", _describe
+    )
     p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME",
-                   help="apply a bundled variant or variant file (repeatable)")
-    p = command("check", "Play random games to the end at every player count and check every rule "
-                "invariant and API promise after each action; report the first violation with its seed "
-                "and actions so it can be replayed.", _check)
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="apply a bundled variant or variant file (repeatable)",
+    )
+    p = command(
+        "check",
+        "Play random games to the end at every player count and check every rule "
+        "invariant and API promise after each action; report the first violation with its seed "
+        "and actions so it can be replayed.",
+        _check,
+    )
     p.add_argument("game", metavar="GAME_OR_PATH", help="bundled ruleset id, ruleset folder or variant")
     p.add_argument("--games", type=int, default=10, metavar="N", help="games per player count (default 10)")
     p.add_argument("--players", type=_counts, default=None, metavar="P", help="player counts, e.g. 3 or 2,4")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
-    p = command("play", "Play a game to the end in the terminal: random players on every seat not named "
-                "human, each event printed as a sentence, then the scores. Several games are played one "
-                "after another.", _play)
+    p = command(
+        "play",
+        "Play a game to the end in the terminal: random players on every seat not named "
+        "human, each event printed as a sentence, then the scores. Several games are played one "
+        "after another.",
+        _play,
+    )
     p.add_argument("games", nargs="+", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
-    p.add_argument("--players", type=int, default=None, metavar="N",
-                   help="number of players (default, or when a game does not allow N: its fewest)")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="number of players (default, or when a game does not allow N: its fewest)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
     p.add_argument("--human", type=_counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
-    p = command("playthrough", "Print the golden playthrough of a ruleset (a seeded game played by random "
-                "bots, as a readable log), or rewrite the files under tests/playthroughs/ with --update.",
-                _playthrough)
+    p = command(
+        "playthrough",
+        "Print the golden playthrough of a ruleset (a seeded game played by random "
+        "bots, as a readable log), or rewrite the files under tests/playthroughs/ with --update.",
+        _playthrough,
+    )
     p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
     p.add_argument("--players", type=int, default=None, metavar="N", help="only this player count")
     p.add_argument("--update", action="store_true", help="write the files instead of printing")
-    p.add_argument("--dir", default="tests/playthroughs", metavar="DIR",
-                   help="where --update writes (default tests/playthroughs)")
+    p.add_argument(
+        "--dir", default="tests/playthroughs", metavar="DIR", help="where --update writes (default tests/playthroughs)"
+    )
     return parser
 
 
@@ -117,8 +166,10 @@ def _counts(text: str) -> list[int]:
 def _playable(args: argparse.Namespace):
     rules = load(args.game, args.variant)
     if not rules.playable:
-        raise UnknownRulesetError(f"ruleset {rules.name!r} is rule data only so far (no flow in game.yaml): "
-                                  "it can be validated and described, not played")
+        raise UnknownRulesetError(
+            f"ruleset {rules.name!r} is rule data only so far (no flow in game.yaml): "
+            "it can be validated and described, not played"
+        )
     return rules
 
 
@@ -129,20 +180,28 @@ def _check(args: argparse.Namespace) -> int:
     counts = args.players or list(rules.players)
     bad = [n for n in counts if n not in rules.players]
     if bad:
-        raise UnknownRulesetError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, "
-                                  f"not {', '.join(map(str, bad))}")
+        raise UnknownRulesetError(
+            f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, "
+            f"not {', '.join(map(str, bad))}"
+        )
 
     def progress(done: int, total: int) -> None:
         width = 30
         filled = width * done // total
-        print(f"\r{rules.name} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games",
-              end="" if done < total else "\n", file=sys.stderr, flush=True)
+        print(
+            f"\r{rules.name} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games",
+            end="" if done < total else "\n",
+            file=sys.stderr,
+            flush=True,
+        )
 
     report = api_test(rules, games=args.games, seed=args.seed, players=counts, progress=progress)
     if report.ok:
         per = ", ".join(f"{n} players: {g}" for n, g in sorted(report.by_players.items()))
-        print(f"{rules.name}: ok: {report.games} games ({per}), {report.actions} actions, "
-              f"longest {report.longest} (bound {rules.max_actions})")
+        print(
+            f"{rules.name}: ok: {report.games} games ({per}), {report.actions} actions, "
+            f"longest {report.longest} (bound {rules.max_actions})"
+        )
         return 0
     print(f"\n{report.violation}", file=sys.stderr)
     if report.violation.state is not None:
@@ -162,7 +221,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _play_one(args: argparse.Namespace) -> int:
     from .bots import RandomBot, SeatViews
-    from .narration import sentence
+    from .present.narration import sentence
 
     rules = _playable(args)
     players = args.players if args.players in rules.players else rules.players.start
@@ -171,8 +230,10 @@ def _play_one(args: argparse.Namespace) -> int:
     viewer = humans[0] if humans else None
     templates = rules.data["game"].get("events") or {}
     bots = {p: RandomBot(args.seed * 31 + p) for p in range(players) if p not in humans}
-    print(f"{rules.title}: {players} players, seed {args.seed}" + (f"; you play p{', p'.join(map(str, humans))}"
-                                                                    if humans else ""))
+    print(
+        f"{rules.title}: {players} players, seed {args.seed}"
+        + (f"; you play p{', p'.join(map(str, humans))}" if humans else "")
+    )
     views = SeatViews(game)
     shown = 0
     while True:
@@ -221,14 +282,14 @@ def _ask(game, player: int, actions: list):
 
 
 def _playthrough(args: argparse.Namespace) -> int:
-    from .playthrough import render, update
+    from .testing.playthrough import render, update
 
     rules = _playable(args)
     if args.update:
         for path in update(rules, Path(args.dir)):
             print(f"wrote {path}")
         return 0
-    for n in ([args.players] if args.players else list(rules.players)):
+    for n in [args.players] if args.players else list(rules.players):
         print(render(rules, n, seed=1), end="")
     return 0
 
@@ -237,8 +298,15 @@ def _list(args: argparse.Namespace) -> int:
     rows = []
     for ident in bundled():
         rules = load(ident)
-        rows.append((ident, rules.title, f"{rules.players.start}-{rules.players.stop - 1}",
-                     "yes" if rules.playable else "data only", ", ".join(bundled_variants(ident)) or "-"))
+        rows.append(
+            (
+                ident,
+                rules.title,
+                f"{rules.players.start}-{rules.players.stop - 1}",
+                "yes" if rules.playable else "data only",
+                ", ".join(bundled_variants(ident)) or "-",
+            )
+        )
     print("\n".join(table(("id", "title", "players", "playable", "variants"), rows)))
     return 0
 

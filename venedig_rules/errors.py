@@ -19,8 +19,8 @@ A load collects every problem and raises one :class:`InvalidRulesError` listing 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 
 @dataclass(frozen=True, order=True)
@@ -66,8 +66,7 @@ class RulesError(VenedigError, ValueError):
     def to_dict(self) -> dict:
         """JSON-safe form, as printed by ``venedig-rules validate --format json``."""
         loc = self.location
-        return {"file": loc.file, "line": loc.line, "column": loc.column,
-                "code": self.code, "message": self.message}
+        return {"file": loc.file, "line": loc.line, "column": loc.column, "code": self.code, "message": self.message}
 
     def __str__(self) -> str:
         return self.line() + (("\n" + self.detail) if self.detail else "")

@@ -1,5 +1,7 @@
 """The effect DSL: parse, check and compile every DSL string of a ruleset.
 
+May import: ``errors``, ``data``. (Game modules add primitives from above, through a Registry.)
+
 >>> import venedig_rules as vr
 >>> from venedig_rules.effects import parse
 >>> [type(s).__name__ for s in parse("let x = 2; if x > 1 { x } else { 0 }").body]
@@ -8,24 +10,27 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..data.yamlsource import PositionMap, pointer
 from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
-from ..yamlsource import PositionMap, pointer
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Scope, VarInfo, check
 from .compile import Code, compile_expression, compile_program
 from .parse import DslParseError, ExprStmt, Program, parse
 from .registry import CORE, Registry
 
-__all__ = ["Compiled", "compile_ruleset", "parse", "CORE"]
+__all__ = ["CORE", "Compiled", "compile_ruleset", "parse"]
 
 #: Item lists whose DSL fields run as code: (file kind, list key) -> (fields, singular name)
-ITEM_CODE = {("cards", "cards"): (("effect",), "card"), ("cards", "types"): (("effect",), "card"),
-             ("tiles", "tiles"): (("effect",), "tile"), ("buildings", "buildings"): (("points", "ability"), "building"),
-             ("scoring", "rules"): (("effect",), None)}
+ITEM_CODE = {
+    ("cards", "cards"): (("effect",), "card"),
+    ("cards", "types"): (("effect",), "card"),
+    ("tiles", "tiles"): (("effect",), "tile"),
+    ("buildings", "buildings"): (("points", "ability"), "building"),
+    ("scoring", "rules"): (("effect",), None),
+}
 _ERRORS = {"dsl/syntax": DslSyntaxError, "dsl/name": DslNameError, "dsl/type": DslTypeError}
 
 
@@ -45,20 +50,13 @@ class Compiled:
     registry: Registry = CORE
 
 
-def registry_for(modules: list[str]) -> Registry:
-    """The core primitives plus those of the named game modules."""
-    registry = CORE
-    for name in modules:
-        module = importlib.import_module(f"venedig_rules.games.{name}")
-        registry = registry.extend(module.PRIMITIVES)
-    return registry
-
-
-def compile_ruleset(data: dict[str, Any], positions: PositionMap,
-                    syntax_only: bool = False) -> tuple[Compiled | None, list[RulesError]]:
+def compile_ruleset(
+    data: dict[str, Any], positions: PositionMap, registry: Registry = CORE, syntax_only: bool = False
+) -> tuple[Compiled | None, list[RulesError]]:
     """Parse every DSL string; when the ruleset is playable (``game.yaml`` has ``flow``) and
     not ``syntax_only`` (the data has other problems), also check names and types and
-    compile. Returns (compiled or None, located problems)."""
+    compile against ``registry`` (the core primitives and the game modules' own). Returns
+    (compiled or None, located problems)."""
     errors: list[RulesError] = []
     sources = list(_dsl_sources(data))
     programs: dict[str, Program] = {}
@@ -66,18 +64,14 @@ def compile_ruleset(data: dict[str, Any], positions: PositionMap,
         try:
             programs[ptr] = parse(text)
         except DslParseError as exc:
-            errors.append(DslSyntaxError(exc.describe(), positions.in_scalar(ptr, exc.offset),
-                                         _caret(text, exc.offset)))
+            errors.append(
+                DslSyntaxError(exc.describe(), positions.in_scalar(ptr, exc.offset), _caret(text, exc.offset))
+            )
     game = data.get("game") or {}
     flow = game.get("flow")
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
-    compiled = Compiled()
-    try:
-        compiled.registry = registry_for(flow.get("modules") or [])
-    except ImportError as exc:
-        errors.append(DslNameError(f"unknown game module: {exc}", positions.at("/game/flow/modules")))
-        return None, errors
+    compiled = Compiled(registry=registry)
     base = _base_scope(data, compiled)
     for ptr, text, role in sources:
         if ptr not in programs:
@@ -85,8 +79,16 @@ def compile_ruleset(data: dict[str, Any], positions: PositionMap,
         body = programs[ptr].body
         scope = _scope_for(role, base, data, compiled)
         if role[0] == "invariant" and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
-            problems, resolved = [Problem(body[1].pos if len(body) > 1 else 0, "dsl/syntax",
-                                          "an invariant's check must be one expression (no 'let', 'if' or ';')")], {}
+            problems, resolved = (
+                [
+                    Problem(
+                        body[1].pos if len(body) > 1 else 0,
+                        "dsl/syntax",
+                        "an invariant's check must be one expression (no 'let', 'if' or ';')",
+                    )
+                ],
+                {},
+            )
         else:
             problems, resolved = check(programs[ptr], scope)
         for p in problems:
@@ -95,18 +97,20 @@ def compile_ruleset(data: dict[str, Any], positions: PositionMap,
             continue
         if role[0] == "invariant":
             item = role[1]
-            compiled.invariants += ((item["id"], item["message"], item.get("when", "always"),
-                                     compile_expression(programs[ptr], resolved)),)
+            compiled.invariants += (
+                (item["id"], item["message"], item.get("when", "always"), compile_expression(programs[ptr], resolved)),
+            )
             continue
         compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
         if role[0] == "proc":
             compiled.procedures[role[1]] = (ptr, tuple(role[2]))
         elif role[0] == "item":
-            _, kind, key, fname, item, singular = role
+            _, kind, _key, fname, item, singular = role
             compiled.item_code.setdefault((item["id"], fname), ptr)
             compiled.code_item_name[ptr] = singular
-            compiled.item_params[ptr] = tuple(n for n, t in scope.locals.items()
-                                              if n not in ("players", "self", "item", singular))
+            compiled.item_params[ptr] = tuple(
+                n for n, t in scope.locals.items() if n not in ("players", "self", "item", singular)
+            )
             if kind == "scoring":
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
@@ -124,8 +128,11 @@ def _dsl_sources(data: dict[str, Any]):
             if isinstance(proc, str):
                 yield pointer("/game/flow/procedures", name), proc, ("proc", name, {})
             elif isinstance(proc, dict) and isinstance(proc.get("body"), str):
-                yield pointer(pointer("/game/flow/procedures", name), "body"), proc["body"], \
-                    ("proc", name, proc.get("params") or {})
+                yield (
+                    pointer(pointer("/game/flow/procedures", name), "body"),
+                    proc["body"],
+                    ("proc", name, proc.get("params") or {}),
+                )
     for (kind, key), (fields, singular) in ITEM_CODE.items():
         for i, item in enumerate((data.get(kind) or {}).get(key) or []):
             if not isinstance(item, dict):
@@ -152,18 +159,25 @@ def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
             for value in kind_data.values():
                 if isinstance(value, list):
                     ids.update(i["id"] for i in value if isinstance(i, dict) and isinstance(i.get("id"), str))
-    from ..board import grid_spaces
+    from ..data.board import grid_spaces
+
     ids.update(grid_spaces(data.get("board") or {}))
     procedures = {}
     for name, proc in ((game.get("flow") or {}).get("procedures") or {}).items():
         params = tuple((proc.get("params") or {}).items()) if isinstance(proc, dict) else ()
         procedures[name] = ProcInfo(params)
-    return Scope(locals={"players": "list"}, state=state, constants=dict(game.get("constants") or {}),
-                 ids=frozenset(ids), procedures=procedures, registry=compiled.registry)
+    return Scope(
+        locals={"players": "list"},
+        state=state,
+        constants=dict(game.get("constants") or {}),
+        ids=frozenset(ids),
+        procedures=procedures,
+        registry=compiled.registry,
+    )
 
 
 def _scope_for(role: tuple, base: Scope, data: dict[str, Any], compiled: Compiled) -> Scope:
-    contexts = ((data["game"].get("flow") or {}).get("contexts") or {})
+    contexts = (data["game"].get("flow") or {}).get("contexts") or {}
     if role[0] == "main":
         return base
     if role[0] == "proc":
@@ -185,9 +199,13 @@ def _scope_for(role: tuple, base: Scope, data: dict[str, Any], compiled: Compile
 
 
 def _declared_params(data: dict[str, Any], kind: str, key: str) -> tuple[str, ...]:
-    declared = (data["game"].get("parameters") or {})
-    kinds = {("cards", "cards"): ("cards", "card_types"), ("cards", "types"): ("cards", "card_types"),
-             ("tiles", "tiles"): ("tiles",), ("buildings", "buildings"): ("buildings",)}.get((kind, key), ())
+    declared = data["game"].get("parameters") or {}
+    kinds = {
+        ("cards", "cards"): ("cards", "card_types"),
+        ("cards", "types"): ("cards", "card_types"),
+        ("tiles", "tiles"): ("tiles",),
+        ("buildings", "buildings"): ("buildings",),
+    }.get((kind, key), ())
     names: list[str] = []
     for k in kinds:
         names += [n for n in (declared.get(k) or {}) if n not in names]
@@ -195,13 +213,19 @@ def _declared_params(data: dict[str, Any], kind: str, key: str) -> tuple[str, ..
 
 
 def _with(base: Scope, names: dict[str, str]) -> Scope:
-    return Scope(locals={**base.locals, **names}, state=base.state, constants=base.constants, ids=base.ids,
-                 procedures=base.procedures, registry=base.registry)
+    return Scope(
+        locals={**base.locals, **names},
+        state=base.state,
+        constants=base.constants,
+        ids=base.ids,
+        procedures=base.procedures,
+        registry=base.registry,
+    )
 
 
 def _caret(text: str, offset: int) -> str:
     """The DSL line holding ``offset`` with a caret under that character."""
     start = text.rfind("\n", 0, offset) + 1
     end = text.find("\n", offset)
-    line = text[start: end if end >= 0 else len(text)]
+    line = text[start : end if end >= 0 else len(text)]
     return f"    {line}\n    {' ' * (offset - start)}^"

@@ -5,8 +5,10 @@ The checker also records what each name and call resolves to, for the compiler.
 
 >>> scope = Scope(locals={"self": "player"}, constants={"bonus": 6})
 >>> problems, _ = check(parse("half_dwn(bonus) + bonsu"), scope)
->>> [(p.code, p.message) for p in problems]
-[('dsl/name', "unknown primitive 'half_dwn' (did you mean 'half_down'?)"), ('dsl/name', "unknown name 'bonsu' (did you mean 'bonus'?)")]
+>>> for p in problems:
+...     print(p.code, p.message)
+dsl/name unknown primitive 'half_dwn' (did you mean 'half_down'?)
+dsl/name unknown name 'bonsu' (did you mean 'bonus'?)
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from ..errors import did_you_mean
 from . import parse as ast
 from .parse import parse  # noqa: F401  (doctest)
-from .registry import CORE, REQUIRED, Primitive, Registry, compatible
+from .registry import CORE, REQUIRED, Registry, compatible
 
 
 @dataclass(frozen=True)
@@ -45,15 +47,15 @@ class ProcInfo:
 class Scope:
     """What names mean where a program runs."""
 
-    locals: dict[str, str] = field(default_factory=dict)        # bound names -> type
-    state: dict[str, VarInfo] = field(default_factory=dict)     # state variables
-    constants: dict[str, Any] = field(default_factory=dict)     # game constants -> value
-    ids: frozenset[str] = frozenset()                           # every id of the ruleset
+    locals: dict[str, str] = field(default_factory=dict)  # bound names -> type
+    state: dict[str, VarInfo] = field(default_factory=dict)  # state variables
+    constants: dict[str, Any] = field(default_factory=dict)  # game constants -> value
+    ids: frozenset[str] = frozenset()  # every id of the ruleset
     procedures: dict[str, ProcInfo] = field(default_factory=dict)
     registry: Registry = CORE
-    may_wait: bool = True      # decisions and effect calls allowed (not in invariants)
-    may_change: bool = True    # state changes allowed (not in invariants)
-    keywords: dict[str, str] = field(default_factory=dict)      # only used for effect() kwargs
+    may_wait: bool = True  # decisions and effect calls allowed (not in invariants)
+    may_change: bool = True  # state changes allowed (not in invariants)
+    keywords: dict[str, str] = field(default_factory=dict)  # only used for effect() kwargs
 
 
 #: What a name or call resolved to, by ``id(node)``: ("local", name), ("var", name),
@@ -85,7 +87,7 @@ class _Env(dict):
         super().__init__(types)
         self.slots = dict(slots) if slots is not None else {n: n for n in types}
 
-    def child(self) -> "_Env":
+    def child(self) -> _Env:
         return _Env(self, self.slots)
 
 
@@ -159,8 +161,12 @@ class _Checker:
         if not self.scope.may_wait:
             self.problem(node, "dsl/syntax", "a decision ('choose') is not allowed here")
         if not _LABEL.fullmatch(node.label) or node.label == "pass":
-            self.problem(node, "dsl/syntax", f"the label {node.label!r} of a decision names its actions "
-                         "(p1 label(value)); expected a lower-case word other than 'pass', like \"claim\"")
+            self.problem(
+                node,
+                "dsl/syntax",
+                f"the label {node.label!r} of a decision names its actions "
+                "(p1 label(value)); expected a lower-case word other than 'pass', like \"claim\"",
+            )
         if node.each:
             self.want(node.player, env, "list", "the players of 'choose each'")
             inner = env.child()
@@ -178,8 +184,9 @@ class _Checker:
         value = self.expr(node.value, env)
         if node.name in env:
             if node.index is not None:
-                self.problem(node, "dsl/type", f"cannot assign to an element of local {node.name!r}; "
-                             "build a new list instead")
+                self.problem(
+                    node, "dsl/type", f"cannot assign to an element of local {node.name!r}; build a new list instead"
+                )
             self.resolved[id(node)] = ("local", env.slots[node.name])
             if node.op == "=":
                 env[node.name] = value
@@ -188,8 +195,12 @@ class _Checker:
             return
         var = self.scope.state.get(node.name)
         if var is None:
-            self.problem(node, "dsl/name", f"cannot assign to {node.name!r}: not a local (use 'let') or a "
-                         f"state variable{did_you_mean(node.name, [*env, *self.scope.state])}")
+            self.problem(
+                node,
+                "dsl/name",
+                f"cannot assign to {node.name!r}: not a local (use 'let') or a "
+                f"state variable{did_you_mean(node.name, [*env, *self.scope.state])}",
+            )
             return
         if not self.scope.may_change:
             self.problem(node, "dsl/syntax", f"state variable {node.name!r} cannot be changed here")
@@ -200,8 +211,9 @@ class _Checker:
             if not var.per:
                 self.problem(node, "dsl/type", f"{node.name!r} has a single value; it cannot be indexed")
             else:
-                self.want(node.index, env, "player" if var.per == "player" else "str",
-                          f"the {var.per} of {node.name!r}")
+                self.want(
+                    node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {node.name!r}"
+                )
         want = var.type if (node.index is not None or not var.per) else "list"
         if node.op in ("+=", "-="):
             self.combinable(node, var.type, value, node.name)
@@ -277,7 +289,9 @@ class _Checker:
             var = self.scope.state[base.name]
             self.resolved[id(base)] = ("var", base.name)
             if var.per:
-                self.want(node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {base.name!r}")
+                self.want(
+                    node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {base.name!r}"
+                )
                 self.resolved[id(node)] = ("per", var.per)
                 return var.type
         self.want(base, env, "list", "an indexed value")
@@ -326,15 +340,17 @@ class _Checker:
             return "any"
         prim = s.registry.get(n)
         if prim is None:
-            self.problem(node, "dsl/name", f"unknown primitive {n!r}"
-                         f"{did_you_mean(n, [*s.registry.names(), *s.procedures])}")
+            self.problem(
+                node, "dsl/name", f"unknown primitive {n!r}{did_you_mean(n, [*s.registry.names(), *s.procedures])}"
+            )
             for arg in node.args:
                 self.expr(arg, env)
             return "any"
         self.resolved[id(node)] = ("prim", prim)
         if prim.calls and not top:
-            self.problem(node, "dsl/syntax", f"{n}() runs another effect: it can only stand alone or be "
-                         "the value of 'let'")
+            self.problem(
+                node, "dsl/syntax", f"{n}() runs another effect: it can only stand alone or be the value of 'let'"
+            )
         if prim.calls and not s.may_wait:
             self.problem(node, "dsl/syntax", f"{n}() cannot be called here")
         if prim.changes and not prim.calls and not s.may_change:
@@ -361,8 +377,12 @@ class _Checker:
     def ref(self, arg: ast.Node, env: dict[str, str], fname: str, param) -> None:
         base = arg.base if isinstance(arg, ast.Index) else arg
         if not (isinstance(base, ast.Name) and base.name in self.scope.state and base.name not in env):
-            self.problem(arg, "dsl/type", f"argument {param.name!r} of {fname}() must be a state variable "
-                         f"(like deck or hand[p]){did_you_mean(getattr(base, 'name', ''), self.scope.state)}")
+            self.problem(
+                arg,
+                "dsl/type",
+                f"argument {param.name!r} of {fname}() must be a state variable "
+                f"(like deck or hand[p]){did_you_mean(getattr(base, 'name', ''), self.scope.state)}",
+            )
             self.expr(arg, env)
             return
         if not self.scope.may_change:
@@ -376,8 +396,11 @@ class _Checker:
         elif var.per:
             self.problem(arg, "dsl/type", f"{base.name!r} has one value per {var.per}: write {base.name}[...]")
         if not compatible(param.type, var.type):
-            self.problem(arg, "dsl/type", f"argument {param.name!r} of {fname}() should hold {param.type}, "
-                         f"{base.name!r} holds {var.type}")
+            self.problem(
+                arg,
+                "dsl/type",
+                f"argument {param.name!r} of {fname}() should hold {param.type}, {base.name!r} holds {var.type}",
+            )
 
     def arity(self, node: ast.Call, name: str, low: int, high: int | None) -> None:
         got = len(node.args)

@@ -14,12 +14,13 @@ instruction): it cannot stop halfway, so it needs no instruction index. Nothing 
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
+from ..errors import RuleRuntimeError
 from . import parse as ast
 from .check import Resolution
-from ..errors import RuleRuntimeError
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
@@ -45,7 +46,7 @@ class Code:
 class Ref:
     """A state variable (optionally one player's or space's value) a primitive may change."""
 
-    __slots__ = ("ctx", "name", "index")
+    __slots__ = ("ctx", "index", "name")
 
     def __init__(self, ctx: Any, name: str, index: Any = None):
         self.ctx, self.name, self.index = ctx, name, index
@@ -156,11 +157,14 @@ def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any
             run(L, C)
             return nxt
     elif kind == CHOOSE:
+
         def step(L, C):
             return WAIT
     else:
+
         def step(L, C):
             return CALL_OUT
+
     return step
 
 
@@ -248,8 +252,9 @@ class _Builder:
         if isinstance(node, ast.Break):
             return in_loop
         if isinstance(node, ast.If):
-            return all(self.runs_through(s, in_loop) for s in node.then.body) and \
-                (node.orelse is None or all(self.runs_through(s, in_loop) for s in node.orelse.body))
+            return all(self.runs_through(s, in_loop) for s in node.then.body) and (
+                node.orelse is None or all(self.runs_through(s, in_loop) for s in node.orelse.body)
+            )
         if isinstance(node, (ast.For, ast.Repeat)):
             return all(self.runs_through(s, True) for s in node.body.body)
         return False
@@ -272,6 +277,7 @@ class _Builder:
             for f in fns:
                 if f(L, C):
                     return True
+
         return run
 
     def through(self, node: ast.Node) -> Callable[[dict, Any], bool | None]:
@@ -291,6 +297,7 @@ class _Builder:
                 except Exception as exc:
                     _locate(exc, pos)
                     raise
+
             return let
         if isinstance(node, ast.Assign):
             value = self.expr(node.value)
@@ -309,6 +316,7 @@ class _Builder:
                 except Exception as exc:
                     _locate(exc, pos)
                     raise
+
             return assign
         if isinstance(node, ast.Break):
             return lambda L, C: True
@@ -324,6 +332,7 @@ class _Builder:
                     _locate(exc, pos)
                     raise
                 return then(L, C) if test else orelse(L, C)
+
             return if_
         body = self.sequence(node.body.body)
         if isinstance(node, ast.For):  # the list is fixed when the loop starts
@@ -344,6 +353,7 @@ class _Builder:
                     L[var] = item
                 if body(L, C):
                     break
+
         return loop
 
     def statement(self, node: ast.Node, loops: list[list[int]]) -> None:
@@ -399,8 +409,16 @@ class _Builder:
     def top(self, node: ast.Node, target: str) -> None:
         if isinstance(node, ast.Choose):
             each = self.slot_of(node, node.each) if node.each else None
-            self.emit(CHOOSE, target, self.expr(node.player), self.expr(node.options), node.label,
-                      node.optional, each, node.secret)
+            self.emit(
+                CHOOSE,
+                target,
+                self.expr(node.player),
+                self.expr(node.options),
+                node.label,
+                node.optional,
+                each,
+                node.secret,
+            )
             return
         if isinstance(node, ast.Call):
             kind = self.resolved.get(id(node))
@@ -409,8 +427,14 @@ class _Builder:
                 return
             if kind and kind[0] == "prim" and kind[1].calls:
                 prim = kind[1]
-                self.emit(CALL, target, "prim", prim.fn, tuple(self.expr(a) for a in node.args),
-                          tuple((k, self.expr(v)) for k, v in node.kwargs))
+                self.emit(
+                    CALL,
+                    target,
+                    "prim",
+                    prim.fn,
+                    tuple(self.expr(a) for a in node.args),
+                    tuple((k, self.expr(v)) for k, v in node.kwargs),
+                )
                 return
         self.emit(LET if target != "@" else EXPR, *((target,) if target != "@" else ()), self.expr(node))
 
@@ -464,6 +488,7 @@ class _Builder:
                 if p.__class__ is not int or not 0 <= p < C.player_count:
                     p = C.player_index(p)  # raises, saying why
                 return C.vars[name][p]
+
             return of_player
         items = self.expr(base)
 
@@ -472,6 +497,7 @@ class _Builder:
             if not isinstance(i, int) or isinstance(i, bool):
                 raise RuleRuntimeError(f"a list index must be a number, not {i!r}")
             return seq[i] if -len(seq) <= i < len(seq) else None
+
         return item
 
     def binop(self, node: ast.BinOp) -> Fn:
@@ -487,6 +513,7 @@ class _Builder:
         if op == "in":
             return lambda L, C: a(L, C) in b(L, C)
         if op == "+":
+
             def add(L, C):
                 x, y = a(L, C), b(L, C)
                 if x.__class__ is int and y.__class__ is int:
@@ -494,13 +521,16 @@ class _Builder:
                 if isinstance(x, tuple) or isinstance(y, tuple):
                     return tuple(x or ()) + tuple(y or ())
                 return _number(x, "+") + _number(y, "+")
+
             return add
         fn = _ARITH[op]
         right = self.constant(node.right)
         if right.__class__ is int and (right != 0 or op not in ("//", "%")):
+
             def arith_const(L, C):  # the common "x - 1", "n // 2", "v >= 3": no check of the constant
                 x = a(L, C)
                 return fn(x if x.__class__ is int else _number(x, op), right)
+
             return arith_const
 
         def arith(L, C):
@@ -510,6 +540,7 @@ class _Builder:
             if y.__class__ is not int:
                 y = _number(y, op)
             return fn(x, y)
+
         return arith
 
     def constant(self, node: ast.Node) -> Any:
@@ -591,5 +622,13 @@ def _mod(x: int, y: int) -> int:
     return x % y
 
 
-_ARITH = {"-": operator.sub, "*": operator.mul, "//": _floordiv, "%": _mod, "<": operator.lt,
-          "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_ARITH = {
+    "-": operator.sub,
+    "*": operator.mul,
+    "//": _floordiv,
+    "%": _mod,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}

@@ -170,10 +170,24 @@ def parse(text: str) -> Program:
         raise _parse_error(exc, text) from None
 
 
-_TOKEN_NAMES = {"RPAR": "')'", "LPAR": "'('", "COMMA": "','", "SEMICOLON": "';'", "LBRACE": "'{'",
-                "RBRACE": "'}'", "RSQB": "']'", "COLON": "':'", "EQUAL": "'='", "NAME": "a name",
-                "INT": "a number", "STRING": "a string", "$END": "the end", "OR_PASS": "'or pass'",
-                "ASSIGN_OP": "'=', '+=' or '-='", "SECRETLY": "'secretly'"}
+_TOKEN_NAMES = {
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "COMMA": "','",
+    "SEMICOLON": "';'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "RSQB": "']'",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "$END": "the end",
+    "OR_PASS": "'or pass'",
+    "ASSIGN_OP": "'=', '+=' or '-='",
+    "SECRETLY": "'secretly'",
+}
 _OPERATORS = {"COMP_OP", "ADD_OP", "MUL_OP", "AND", "OR", "LSQB", "MINUS"}
 
 
@@ -194,8 +208,9 @@ def _one_of(names: tuple[str, ...]) -> str:
 
 
 def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
-    expected = tuple(sorted({_token_name(t) for t in getattr(exc, "expected", None) or
-                             getattr(exc, "allowed", None) or ()}))
+    expected = tuple(
+        sorted({_token_name(t) for t in getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()})
+    )
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         return DslParseError("unexpected end of text", len(text), expected)
     if isinstance(exc, UnexpectedCharacters):
@@ -292,8 +307,9 @@ class _Build(Transformer):
 
     def choose_one(self, items):
         keyword, player, options, label, optional, secret = items
-        return Choose(_pos(keyword), player, options, label or "choose", optional is not None,
-                      secret=secret is not None)
+        return Choose(
+            _pos(keyword), player, options, label or "choose", optional is not None, secret=secret is not None
+        )
 
     def choose_each(self, items):
         keyword, var, players, options, label = items

@@ -18,8 +18,6 @@ __all__ = ["RuleRuntimeError"]
 P = CORE.primitive
 
 
-
-
 # -- numbers ---------------------------------------------------------------------------------
 @P(params=["x:int"], result="int", example="half_down(5)  # 2")
 def half_down(ctx, x):
@@ -104,11 +102,11 @@ def without(ctx, items, item):
     items = tuple(items)
     if item in items:
         i = items.index(item)
-        return items[:i] + items[i + 1:]
+        return items[:i] + items[i + 1 :]
     return items
 
 
-@P(params=["items:list", "item:any"], result="int", example="occurrences(hand[self], \"casa_card\")")
+@P(params=["items:list", "item:any"], result="int", example='occurrences(hand[self], "casa_card")')
 def occurrences(ctx, items, item):
     """How often item occurs in the list."""
     return tuple(items).count(item)
@@ -219,8 +217,13 @@ def field(ctx, item, field):
     return ctx.item(item).get(field)
 
 
-@P(params=["item:str", "field:str"], result="any", keywords=True, calls=True,
-   example='let pts = effect(building, "points", site: s)')
+@P(
+    params=["item:str", "field:str"],
+    result="any",
+    keywords=True,
+    calls=True,
+    example='let pts = effect(building, "points", site: s)',
+)
 def effect(ctx, item, field, **bindings):
     """Run an item's DSL field (effect, points, ability) with the given names bound, and
     give its value; it may wait for decisions."""
@@ -273,7 +276,7 @@ def remove(ctx, item, source):
     if item not in items:
         raise RuleRuntimeError(f"remove(): {item!r} is not in {source}")
     i = items.index(item)
-    source.set(items[:i] + items[i + 1:], "remove")
+    source.set(items[:i] + items[i + 1 :], "remove")
 
 
 # -- chance ----------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ takes a state variable (``deck`` or ``hand[p]``) that the primitive may change.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 TYPES = ("int", "bool", "str", "player", "list", "none", "any")
 REQUIRED = object()
@@ -24,7 +25,7 @@ class Param:
     name: str
     type: str = "any"
     default: Any = REQUIRED
-    ref: bool = False       # takes a state variable to change, not a value
+    ref: bool = False  # takes a state variable to change, not a value
     variadic: bool = False  # takes any number of further values
 
 
@@ -36,8 +37,8 @@ class Primitive:
     fn: Callable[..., Any]
     doc: str = ""
     keywords: bool = False  # accepts free keyword arguments (passed as a dict)
-    calls: bool = False     # runs another effect (may wait for decisions): statement level only
-    changes: bool = False   # changes the game state (not allowed in invariants)
+    calls: bool = False  # runs another effect (may wait for decisions): statement level only
+    changes: bool = False  # changes the game state (not allowed in invariants)
     example: str = ""
 
     def signature(self) -> str:
@@ -64,18 +65,36 @@ class Registry:
     def names(self) -> Iterable[str]:
         return self.primitives.keys()
 
-    def extend(self, other: "Registry") -> "Registry":
+    def extend(self, other: Registry) -> Registry:
         return Registry({**self.primitives, **other.primitives})
 
-    def primitive(self, name: str | None = None, *, params: Iterable[Param | str] = (), result: str = "none",
-                  keywords: bool = False, calls: bool = False, changes: bool = False, example: str = ""):
+    def primitive(
+        self,
+        name: str | None = None,
+        *,
+        params: Iterable[Param | str] = (),
+        result: str = "none",
+        keywords: bool = False,
+        calls: bool = False,
+        changes: bool = False,
+        example: str = "",
+    ):
         """Decorator registering ``fn(ctx, *args)`` as a primitive; ``params`` as
         ``Param`` or ``"name:type"`` strings (``"name:ref list"`` for a ref)."""
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             parsed = tuple(_param(p) for p in params)
-            prim = Primitive(name or fn.__name__.rstrip("_"), parsed, result, fn,
-                             (fn.__doc__ or "").strip(), keywords, calls, changes or calls, example)
+            prim = Primitive(
+                name or fn.__name__.rstrip("_"),
+                parsed,
+                result,
+                fn,
+                (fn.__doc__ or "").strip(),
+                keywords,
+                calls,
+                changes or calls,
+                example,
+            )
             self.primitives[prim.name] = prim
             return fn
 

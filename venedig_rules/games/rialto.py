@@ -43,11 +43,14 @@ class _Facts:
         self.connections: tuple[str, ...] = tuple(c["id"] for c in rules.items("board", "connections"))
         self.conn_index = {c: i for i, c in enumerate(self.connections)}
         self.between = {c["id"]: tuple(c["between"]) for c in rules.items("board", "connections")}
-        self.conn_of_district = {d: tuple(i for i, c in enumerate(self.connections) if d in self.between[c])
-                                 for d in self.districts}
+        self.conn_of_district = {
+            d: tuple(i for i, c in enumerate(self.connections) if d in self.between[c]) for d in self.districts
+        }
         self.card_type = {c["id"]: c.get("type") for c in rules.items("cards", "cards")}
-        self.tile_ends = {t["id"]: ((t.get("params") or {}).get("end_a"), (t.get("params") or {}).get("end_b"))
-                          for t in rules.items("tiles", "tiles")}
+        self.tile_ends = {
+            t["id"]: ((t.get("params") or {}).get("end_a"), (t.get("params") or {}).get("end_b"))
+            for t in rules.items("tiles", "tiles")
+        }
         self.tile_component = {t["id"]: t.get("component") for t in rules.items("tiles", "tiles")}
         self.building_value = {b["id"]: (b.get("params") or {}).get("value") for b in rules.items("buildings")}
         self.building_phase = {b["id"]: (b.get("params") or {}).get("phase") for b in rules.items("buildings")}
@@ -119,14 +122,14 @@ def no_tiles(ctx):
 def record_held(ctx, kind):
     """Note how many cards of a card type each player holds as a stage begins (``held``)."""
     types = _facts(ctx).card_type
-    ctx.write("held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.vars["hand"]), "stage")
+    ctx.write("held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.read("hand")), "stage")
 
 
 @P(result="list", example="free_connections()")
 def free_connections(ctx):
     """The connections without a bridge or gondola tile, in board.yaml order."""
     f = _facts(ctx)
-    tiles = ctx.vars["conn_tiles"]
+    tiles = ctx.read("conn_tiles")
     return tuple(c for i, c in enumerate(f.connections) if tiles[i] is None)
 
 
@@ -151,7 +154,7 @@ def lay_tile(ctx, tile, placement):
     f = _facts(ctx)
     conn, toward = placement
     i = f.conn_index[conn]
-    if ctx.vars["conn_tiles"][i] is not None:
+    if ctx.read("conn_tiles")[i] is not None:
         raise RuleRuntimeError(f"connection {conn!r} already holds a tile")
     a, b = f.tile_ends[tile]
     first, second = f.between[conn]
@@ -161,7 +164,7 @@ def lay_tile(ctx, tile, placement):
         entry = (tile, b, a)
     else:
         raise RuleRuntimeError(f"{toward!r} is not an end of connection {conn!r}")
-    ctx.write("conn_tiles", None, ctx.vars["conn_tiles"][:i] + (entry,) + ctx.vars["conn_tiles"][i + 1:], "tile")
+    ctx.write("conn_tiles", None, ctx.read("conn_tiles")[:i] + (entry,) + ctx.read("conn_tiles")[i + 1 :], "tile")
 
 
 @P(params=["conn:str"], result="list", example="connection_ends(c)")
@@ -174,7 +177,7 @@ def connection_ends(ctx, conn):
 def district_value(ctx, district):
     """The sum of the tile ends facing a district (bridges and gondolas on its connections)."""
     f = _facts(ctx)
-    tiles = ctx.vars["conn_tiles"]
+    tiles = ctx.read("conn_tiles")
     total = 0
     for i in f.conn_of_district[district]:
         entry = tiles[i]
@@ -187,24 +190,27 @@ def district_value(ctx, district):
 def placed_tiles(ctx, component):
     """How many tiles of a component lie on connections."""
     f = _facts(ctx)
-    return sum(1 for e in ctx.vars["conn_tiles"] if e is not None and f.tile_component[e[0]] == component)
+    return sum(1 for e in ctx.read("conn_tiles") if e is not None and f.tile_component[e[0]] == component)
 
 
 # -- councilmen -----------------------------------------------------------------------------
 @P(params=["p:player", "district:str"], result="int", example="councilmen_in(self, district)")
 def councilmen_in(ctx, p, district):
     """How many of p's councilmen stand in a district."""
-    return ctx.vars["in_district"][p][_facts(ctx).district_index[district]]
+    return ctx.read("in_district")[p][_facts(ctx).district_index[district]]
 
 
-@P(params=["p:player", "source:str", "district:str"], changes=True,
-   example='put_councilman(self, "personal", district)')
+@P(
+    params=["p:player", "source:str", "district:str"],
+    changes=True,
+    example='put_councilman(self, "personal", district)',
+)
 def put_councilman(ctx, p, source, district):
     """Move one of p's councilmen from "general", "personal" or a district into a district."""
     f = _facts(ctx)
-    row = list(ctx.vars["in_district"][p])
+    row = list(ctx.read("in_district")[p])
     if source in ("general", "personal"):
-        if ctx.vars[source][p] <= 0:
+        if ctx.read(source)[p] <= 0:
             raise RuleRuntimeError(f"player {p} has no councilman in the {source} supply")
         _add(ctx, source, p, -1)
     else:
@@ -221,7 +227,7 @@ def put_councilman(ctx, p, source, district):
 def board_sources(ctx, p, target):
     """The districts other than ``target`` where p has a councilman (to move one from)."""
     f = _facts(ctx)
-    row = ctx.vars["in_district"][p]
+    row = ctx.read("in_district")[p]
     return tuple(d for i, d in enumerate(f.districts) if row[i] > 0 and d != target)
 
 
@@ -229,7 +235,7 @@ def board_sources(ctx, p, target):
 def present_on_side(ctx, p, side):
     """Whether p has a councilman in every district of a side of the Grand Canal."""
     f = _facts(ctx)
-    row = ctx.vars["in_district"][p]
+    row = ctx.read("in_district")[p]
     return all(row[f.district_index[d]] > 0 for d in f.on_side[side])
 
 
@@ -237,8 +243,8 @@ def present_on_side(ctx, p, side):
 def district_ranking(ctx, district):
     """The players with councilmen in a district, most first; ties by the Doge track."""
     i = _facts(ctx).district_index[district]
-    rows = ctx.vars["in_district"]
-    order = ctx.vars["doge_order"]
+    rows = ctx.read("in_district")
+    order = ctx.read("doge_order")
     present = [p for p in order if rows[p][i] > 0]
     return tuple(sorted(present, key=lambda p: (-rows[p][i], order.index(p))))
 
@@ -251,13 +257,13 @@ def advance_doge(ctx, p, n):
     if n <= 0:
         return
     track = _facts(ctx).doge_track
-    steps = ctx.vars["doge_step"]
+    steps = ctx.read("doge_step")
     new = track.advance(steps[p], n)
     if new == steps[p]:
         return
     ctx.write("doge_step", p, new, "+=")
-    steps = ctx.vars["doge_step"]
-    order = [q for q in ctx.vars["doge_order"] if q != p]
+    steps = ctx.read("doge_step")
+    order = [q for q in ctx.read("doge_order") if q != p]
     at = next((i for i, q in enumerate(order) if steps[q] <= new), len(order))
     order.insert(at, p)
     _set_doge_order(ctx, tuple(order))
@@ -267,21 +273,22 @@ def advance_doge(ctx, p, n):
 def place_doge_counter(ctx, p):
     """Put p's counter on the first space of the Doge track, on top of those already there."""
     ctx.write("doge_step", p, _facts(ctx).doge_track.first)
-    _set_doge_order(ctx, (p,) + tuple(q for q in ctx.vars["doge_order"] if q != p))
+    _set_doge_order(ctx, (p,) + tuple(q for q in ctx.read("doge_order") if q != p))
 
 
 def _set_doge_order(ctx, order: tuple) -> None:
     ctx.write("doge_order", None, order, "doge")
     n = len(order)
-    ctx.write("doge_rank", None, tuple(n - order.index(p) if p in order else 0 for p in range(ctx.player_count)),
-         "doge")
+    ctx.write(
+        "doge_rank", None, tuple(n - order.index(p) if p in order else 0 for p in range(ctx.player_count)), "doge"
+    )
 
 
 # -- cards ----------------------------------------------------------------------------------
 def _ensure_pile(ctx) -> bool:
     """Whether the draw pile has a card, after rebuilding an empty one from the discards."""
-    if not ctx.vars["draw_pile"]:
-        cards = tuple(c for pile in ctx.vars["discard"] for c in pile) + tuple(ctx.vars["row_discard"])
+    if not ctx.read("draw_pile"):
+        cards = tuple(c for pile in ctx.read("discard") for c in pile) + tuple(ctx.read("row_discard"))
         if not cards:
             return False
         ctx.write("discard", None, tuple(() for _ in range(ctx.player_count)), "reshuffle")
@@ -296,7 +303,7 @@ def _draw(ctx, target: Ref) -> Any:
     shuffling every discarded card (all discard piles and the discarded rows)."""
     if not _ensure_pile(ctx):
         return None
-    card = ctx.vars["draw_pile"][0]
+    card = ctx.read("draw_pile")[0]
     ctx.move(card, Ref(ctx, "draw_pile"), target, 0)
     return card
 
@@ -313,14 +320,14 @@ def deal_rows(ctx, rows_n, per_row):
     """Lay out rows_n face-up rows of per_row cards, one card per row at a time (an empty
     draw pile is rebuilt from the discards on the way)."""
     rows = [[] for _ in range(rows_n)]
-    pile = list(ctx.vars["draw_pile"])
+    pile = list(ctx.read("draw_pile"))
     for _ in range(per_row):
         for row in rows:
             if not pile:
                 ctx.write("draw_pile", None, (), "deal")
                 if not _ensure_pile(ctx):
                     break
-                pile = list(ctx.vars["draw_pile"])
+                pile = list(ctx.read("draw_pile"))
             row.append(pile.pop(0))
     ctx.write("draw_pile", None, tuple(pile), "deal")
     ctx.write("rows", None, tuple(tuple(r) for r in rows), "deal")
@@ -329,28 +336,28 @@ def deal_rows(ctx, rows_n, per_row):
 @P(result="list", example="row_choices()")
 def row_choices(ctx):
     """The indexes of the card rows still on the table."""
-    return tuple(range(len(ctx.vars["rows"])))
+    return tuple(range(len(ctx.read("rows"))))
 
 
 @P(params=["p:player", "r:int"], changes=True, example="take_row(self, 0)")
 def take_row(ctx, p, r):
     """p takes card row r into his hand."""
-    rows = ctx.vars["rows"]
+    rows = ctx.read("rows")
     row = rows[r]
-    ctx.write("rows", None, rows[:r] + rows[r + 1:], "take")
-    ctx.write("hand", p, ctx.vars["hand"][p] + row, "take_row")
+    ctx.write("rows", None, rows[:r] + rows[r + 1 :], "take")
+    ctx.write("hand", p, ctx.read("hand")[p] + row, "take_row")
 
 
 @P(params=["p:player", "card:str"], changes=True, example="take_from_rows(self, c)")
 def take_from_rows(ctx, p, card):
     """p takes one face-up card from the card rows left on the table."""
-    rows = list(ctx.vars["rows"])
+    rows = list(ctx.read("rows"))
     for i, row in enumerate(rows):
         if card in row:
             j = row.index(card)
-            rows[i] = row[:j] + row[j + 1:]
+            rows[i] = row[:j] + row[j + 1 :]
             ctx.write("rows", None, tuple(rows), "take")
-            ctx.write("hand", p, ctx.vars["hand"][p] + (card,), "take_card")
+            ctx.write("hand", p, ctx.read("hand")[p] + (card,), "take_card")
             return
     raise RuleRuntimeError(f"{card!r} is not in a card row")
 
@@ -358,9 +365,9 @@ def take_from_rows(ctx, p, card):
 @P(changes=True, example="discard_rows()")
 def discard_rows(ctx):
     """Put the card rows nobody took on the discard (face up, shuffled in with the rest later)."""
-    left = tuple(c for row in ctx.vars["rows"] for c in row)
+    left = tuple(c for row in ctx.read("rows") for c in row)
     if left:
-        ctx.write("row_discard", None, ctx.vars["row_discard"] + left, "discard")
+        ctx.write("row_discard", None, ctx.read("row_discard") + left, "discard")
     ctx.write("rows", None, (), "discard")
 
 
@@ -368,7 +375,7 @@ def discard_rows(ctx):
 def cards_of_type(ctx, p, kind):
     """How many cards of a card type p holds."""
     types = _facts(ctx).card_type
-    return sum(1 for c in ctx.vars["hand"][p] if types[c] == kind)
+    return sum(1 for c in ctx.read("hand")[p] if types[c] == kind)
 
 
 @P(params=["p:player", "kind:str"], result="list", example='convert_options(self, "doge")')
@@ -376,18 +383,21 @@ def convert_options(ctx, p, kind):
     """The cards of p's hand of another type than ``kind`` and not Jokers (distinct)."""
     types = _facts(ctx).card_type
     joker = _facts(ctx).joker
-    return tuple(dict.fromkeys(c for c in ctx.vars["hand"][p] if types[c] not in (kind, joker)))
+    return tuple(dict.fromkeys(c for c in ctx.read("hand")[p] if types[c] not in (kind, joker)))
 
 
 @P(params=["p:player", "card:str"], changes=True, example="convert_card(self, c)")
 def convert_card(ctx, p, card):
     """Play one card of p's hand as one card of the current stage's type (yellow building)."""
-    ctx.move(card, Ref(ctx, "hand", p), Ref(ctx, "played", p), ctx.vars["hand"][p].index(card))
+    ctx.move(card, Ref(ctx, "hand", p), Ref(ctx, "played", p), ctx.read("hand")[p].index(card))
     _add(ctx, "extra_cards", p, 1)
 
 
-@P(params=["p:player", "kind:str", "missing:int", "alone:bool"], result="list",
-   example='play_options(self, "doge", jokers_for_missing_type, joker_alone_allowed)')
+@P(
+    params=["p:player", "kind:str", "missing:int", "alone:bool"],
+    result="list",
+    example='play_options(self, "doge", jokers_for_missing_type, joker_alone_allowed)',
+)
 def play_options(ctx, p, kind, missing, alone):
     """The plays open to p in a stage: [cards of the type, Jokers] from his hand.
 
@@ -396,10 +406,10 @@ def play_options(ctx, p, kind, missing, alone):
     (building Jokers included) count as one card, further Jokers one each."""
     types = _facts(ctx).card_type
     joker = _facts(ctx).joker
-    hand = ctx.vars["hand"][p]
+    hand = ctx.read("hand")[p]
     have = sum(1 for c in hand if types[c] == kind)
     jokers = sum(1 for c in hand if types[c] == joker)
-    extra, virtual = ctx.vars["extra_cards"][p], ctx.vars["extra_jokers"][p]
+    extra, virtual = ctx.read("extra_cards")[p], ctx.read("extra_jokers")[p]
     out = []
     for n in range(have + 1):
         for j in range(jokers + 1):
@@ -415,7 +425,7 @@ def play_cards(ctx, p, kind, pick):
     """Lay the chosen cards ([cards of the type, Jokers]) from p's hand in front of him."""
     n, j = pick
     facts = _facts(ctx)
-    hand = list(ctx.vars["hand"][p])
+    hand = list(ctx.read("hand")[p])
     laid = []
     for want, count in ((kind, n), (facts.joker, j)):
         for _ in range(count):
@@ -423,11 +433,14 @@ def play_cards(ctx, p, kind, pick):
             hand.remove(card)
             laid.append(card)
     ctx.write("hand", p, tuple(hand), "play")
-    ctx.write("played", p, ctx.vars["played"][p] + tuple(laid), "play")
+    ctx.write("played", p, ctx.read("played")[p] + tuple(laid), "play")
 
 
-@P(params=["kind:str", "missing:int", "alone:bool"], result="list",
-   example='stage_counts("doge", jokers_for_missing_type, joker_alone_allowed)')
+@P(
+    params=["kind:str", "missing:int", "alone:bool"],
+    result="list",
+    example='stage_counts("doge", jokers_for_missing_type, joker_alone_allowed)',
+)
 def stage_counts(ctx, kind, missing, alone):
     """How many cards of the stage's type each player counts (by seat): cards of the type
     (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
@@ -436,10 +449,10 @@ def stage_counts(ctx, kind, missing, alone):
     joker = _facts(ctx).joker
     out = []
     for p in range(ctx.player_count):
-        played = ctx.vars["played"][p]
+        played = ctx.read("played")[p]
         n = sum(1 for c in played if types[c] == kind)
-        extra = ctx.vars["extra_cards"][p]
-        j = sum(1 for c in played if types[c] == joker) + ctx.vars["extra_jokers"][p]
+        extra = ctx.read("extra_cards")[p]
+        j = sum(1 for c in played if types[c] == joker) + ctx.read("extra_jokers")[p]
         n = n + extra  # a converted card is played as a card of the type
         if n >= 1:
             total = n + j
@@ -448,7 +461,7 @@ def stage_counts(ctx, kind, missing, alone):
         else:
             total = 0
         if total >= 1:
-            total += ctx.vars["doubles"][p]
+            total += ctx.read("doubles")[p]
         out.append(total)
     return tuple(out)
 
@@ -458,7 +471,7 @@ def bonus_winner(ctx, counts, least):
     """The player with the most cards counted (at least ``least``); ties by the Doge track;
     none when nobody reached ``least``."""
     best, winner = least - 1, None
-    for p in ctx.vars["doge_order"]:
+    for p in ctx.read("doge_order"):
         if counts[p] > best:
             best, winner = counts[p], p
     return winner
@@ -468,13 +481,13 @@ def bonus_winner(ctx, counts, least):
 def end_stage(ctx):
     """Every player's played cards go face-down onto his own discard pile; stage helpers reset."""
     for p in range(ctx.player_count):
-        played = ctx.vars["played"][p]
+        played = ctx.read("played")[p]
         if played:
-            ctx.write("discard", p, ctx.vars["discard"][p] + played, "discard")
+            ctx.write("discard", p, ctx.read("discard")[p] + played, "discard")
             ctx.write("played", p, (), "discard")
     zero = tuple(0 for _ in range(ctx.player_count))
     for name in ("extra_cards", "extra_jokers", "doubles"):
-        if ctx.vars[name] != zero:
+        if ctx.read(name) != zero:
             ctx.write(name, None, zero, "reset")
 
 
@@ -483,7 +496,7 @@ def end_stage(ctx):
 def building_options(ctx, cap):
     """The kinds of building in the supply of value 1 up to cap, in buildings.yaml order."""
     f = _facts(ctx)
-    supply = set(ctx.vars["building_supply"])
+    supply = set(ctx.read("building_supply"))
     return tuple(b for b in f.buildings if b in supply and f.building_value[b] <= cap)
 
 
@@ -491,30 +504,30 @@ def building_options(ctx, cap):
 def start_building_options(ctx, value, most):
     """The buildings of one value in the supply that fewer than ``most`` players have taken."""
     f = _facts(ctx)
-    supply = set(ctx.vars["building_supply"])
-    owned = [b for bs in ctx.vars["buildings"] for b in bs]
+    supply = set(ctx.read("building_supply"))
+    owned = [b for bs in ctx.read("buildings") for b in bs]
     return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value and owned.count(b) < most)
 
 
 @P(params=["p:player", "b:str"], changes=True, example="take_building(self, b)")
 def take_building(ctx, p, b):
     """Move a building from the supply onto p's player board."""
-    ctx.move(b, Ref(ctx, "building_supply"), Ref(ctx, "buildings", p), ctx.vars["building_supply"].index(b))
+    ctx.move(b, Ref(ctx, "building_supply"), Ref(ctx, "buildings", p), ctx.read("building_supply").index(b))
 
 
 @P(params=["p:player", "b:str"], changes=True, example="return_building(self, b)")
 def return_building(ctx, p, b):
     """Move one of p's buildings back to the supply (a coin on it goes back to the general
     supply with it)."""
-    ctx.move(b, Ref(ctx, "buildings", p), Ref(ctx, "building_supply"), ctx.vars["buildings"][p].index(b))
-    owned = ctx.vars["buildings"][p].count(b)
-    active = ctx.vars["activated"][p]
+    ctx.move(b, Ref(ctx, "buildings", p), Ref(ctx, "building_supply"), ctx.read("buildings")[p].index(b))
+    owned = ctx.read("buildings")[p].count(b)
+    active = ctx.read("activated")[p]
     if active.count(b) > owned:
         _unactivate(ctx, p, b)
 
 
 def _unactivate(ctx, p, b) -> None:
-    active = list(ctx.vars["activated"][p])
+    active = list(ctx.read("activated")[p])
     active.remove(b)
     ctx.write("activated", p, tuple(active), "return")
     _add(ctx, "supply_coins", None, 1)
@@ -525,11 +538,11 @@ def activatable(ctx, p, phase, cost):
     """p's buildings of a phase without a coin on them, if p has the coins to activate one;
     a building whose ability would do nothing now (yellow 1 with nobody left to go after
     its owner) is left out."""
-    if ctx.vars["purse"][p] < cost:
+    if ctx.read("purse")[p] < cost:
         return ()
     f = _facts(ctx)
-    owned = ctx.vars["buildings"][p]
-    active = ctx.vars["activated"][p]
+    owned = ctx.read("buildings")[p]
+    active = ctx.read("activated")[p]
     out = []
     for b in dict.fromkeys(owned):
         if f.building_phase[b] == phase and owned.count(b) > active.count(b):
@@ -541,14 +554,14 @@ def activatable(ctx, p, phase, cost):
 def activate(ctx, p, b, cost):
     """p puts coins from his supply on one of his buildings."""
     _add(ctx, "purse", p, -cost)
-    ctx.write("activated", p, ctx.vars["activated"][p] + (b,) * cost, "activate")
+    ctx.write("activated", p, ctx.read("activated")[p] + (b,) * cost, "activate")
     ctx.narrate("activate", {"player": p, "building": b})
 
 
 @P(changes=True, example="return_coins()")
 def return_coins(ctx):
     """The coins on activated buildings go back to the general supply."""
-    total = sum(len(a) for a in ctx.vars["activated"])
+    total = sum(len(a) for a in ctx.read("activated"))
     if total:
         _add(ctx, "supply_coins", None, total)
         ctx.write("activated", None, tuple(() for _ in range(ctx.player_count)), "round_end")
@@ -557,7 +570,7 @@ def return_coins(ctx):
 @P(params=["p:player", "n:int"], changes=True, example="gain_coins(self, 2)")
 def gain_coins(ctx, p, n):
     """p takes n coins from the general supply (fewer if it runs out)."""
-    n = min(n, ctx.vars["supply_coins"])
+    n = min(n, ctx.read("supply_coins"))
     if n > 0:
         _add(ctx, "supply_coins", None, -n)
         _add(ctx, "purse", p, n)
@@ -568,23 +581,26 @@ def upgradable(ctx, p, by, most):
     """p's buildings that can be exchanged for one of value ``by`` higher (at most
     ``most``) still in the supply."""
     f = _facts(ctx)
-    values = {f.building_value[b] for b in ctx.vars["building_supply"]}
-    return tuple(b for b in dict.fromkeys(ctx.vars["buildings"][p])
-                 if f.building_value[b] + by <= most and f.building_value[b] + by in values)
+    values = {f.building_value[b] for b in ctx.read("building_supply")}
+    return tuple(
+        b
+        for b in dict.fromkeys(ctx.read("buildings")[p])
+        if f.building_value[b] + by <= most and f.building_value[b] + by in values
+    )
 
 
 @P(params=["value:int"], result="list", example="buildings_of_value(2)")
 def buildings_of_value(ctx, value):
     """The kinds of building of exactly this value in the supply."""
     f = _facts(ctx)
-    supply = set(ctx.vars["building_supply"])
+    supply = set(ctx.read("building_supply"))
     return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value)
 
 
 @P(params=["p:player"], changes=True, example="delay_turn(self)")
 def delay_turn(ctx, p):
     """p's turn in this stage moves behind every other player still to take theirs."""
-    queue = ctx.vars["turn_queue"]
+    queue = ctx.read("turn_queue")
     if p in queue:
         ctx.write("turn_queue", None, tuple(q for q in queue if q != p) + (p,), "delay")
 

@@ -51,7 +51,9 @@ class Tables:
         self.canal: frozenset[int] = frozenset(index[s] for s in canal)
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(index[n] for n in board.neighbours(s)) for s in ids)
         self.land_set: frozenset[int] = frozenset(self.land)
-        self.by_canal: frozenset[int] = frozenset(i for i in self.land if any(n in self.canal for n in self.neighbours[i]))
+        self.by_canal: frozenset[int] = frozenset(
+            i for i in self.land if any(n in self.canal for n in self.neighbours[i])
+        )
         #: tile id -> {space index of the placement's first pillar cell: candidates}
         self.anchored: dict[str, dict[int, tuple]] = {}
         #: pile -> its tops (piles change rarely; see pile_tops)
@@ -67,8 +69,9 @@ class Tables:
             ident, shape = tile["id"], tile["shape"]
             self.tile_shape[ident] = shape
             self.tile_stones[ident] = int(rules.item_param(ident, "stones", 0))
-            over_canal = (tuple(word == canal_terrain for word in tile.get("pattern") or ())
-                          or (False,) * len(cells_of[shape]))
+            over_canal = tuple(word == canal_terrain for word in tile.get("pattern") or ()) or (False,) * len(
+                cells_of[shape]
+            )
             pattern = tuple(tile.get("pattern") or over_canal)
             key = (shape, pattern)
             if key not in by_key:
@@ -104,8 +107,11 @@ def pillar_spots(ctx, has_pillar, placed):
     return _spots(tables(ctx.rules), has_pillar, placed)
 
 
-@P(params=["has_pillar:list", "marker:list", "ground:list"], result="list",
-   example="free_pillars(has_pillar, marker, ground)")
+@P(
+    params=["has_pillar:list", "marker:list", "ground:list"],
+    result="list",
+    example="free_pillars(has_pillar, marker, ground)",
+)
 def free_pillars(ctx, has_pillar, marker, ground):
     """The pillars with neither a city tile nor a pillar marker on them."""
     t = tables(ctx.rules)
@@ -132,20 +138,23 @@ def pile_tops(ctx, pile):
     return found
 
 
-@P(params=["tile:str", "has_pillar:list", "ground:list"], result="list",
-   example="build_spots(t, has_pillar, ground)")
+@P(params=["tile:str", "has_pillar:list", "ground:list"], result="list", example="build_spots(t, has_pillar, ground)")
 def build_spots(ctx, tile, has_pillar, ground):
     """Every legal placement of a tile, each a list of spaces in the tile's cell order
     (so its pattern lines up), in every rotation: cells on free pillars, a bridge's middle
     over a free canal square, nothing on another tile. Turns that show the same pattern
     on the same squares (a domino of two buildings turned half round) are given once."""
     t = tables(ctx.rules)
-    return tuple(cells for cells, pillars, water in t.candidates[_tile(t, tile)]
-                 if _fits(pillars, water, has_pillar, ground))
+    return tuple(
+        cells for cells, pillars, water in t.candidates[_tile(t, tile)] if _fits(pillars, water, has_pillar, ground)
+    )
 
 
-@P(params=["tiles:list", "low:int", "high:int", "has_pillar:list", "ground:list"], result="list",
-   example="buildable(supply[self], 0, left, has_pillar, ground)")
+@P(
+    params=["tiles:list", "low:int", "high:int", "has_pillar:list", "ground:list"],
+    result="list",
+    example="buildable(supply[self], 0, left, has_pillar, ground)",
+)
 def buildable(ctx, tiles, low, high, has_pillar, ground):
     """The tiles of a list (once each) costing from low to high stones that have at least
     one legal placement."""
@@ -158,8 +167,7 @@ def buildable(ctx, tiles, low, high, has_pillar, ground):
         if free is None:
             free = [i for i in t.land if has_pillar[i] and ground[i] is None]
         anchored = t.anchored[tile]
-        if any(_fits(pillars, water, has_pillar, ground)
-               for i in free for _, pillars, water in anchored.get(i, ())):
+        if any(_fits(pillars, water, has_pillar, ground) for i in free for _, pillars, water in anchored.get(i, ())):
             out.append(tile)
     return tuple(out)
 
@@ -186,14 +194,17 @@ def unsupported_cells(ctx, built, has_pillar):
     return bad
 
 
-@P(params=["marker:list", "has_pillar:list", "ground:list"], result="int",
-   example="misplaced_markers(marker, has_pillar, ground)")
+@P(
+    params=["marker:list", "has_pillar:list", "ground:list"],
+    result="int",
+    example="misplaced_markers(marker, has_pillar, ground)",
+)
 def misplaced_markers(ctx, marker, has_pillar, ground):
     """How many pillar markers on the board stand on no pillar or under a city tile."""
     return sum(1 for m, p, g in zip(marker, has_pillar, ground) if m is not None and (not p or g is not None))
 
 
-@P(params=["has_pillar:list", "terrain:str"], result="int", example='pillars_on(has_pillar, canal_terrain)')
+@P(params=["has_pillar:list", "terrain:str"], result="int", example="pillars_on(has_pillar, canal_terrain)")
 def pillars_on(ctx, has_pillar, terrain):
     """How many pillars stand on squares of a terrain."""
     board, ids = ctx.rules.board, tables(ctx.rules).ids
@@ -233,10 +244,7 @@ def _fits(pillars, water, has_pillar, ground) -> bool:
     for i in pillars:
         if not has_pillar[i] or ground[i] is not None:
             return False
-    for i in water:
-        if ground[i] is not None:
-            return False
-    return True
+    return all(ground[i] is None for i in water)
 
 
 def _tile(t: Tables, tile: Any) -> str:

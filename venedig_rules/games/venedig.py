@@ -75,13 +75,22 @@ class _Facts:
             self.sites[b["id"]] = tuple(tuple(sorted(site)) for site in found)
         self.around_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.playable_cache: dict[tuple, tuple] = {}
-        self.free_key: tuple = ()     # (built, swamp, blocked) of the last free-space set, by identity
+        self.free_key: tuple = ()  # (built, swamp, blocked) of the last free-space set, by identity
         self.free: frozenset[str] = frozenset()
-        self.swamp_key: Any = None    # the swamp value of the last swamp_spaces answer, by identity
+        self.swamp_key: Any = None  # the swamp value of the last swamp_spaces answer, by identity
         self.swamp_answer: tuple[str, ...] = ()
-        self.constants = {name: rules.constant(name) for name in (
-            "hand_limit", "draw_single", "draw_pool_place", "draw_pool_take", "pool_types_unique",
-            "cards_play_max", "skip_occupied")}
+        self.constants = {
+            name: rules.constant(name)
+            for name in (
+                "hand_limit",
+                "draw_single",
+                "draw_pool_place",
+                "draw_pool_take",
+                "pool_types_unique",
+                "cards_play_max",
+                "skip_occupied",
+            )
+        }
 
 
 def _facts(ctx) -> _Facts:
@@ -131,8 +140,11 @@ def _counts(ctx, f: _Facts, laid_out: tuple, ghost: tuple, who: Any, building: s
 
 
 # -- action 1: playing cards --------------------------------------------------------------------
-@P(params=["hand:list", "laid_out:list", "ghost:list", "who:any"], result="list",
-   example="playable_sets(hand[p], laid_out, imaginary_laid_out, p)")
+@P(
+    params=["hand:list", "laid_out:list", "ghost:list", "who:any"],
+    result="list",
+    example="playable_sets(hand[p], laid_out, imaginary_laid_out, p)",
+)
 def playable_sets(ctx, hand, laid_out, ghost, who):
     """Every non-empty set of hand cards ``who`` may lay out at once, each sorted: of each
     building type either complete sets (built alone) plus cards that, with those laid out by
@@ -150,8 +162,11 @@ def playable_sets(ctx, hand, laid_out, ghost, who):
     for building, cards in sorted(groups.items()):
         mine, others = _counts(ctx, f, laid_out, ghost, who, building)
         cards = sorted(cards)
-        ok = [tuple(cards[:n]) for n in range(len(cards) + 1)
-              if n == 0 or _split(f, cards[:n], mine, others, building) is not None]
+        ok = [
+            tuple(cards[:n])
+            for n in range(len(cards) + 1)
+            if n == 0 or _split(f, cards[:n], mine, others, building) is not None
+        ]
         choices.append(ok)
     limit = f.constants["cards_play_max"]
     out = set()
@@ -163,8 +178,11 @@ def playable_sets(ctx, hand, laid_out, ghost, who):
     return found
 
 
-@P(params=["cards:list", "laid_out:list", "ghost:list", "who:any"], result="list",
-   example="let parts = split_play(cards, laid_out, imaginary_laid_out, p)")
+@P(
+    params=["cards:list", "laid_out:list", "ghost:list", "who:any"],
+    result="list",
+    example="let parts = split_play(cards, laid_out, imaginary_laid_out, p)",
+)
 def split_play(ctx, cards, laid_out, ghost, who):
     """[complete sets, other cards] of a lay-out: per type, as many complete sets as the
     cards make (these build alone, without the master builder piece), the rest towards the
@@ -183,8 +201,11 @@ def split_play(ctx, cards, laid_out, ghost, who):
     return (tuple(alone), tuple(joint))
 
 
-@P(params=["alone_sets:list", "laid_out:list", "ghost:list"], result="list",
-   example="pending_builds = builds_ready(alone_sets, laid_out, imaginary_laid_out)")
+@P(
+    params=["alone_sets:list", "laid_out:list", "ghost:list"],
+    result="list",
+    example="pending_builds = builds_ready(alone_sets, laid_out, imaginary_laid_out)",
+)
 def builds_ready(ctx, alone_sets, laid_out, ghost):
     """The buildings to build now, as [building, "alone"] per complete set laid out at once
     and [building, "joint"] per type whose cards laid out by all together reach its need;
@@ -231,15 +252,21 @@ def master_of(ctx, pieces, building):
     return None
 
 
-@P(params=["pieces:list", "building:str", "holder:any"], result="list",
-   example="master_piece = with_holder(master_piece, b, none)")
+@P(
+    params=["pieces:list", "building:str", "holder:any"],
+    result="list",
+    example="master_piece = with_holder(master_piece, b, none)",
+)
 def with_holder(ctx, pieces, building, holder):
     """The pieces with the piece of ``building`` given to ``holder`` (none: back on its space)."""
     return tuple((b, holder if b == building else h) for b, h in pieces)
 
 
-@P(params=["pieces:list", "cards:list", "laid_out:list", "ghost:list", "who:any"], result="list",
-   example="master_piece = masters_after(master_piece, parts[1], laid_out, imaginary_laid_out, p)")
+@P(
+    params=["pieces:list", "cards:list", "laid_out:list", "ghost:list", "who:any"],
+    result="list",
+    example="master_piece = masters_after(master_piece, parts[1], laid_out, imaginary_laid_out, p)",
+)
 def masters_after(ctx, pieces, cards, laid_out, ghost, who):
     """The pieces after ``who`` laid out ``cards`` (already in ``laid_out``) towards shared
     buildings: ``who`` takes the piece of a type whose piece is on its space (they begin the
@@ -258,8 +285,11 @@ def masters_after(ctx, pieces, cards, laid_out, ghost, who):
     return tuple(out)
 
 
-@P(params=["pieces:list", "building:str", "who:any", "laid_out:list", "ghost:list"], result="list",
-   example="master_piece = master_leaves(master_piece, t, p, laid_out, imaginary_laid_out)")
+@P(
+    params=["pieces:list", "building:str", "who:any", "laid_out:list", "ghost:list"],
+    result="list",
+    example="master_piece = master_leaves(master_piece, t, p, laid_out, imaginary_laid_out)",
+)
 def master_leaves(ctx, pieces, building, who, laid_out, ghost):
     """The pieces after ``who`` discarded their cards of ``building``: if ``who`` held its
     piece, it passes to the holder with most cards of it laid out (ties: the first clockwise
@@ -279,8 +309,11 @@ def master_leaves(ctx, pieces, building, who, laid_out, ghost):
     return with_holder(ctx, pieces, building, best)
 
 
-@P(params=["pieces:list", "laid_out:list", "ghost:list"], result="bool",
-   example="pieces_held_rightly(master_piece, laid_out, imaginary_laid_out)")
+@P(
+    params=["pieces:list", "laid_out:list", "ghost:list"],
+    result="bool",
+    example="pieces_held_rightly(master_piece, laid_out, imaginary_laid_out)",
+)
 def pieces_held_rightly(ctx, pieces, laid_out, ghost):
     """Whether every master builder piece is on its space or with a holder who has cards of
     its type laid out, and there is one piece per type with a master builder."""
@@ -291,8 +324,11 @@ def pieces_held_rightly(ctx, pieces, laid_out, ghost):
     return all(holder is None or _count_type(f, cards_of.get(holder, ()), b) > 0 for b, holder in pieces)
 
 
-@P(params=["building:str", "mode:str", "master:any", "laid_out:list", "actor:player"], result="list",
-   example="involved(b, mode, master, laid_out, active)")
+@P(
+    params=["building:str", "mode:str", "master:any", "laid_out:list", "actor:player"],
+    result="list",
+    example="involved(b, mode, master, laid_out, active)",
+)
 def involved(ctx, building, mode, master, laid_out, actor):
     """The players (seats) involved in a building, the master builder first, then clockwise:
     built alone, only its builder; shared, every player with cards of it laid out. The
@@ -308,8 +344,11 @@ def involved(ctx, building, mode, master, laid_out, actor):
 
 
 # -- the board ----------------------------------------------------------------------------------
-@P(params=["building:str", "built:list", "swamp:list", "blocked:list"], result="list",
-   example="building_sites(b, built, swamp_gold, drained_now)")
+@P(
+    params=["building:str", "built:list", "swamp:list", "blocked:list"],
+    result="list",
+    example="building_sites(b, built, swamp_gold, drained_now)",
+)
 def building_sites(ctx, building, built, swamp, blocked):
     """The free sites of a building, each a sorted list of spaces: every space without a
     building and without a swamp tile and not in ``blocked`` (spaces drained this turn),
@@ -346,8 +385,11 @@ def regions_of(ctx, site):
     return tuple(sorted({region[s] for s in site}))
 
 
-@P(params=["spaces:list", "values:list"], result="list",
-   example='swamp_gold = per_space(spaces(start: "swamp"), tiles)')
+@P(
+    params=["spaces:list", "values:list"],
+    result="list",
+    example='swamp_gold = per_space(spaces(start: "swamp"), tiles)',
+)
 def per_space(ctx, spaces, values):
     """A whole per-space value: the values on the given spaces, in order, none elsewhere."""
     if len(values) < len(spaces):
@@ -494,8 +536,11 @@ def shuffled(ctx, items):
 
 
 # -- action 3: drawing --------------------------------------------------------------------------
-@P(params=["hand:list", "pool:list", "available:int"], result="list",
-   example="draw_options(hand[p], pool, count(draw_pile) + count(discard_pile))")
+@P(
+    params=["hand:list", "pool:list", "available:int"],
+    result="list",
+    example="draw_options(hand[p], pool, count(draw_pile) + count(discard_pile))",
+)
 def draw_options(ctx, hand, pool, available):
     """The ways to draw: [pile] and [pool, card] take one card; [place, card] puts a hand
     card of a type not yet in the pool into it and then takes draw_pool_take cards. Neither

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .ruleset import Ruleset
+    from .ruleset_base import RulesetBase
 
 HIDDEN = "?"
 
@@ -33,7 +33,7 @@ def redact(value: Any) -> Any:
     return HIDDEN
 
 
-def visible(rules: "Ruleset", name: str, index: Any, player: int | None) -> bool:
+def visible(rules: RulesetBase, name: str, index: Any, player: int | None) -> bool:
     """Whether ``player`` may see variable ``name`` (its ``index`` part); ``None`` sees all."""
     if player is None:
         return True
@@ -45,7 +45,7 @@ def visible(rules: "Ruleset", name: str, index: Any, player: int | None) -> bool
     return False
 
 
-def redact_state(rules: "Ruleset", values: dict, player: int, players: int) -> dict:
+def redact_state(rules: RulesetBase, values: dict, player: int, players: int) -> dict:
     """Every state variable as ``player`` may see it, JSON-safe."""
     out = {}
     for name, value in values.items():
@@ -64,7 +64,7 @@ def redact_state(rules: "Ruleset", values: dict, player: int, players: int) -> d
     return out
 
 
-def redact_event(rules: "Ruleset", event: dict, player: int | None) -> dict | None:
+def redact_event(rules: RulesetBase, event: dict, player: int | None) -> dict | None:
     """The event as ``player`` may see it (``None`` when it is not for them at all)."""
     kind = event["type"]
     if kind == "change":

@@ -8,8 +8,11 @@ column 25 ``z``, column 26 ``aa``.
 >>> board = {"grid": {"type": "square", "rows": ["#~", ".#"],
 ...                   "legend": {"#": {"terrain": "land"}, "~": {"terrain": "canal"}}},
 ...          "spaces": {"b2": {"tags": ["startfeld"]}}}
->>> grid_spaces(board)
-{'a1': {'terrain': 'land', 'col': 0, 'row': 0}, 'b1': {'terrain': 'canal', 'col': 1, 'row': 0}, 'b2': {'terrain': 'land', 'col': 1, 'row': 1, 'tags': ['startfeld']}}
+>>> for space, attrs in grid_spaces(board).items():
+...     print(space, attrs)
+a1 {'terrain': 'land', 'col': 0, 'row': 0}
+b1 {'terrain': 'canal', 'col': 1, 'row': 0}
+b2 {'terrain': 'land', 'col': 1, 'row': 1, 'tags': ['startfeld']}
 
 :class:`Board` builds the graphs of a ruleset's board (spaces by grid adjacency, regions
 joined by connections) and its tracks, and answers the queries the engine asks often
@@ -22,15 +25,16 @@ from tables precomputed at construction.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Union
+from typing import Any
 
 import networkx as nx
 
-from .errors import did_you_mean
+from ..errors import did_you_mean
 
 #: Map characters that stand for no space.
 EMPTY = frozenset(" .")
@@ -83,7 +87,7 @@ def matches(attrs: dict[str, Any], where: dict[str, Any]) -> bool:
 
 
 #: A shape: the id of a shape the board knows, or its cells (``[[col, row], ...]``).
-Shape = Union[str, Sequence[Sequence[int]]]
+Shape = str | Sequence[Sequence[int]]
 
 #: Neighbour steps on a square grid, (col, row): edges only, never diagonal.
 SQUARE_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -123,16 +127,20 @@ class Track:
         self.last: int = int(data["last"])
         self.posts: int = int(data.get("posts") or 0)
         if self.first > self.last or self.posts < 0:
-            raise ValueError(f"track {self.id!r} runs from {self.first} to {self.last} with "
-                             f"{self.posts} posts; expected first <= last and posts >= 0")
+            raise ValueError(
+                f"track {self.id!r} runs from {self.first} to {self.last} with "
+                f"{self.posts} posts; expected first <= last and posts >= 0"
+            )
         #: Every step, the posts included: ``first .. last + posts``.
         self.steps = range(self.first, self.last + self.posts + 1)
         described: dict[int, Mapping[str, Any]] = {}
         for space in data.get("spaces") or ():
             step = space["step"]
             if step not in self.steps:
-                raise ValueError(f"track {self.id!r} describes step {step}, which it does not have "
-                                 f"(steps {self.first}..{self.steps[-1]})")
+                raise ValueError(
+                    f"track {self.id!r} describes step {step}, which it does not have "
+                    f"(steps {self.first}..{self.steps[-1]})"
+                )
             described[step] = space
         self._space = tuple(self._resolve(step, described) for step in self.steps)
         self._touches = tuple(self._own_touches(step, described) for step in self.steps)
@@ -214,8 +222,9 @@ class Track:
         seen = [step]
         while (same := described.get(step, {}).get("same_as")) is not None:
             if same not in self.steps:
-                raise ValueError(f"step {step} of track {self.id!r} is the same space as step {same}, "
-                                 "which the track does not have")
+                raise ValueError(
+                    f"step {step} of track {self.id!r} is the same space as step {same}, which the track does not have"
+                )
             if same in seen:
                 raise ValueError(f"track {self.id!r}: steps {seen} are the same space as each other in a loop")
             seen.append(same)
@@ -266,8 +275,10 @@ class Board:
         #: ``"odd_rows"`` or ``"even_rows"`` on a hex grid, else ``None``.
         self.offset: str | None = (grid.get("offset") or "odd_rows") if self.kind == "hex" else None
         if self.kind not in (None, "square", "hex") or self.offset not in (None, "odd_rows", "even_rows"):
-            raise ValueError(f"unknown grid type {self.kind!r} or offset {self.offset!r}; "
-                             "expected square, or hex with odd_rows or even_rows")
+            raise ValueError(
+                f"unknown grid type {self.kind!r} or offset {self.offset!r}; "
+                "expected square, or hex with odd_rows or even_rows"
+            )
         attrs = {sid: _plain(a) for sid, a in grid_spaces(dict(board)).items()}
         self._attrs = {sid: MappingProxyType(a) for sid, a in attrs.items()}
         #: Every space id.
@@ -275,9 +286,10 @@ class Board:
         self._coords = {sid: self._coord(a["col"], a["row"]) for sid, a in attrs.items()}
         self._at = {xy: sid for sid, xy in self._coords.items()}
         steps = HEX_STEPS if self.kind == "hex" else SQUARE_STEPS
-        self._neighbours = {sid: tuple(sorted(self._at[(q + dq, r + dr)] for dq, dr in steps
-                                              if (q + dq, r + dr) in self._at))
-                            for sid, (q, r) in self._coords.items()}
+        self._neighbours = {
+            sid: tuple(sorted(self._at[(q + dq, r + dr)] for dq, dr in steps if (q + dq, r + dr) in self._at))
+            for sid, (q, r) in self._coords.items()
+        }
         self.graph = nx.Graph()
         self.graph.add_nodes_from(sorted(attrs.items()))
         self.graph.add_edges_from((a, b) for a, ns in sorted(self._neighbours.items()) for b in ns if a < b)
@@ -286,33 +298,35 @@ class Board:
 
         regions = [r for r in board.get("regions") or () if isinstance(r, Mapping)]
         self.region_graph = nx.MultiGraph()
-        self.region_graph.add_nodes_from((r["id"], _plain({k: v for k, v in r.items() if k != "id"}))
-                                         for r in regions)
-        self.region_graph.add_nodes_from(sorted({a["region"] for a in attrs.values() if "region" in a}
-                                                - set(self.region_graph)))
+        self.region_graph.add_nodes_from((r["id"], _plain({k: v for k, v in r.items() if k != "id"})) for r in regions)
+        self.region_graph.add_nodes_from(
+            sorted({a["region"] for a in attrs.values() if "region" in a} - set(self.region_graph))
+        )
         #: Every connection by id, in data order.
         self.connections: Mapping[str, Connection] = MappingProxyType(
-            {c["id"]: _connection(c) for c in board.get("connections") or () if isinstance(c, Mapping)})
+            {c["id"]: _connection(c) for c in board.get("connections") or () if isinstance(c, Mapping)}
+        )
         for con in self.connections.values():
-            self.region_graph.add_edge(*con.between, key=con.id, id=con.id, spaces=con.spaces,
-                                       tags=con.tags, params=con.params)
+            self.region_graph.add_edge(
+                *con.between, key=con.id, id=con.id, spaces=con.spaces, tags=con.tags, params=con.params
+            )
         #: Every region id, in data order (regions only named by spaces last, sorted).
         self.regions: tuple[str, ...] = tuple(self.region_graph)
         self._spaces_in = {region: frozenset() for region in self.regions}
         self._spaces_in.update({key[1]: found for key, found in self._index.items() if key[0] == "region"})
-        self._region_neighbours = {region: tuple(sorted(set(self.region_graph[region])))
-                                   for region in self.regions}
+        self._region_neighbours = {region: tuple(sorted(set(self.region_graph[region]))) for region in self.regions}
 
         #: Every track of the board by id, in data order.
         self.tracks: Mapping[str, Track] = MappingProxyType(
-            {t["id"]: Track(t) for t in board.get("tracks") or () if isinstance(t, Mapping)})
+            {t["id"]: Track(t) for t in board.get("tracks") or () if isinstance(t, Mapping)}
+        )
         #: Shape id -> cells, as given to the constructor.
         self.shapes: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType(
-            {sid: _cells(cells) for sid, cells in (shapes or {}).items()})
+            {sid: _cells(cells) for sid, cells in (shapes or {}).items()}
+        )
 
     @classmethod
-    def from_data(cls, board: Mapping[str, Any],
-                  shapes: Mapping[str, Sequence[Sequence[int]]] | None = None) -> Board:
+    def from_data(cls, board: Mapping[str, Any], shapes: Mapping[str, Sequence[Sequence[int]]] | None = None) -> Board:
         """The board of a parsed ``board.yaml`` mapping, with ``shapes`` (id -> cells) from ``tiles.yaml``.
 
         >>> board = Board.from_data({"grid": {"type": "square", "rows": ["##"], "legend": {"#": {}}}},
@@ -335,8 +349,10 @@ class Board:
         return cls(rules.data.get("board") or {}, shapes)
 
     def __repr__(self) -> str:
-        return (f"<Board {self.kind or 'no grid'}: {len(self.spaces)} spaces, {len(self.regions)} regions, "
-                f"{len(self.connections)} connections, {len(self.tracks)} tracks>")
+        return (
+            f"<Board {self.kind or 'no grid'}: {len(self.spaces)} spaces, {len(self.regions)} regions, "
+            f"{len(self.connections)} connections, {len(self.tracks)} tracks>"
+        )
 
     # --- spaces --------------------------------------------------------------------------------
 
@@ -492,9 +508,14 @@ class Board:
 
     # --- shapes ------------------------------------------------------------------------------
 
-    def placements(self, shape: Shape, allowed: Collection[str] | None,
-                   cell_allowed: Sequence[Collection[str] | None] | None = None, *,
-                   unordered: bool = False) -> tuple[tuple[str, ...], ...]:
+    def placements(
+        self,
+        shape: Shape,
+        allowed: Collection[str] | None,
+        cell_allowed: Sequence[Collection[str] | None] | None = None,
+        *,
+        unordered: bool = False,
+    ) -> tuple[tuple[str, ...], ...]:
         """Every placement of a shape on allowed spaces, in every rotation, sorted.
 
         ``shape`` is a shape id of this board or a list of cells: ``[col, row]`` on a
@@ -522,8 +543,10 @@ class Board:
         if cell_allowed is not None and len(cell_allowed) != len(cells):
             raise ValueError(f"cell_allowed has {len(cell_allowed)} entries for a shape of {len(cells)} cells")
         everywhere = self.spaces if allowed is None else frozenset(allowed)
-        per_cell = [everywhere if cell_allowed is None or cell_allowed[i] is None else frozenset(cell_allowed[i])
-                    for i in range(len(cells))]
+        per_cell = [
+            everywhere if cell_allowed is None or cell_allowed[i] is None else frozenset(cell_allowed[i])
+            for i in range(len(cells))
+        ]
         if self.kind is None:
             return ()
         found = []
@@ -574,10 +597,8 @@ class Board:
             for key, value in a.items():
                 values = value if key == "tags" else [value]
                 for v in values:
-                    try:
+                    with contextlib.suppress(TypeError):  # an unhashable value: spaces_where scans for it
                         index.setdefault((key, v), set()).add(sid)
-                    except TypeError:  # an unhashable value: spaces_where scans for it
-                        pass
         return {key: frozenset(found) for key, found in index.items()}
 
     def _select(self, where: Mapping[str, Any]) -> frozenset[str]:
@@ -585,7 +606,7 @@ class Board:
         for key, want in where.items():
             if want is None:  # matches() accepts a missing attribute: no index answers that
                 return frozenset(sid for sid, a in self._attrs.items() if matches(a, where))
-            for value in (want if key == "tags" else [want]):
+            for value in want if key == "tags" else [want]:
                 sets.append(self._index.get((key, value), frozenset()))
         if not sets:
             return self.spaces
@@ -594,9 +615,13 @@ class Board:
 
 
 def _connection(data: Mapping[str, Any]) -> Connection:
-    return Connection(id=data["id"], between=tuple(data["between"]), spaces=tuple(data.get("spaces") or ()),
-                      tags=frozenset(data.get("tags") or ()),
-                      params=MappingProxyType(_plain(dict(data.get("params") or {}))))
+    return Connection(
+        id=data["id"],
+        between=tuple(data["between"]),
+        spaces=tuple(data.get("spaces") or ()),
+        tags=frozenset(data.get("tags") or ()),
+        params=MappingProxyType(_plain(dict(data.get("params") or {}))),
+    )
 
 
 def _plain(value: Any) -> Any:

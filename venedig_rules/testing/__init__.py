@@ -1,6 +1,8 @@
 """The test kit: property checks any ruleset must pass, for the bundled games and your own
 variants alike.
 
+May import: every layer below the clients, and ``bots``.
+
 >>> import venedig_rules as vr
 >>> from venedig_rules.testing import api_test
 >>> report = api_test(vr.load("tests/rulesets/lagoon"), games=2, seed=1)
@@ -21,14 +23,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
-from .notation import IllegalActionError, sort_key
+from ..engine.notation import IllegalActionError, sort_key
 
 if TYPE_CHECKING:
-    from .engine import Game
-    from .ruleset import Ruleset
+    from ..engine.game import Game
+    from ..engine.ruleset import Ruleset
 
 #: The expensive checks (save round trip, every legal action applied, whole event logs) run at
 #: steps 1, 2, 4, 8, ..., every ``CHECKPOINT_EVERY``-th step, and at the end.
@@ -48,11 +51,15 @@ class Violation:
     state: dict | None = None
 
     def __str__(self) -> str:
-        replay = (f"rules.replay(players={self.players}, seed={self.seed}, actions={self.actions!r})"
-                  if len(self.actions) <= 40 else
-                  f"rules.replay(players={self.players}, seed={self.seed}, actions=<{len(self.actions)} actions>)")
-        return (f"{self.check} failed in {self.ruleset} ({self.players} players, seed {self.seed}) after "
-                f"{len(self.actions)} actions: {self.message}\n  replay with {replay}")
+        replay = (
+            f"rules.replay(players={self.players}, seed={self.seed}, actions={self.actions!r})"
+            if len(self.actions) <= 40
+            else f"rules.replay(players={self.players}, seed={self.seed}, actions=<{len(self.actions)} actions>)"
+        )
+        return (
+            f"{self.check} failed in {self.ruleset} ({self.players} players, seed {self.seed}) after "
+            f"{len(self.actions)} actions: {self.message}\n  replay with {replay}"
+        )
 
 
 @dataclass
@@ -75,8 +82,14 @@ class _Failed(Exception):
         self.check, self.message = check, message
 
 
-def api_test(rules: "Ruleset", games: int = 10, seed: int = 0, players: Iterable[int] | None = None,
-             progress: Callable[[int, int], None] | None = None, raise_on_failure: bool = False) -> Report:
+def api_test(
+    rules: Ruleset,
+    games: int = 10,
+    seed: int = 0,
+    players: Iterable[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    raise_on_failure: bool = False,
+) -> Report:
     """Play ``games`` random games per player count and check every promise after each action.
 
     Returns a Report; with ``raise_on_failure`` an AssertionError carries the violation.
@@ -103,7 +116,7 @@ def api_test(rules: "Ruleset", games: int = 10, seed: int = 0, players: Iterable
     return report
 
 
-def _one_game(rules: "Ruleset", players: int, seed: int) -> tuple[Violation | None, int]:
+def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None, int]:
     chooser = random.Random(seed)
     bound = rules.max_actions
     try:
@@ -132,8 +145,9 @@ def _one_game(rules: "Ruleset", players: int, seed: int) -> tuple[Violation | No
         state = _safe_json(game)
         return Violation(exc.check, exc.message, rules.name, players, seed, game.actions, state), len(game.actions)
     except Exception as exc:  # a rule failing at play time is a violation too
-        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, game.actions,
-                         _safe_json(game)), len(game.actions)
+        return Violation(
+            "play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, game.actions, _safe_json(game)
+        ), len(game.actions)
     return None, len(game.actions)
 
 
@@ -143,7 +157,7 @@ def _is_checkpoint(step: int) -> bool:
     return step & (step - 1) == 0 or step % CHECKPOINT_EVERY == 0
 
 
-def check_state(game: "Game", full: bool = False, chooser: random.Random | None = None, seen: int = 0) -> None:
+def check_state(game: Game, full: bool = False, chooser: random.Random | None = None, seen: int = 0) -> None:
     """Run the per-state checks on ``game``; raises ``_Failed`` naming the broken promise.
 
     Every time: invariants, clone, legal actions (sorted, unique, a sample applicable), the
@@ -188,7 +202,7 @@ def check_state(game: "Game", full: bool = False, chooser: random.Random | None 
             raise _Failed("save", "to_json -> game_from_json does not give the same game")
 
 
-def _check_undo(game: "Game", action) -> None:
+def _check_undo(game: Game, action) -> None:
     before = game.fingerprint()
     n_events = len(game.events)
     game.apply(action)
@@ -201,7 +215,7 @@ def _check_undo(game: "Game", action) -> None:
         raise _Failed("undo", f"applying {action} again after undo gives a different game")
 
 
-def find_leak(game: "Game", view: dict, player: int) -> str | None:
+def find_leak(game: Game, view: dict, player: int) -> str | None:
     """A description of the first hidden datum ``view`` shows to ``player``, or None.
 
     Independent of the redaction code: it compares the view with the true values using
@@ -226,8 +240,7 @@ def find_leak(game: "Game", view: dict, player: int) -> str | None:
                 return f"hidden {name}{'' if where is None else f'[{where}]'} = {seen!r}"
     for event in view["events"]:
         kind = event["type"]
-        if kind == "change" and not may_see(event["var"], event.get("index")) \
-                and not _is_shape(event["value"]):
+        if kind == "change" and not may_see(event["var"], event.get("index")) and not _is_shape(event["value"]):
             return f"a change of hidden {event['var']}: {event!r}"
         if kind == "move" and not (may_see(*event["from"]) or may_see(*event["to"])) and event["item"] != "?":
             return f"a hidden item moving: {event!r}"
@@ -252,19 +265,20 @@ def _is_shape(seen: Any) -> bool:
     return seen is None or seen == "?" or (isinstance(seen, dict) and set(seen) == {"hidden"})
 
 
-def _safe_json(game: "Game") -> dict | None:
+def _safe_json(game: Game) -> dict | None:
     try:
         return game.to_json()["state"]
-    except Exception:  # noqa: BLE001 - the report must not fail on a broken state
+    except Exception:
         return None
 
 
 # -- Hypothesis strategies ------------------------------------------------------------------
-def rulesets(extra: Iterable["Ruleset"] = ()):
+def rulesets(extra: Iterable[Ruleset] = ()):
     """A strategy drawing a playable ruleset: the bundled playable ones and ``extra``."""
     from hypothesis import strategies as st
 
-    from .ruleset import bundled, load
+    from ..data.reading import bundled
+    from ..engine.loading import load
 
     candidates = [r for r in (load(n) for n in bundled()) if r.playable] + list(extra)
     if not candidates:
@@ -272,16 +286,17 @@ def rulesets(extra: Iterable["Ruleset"] = ()):
     return st.sampled_from(candidates)
 
 
-def games(rules: "Ruleset", players: Iterable[int] | None = None):
+def games(rules: Ruleset, players: Iterable[int] | None = None):
     """A strategy drawing a new game of ``rules`` (any allowed player count, any seed)."""
     from hypothesis import strategies as st
 
     counts = list(players) if players is not None else list(rules.players)
-    return st.builds(lambda n, seed: rules.new_game(n, seed), st.sampled_from(counts),
-                     st.integers(min_value=0, max_value=2**32 - 1))
+    return st.builds(
+        lambda n, seed: rules.new_game(n, seed), st.sampled_from(counts), st.integers(min_value=0, max_value=2**32 - 1)
+    )
 
 
-def playouts(rules: "Ruleset", players: Iterable[int] | None = None, max_actions: int | None = None):
+def playouts(rules: Ruleset, players: Iterable[int] | None = None, max_actions: int | None = None):
     """A strategy drawing a game after some legal actions chosen by Hypothesis (so failing
     examples shrink to short action lists)."""
     from hypothesis import strategies as st

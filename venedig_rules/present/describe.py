@@ -9,47 +9,100 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from . import board as boardlib
-from .ruleset import Ruleset
+from ..data import board as boardlib
+from ..engine.ruleset import Ruleset
 
 
 def describe(rules: Ruleset) -> str:
     """Components, cards, tiles, buildings, board, constants and player counts as text tables."""
     game = rules.data["game"]
     out = [f"{rules.title} ({rules.name})", ""]
-    facts = [("players", f"{rules.players.start}-{rules.players.stop - 1}"),
-             ("designers", ", ".join(game.get("designers", [])) or "-"),
-             ("publisher", f"{game.get('publisher', '-')} {game.get('year', '')}".strip()),
-             ("rules hash", rules.rules_hash[:16])]
+    facts = [
+        ("players", f"{rules.players.start}-{rules.players.stop - 1}"),
+        ("designers", ", ".join(game.get("designers", [])) or "-"),
+        ("publisher", f"{game.get('publisher', '-')} {game.get('year', '')}".strip()),
+        ("rules hash", rules.rules_hash[:16]),
+    ]
     out += [f"  {k:<11}{v}" for k, v in facts]
     sections = [
-        ("Components", ("id", "name", "count", "provenance"),
-         [(c["id"], c["name"], _count(c), _prov(c)) for c in rules.items("components")]),
-        ("Card types", ("id", "name", "params"),
-         [(t["id"], t["name"], _params(t)) for t in rules.items("cards", "types")]),
-        ("Cards", ("id", "name", "count", "of", "players", "params", "provenance"),
-         [(c["id"], c.get("name", ""), c["count"], c.get("type") or c.get("building") or c["component"],
-           f"{c['min_players']}+" if "min_players" in c else "", _params(c), _prov(c))
-          for c in rules.items("cards")]),
-        ("Tile shapes", ("id", "name", "cells"),
-         [(s["id"], s.get("name", ""), " ".join(f"{x},{y}" for x, y in s["cells"]))
-          for s in rules.items("tiles", "shapes")]),
-        ("Tiles", ("id", "count", "component", "shape", "params", "provenance"),
-         [(t["id"], t["count"], t["component"], t.get("shape", ""), _params(t), _prov(t))
-          for t in rules.items("tiles")]),
-        ("Buildings", ("id", "name", "count", "params", "points / ability", "provenance"),
-         [(b["id"], b["name"], b["count"], _params(b), _short(b.get("points") or b.get("ability") or ""), _prov(b))
-          for b in rules.items("buildings")]),
+        (
+            "Components",
+            ("id", "name", "count", "provenance"),
+            [(c["id"], c["name"], _count(c), _prov(c)) for c in rules.items("components")],
+        ),
+        (
+            "Card types",
+            ("id", "name", "params"),
+            [(t["id"], t["name"], _params(t)) for t in rules.items("cards", "types")],
+        ),
+        (
+            "Cards",
+            ("id", "name", "count", "of", "players", "params", "provenance"),
+            [
+                (
+                    c["id"],
+                    c.get("name", ""),
+                    c["count"],
+                    c.get("type") or c.get("building") or c["component"],
+                    f"{c['min_players']}+" if "min_players" in c else "",
+                    _params(c),
+                    _prov(c),
+                )
+                for c in rules.items("cards")
+            ],
+        ),
+        (
+            "Tile shapes",
+            ("id", "name", "cells"),
+            [
+                (s["id"], s.get("name", ""), " ".join(f"{x},{y}" for x, y in s["cells"]))
+                for s in rules.items("tiles", "shapes")
+            ],
+        ),
+        (
+            "Tiles",
+            ("id", "count", "component", "shape", "params", "provenance"),
+            [
+                (t["id"], t["count"], t["component"], t.get("shape", ""), _params(t), _prov(t))
+                for t in rules.items("tiles")
+            ],
+        ),
+        (
+            "Buildings",
+            ("id", "name", "count", "params", "points / ability", "provenance"),
+            [
+                (
+                    b["id"],
+                    b["name"],
+                    b["count"],
+                    _params(b),
+                    _short(b.get("points") or b.get("ability") or ""),
+                    _prov(b),
+                )
+                for b in rules.items("buildings")
+            ],
+        ),
         ("Board", ("what", "count", "details"), _board_rows(rules.data.get("board") or {})),
-        ("State", ("name", "per", "type", "start", "visible"),
-         [(name, d.get("per", "-"), d.get("type", "any"), _constant(d.get("start")), d.get("visible", "all"))
-          for name, d in (game.get("state") or {}).items()]),
+        (
+            "State",
+            ("name", "per", "type", "start", "visible"),
+            [
+                (name, d.get("per", "-"), d.get("type", "any"), _constant(d.get("start")), d.get("visible", "all"))
+                for name, d in (game.get("state") or {}).items()
+            ],
+        ),
         ("Flow", ("procedure", "params", "first line"), _flow_rows(game.get("flow"))),
-        ("Constants", ("name", "value", "provenance"),
-         [(name, _constant(value), _prov(value) if isinstance(value, dict) else "")
-          for name, value in (game.get("constants") or {}).items()]),
+        (
+            "Constants",
+            ("name", "value", "provenance"),
+            [
+                (name, _constant(value), _prov(value) if isinstance(value, dict) else "")
+                for name, value in (game.get("constants") or {}).items()
+            ],
+        ),
     ]
     for title, header, rows in sections:
         if rows:
@@ -77,7 +130,9 @@ def _board_rows(board: dict[str, Any]) -> list[tuple]:
     spaces = boardlib.grid_spaces(board)
     if spaces:
         grid = board["grid"]
-        rows.append(("spaces", len(spaces), f"{grid['type']} grid, {max(map(len, grid['rows']))} x {len(grid['rows'])}"))
+        rows.append(
+            ("spaces", len(spaces), f"{grid['type']} grid, {max(map(len, grid['rows']))} x {len(grid['rows'])}")
+        )
         for attr in ("terrain", "region", "start"):
             tally = Counter(a[attr] for a in spaces.values() if attr in a)
             if tally:
@@ -87,8 +142,9 @@ def _board_rows(board: dict[str, Any]) -> list[tuple]:
             rows.append((key, len(board[key]), _short(", ".join(i["id"] for i in board[key]), 72)))
     for track in board.get("tracks") or []:
         posts = f", {track['posts']} posts" if track.get("posts") else ""
-        rows.append((f"track {track['id']}", track["last"] - track["first"] + 1,
-                     f"{track['first']}..{track['last']}{posts}"))
+        rows.append(
+            (f"track {track['id']}", track["last"] - track["first"] + 1, f"{track['first']}..{track['last']}{posts}")
+        )
     return rows
 
 

@@ -7,11 +7,11 @@ what they can; every problem is located through the ruleset's position map.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
+from ..errors import CountError, DuplicateIdError, ParamError, RuleReferenceError, RulesError, did_you_mean
 from . import board as boardlib
-from .errors import (CountError, DuplicateIdError, ParamError, RuleReferenceError, RulesError,
-                     did_you_mean)
 from .yamlsource import PositionMap, pointer
 
 #: Id namespaces: name -> (file kind, list key) holding items with an ``id``.
@@ -31,17 +31,28 @@ NAMESPACES = {
 }
 
 #: Items whose ``params`` are declared in ``game.yaml`` under ``parameters/<kind>``.
-PARAM_KINDS = {"cards": ("cards", "cards"), "card_types": ("cards", "types"), "tiles": ("tiles", "tiles"),
-               "buildings": ("buildings", "buildings"), "components": ("components", "components"),
-               "regions": ("board", "regions"), "connections": ("board", "connections")}
+PARAM_KINDS = {
+    "cards": ("cards", "cards"),
+    "card_types": ("cards", "types"),
+    "tiles": ("tiles", "tiles"),
+    "buildings": ("buildings", "buildings"),
+    "components": ("components", "components"),
+    "regions": ("board", "regions"),
+    "connections": ("board", "connections"),
+}
 
 #: Items that are copies of a component: their counts must sum to the component's count.
 COUNTED = (("cards", "cards"), ("tiles", "tiles"), ("buildings", "buildings"))
 
 #: Fields that hold effect DSL source, by where their items live.
-DSL_FIELDS = {("cards", "cards"): ("effect",), ("cards", "types"): ("effect",), ("tiles", "tiles"): ("effect",),
-              ("buildings", "buildings"): ("points", "ability"), ("scoring", "rules"): ("effect",),
-              ("invariants", "invariants"): ("check",)}
+DSL_FIELDS = {
+    ("cards", "cards"): ("effect",),
+    ("cards", "types"): ("effect",),
+    ("tiles", "tiles"): ("effect",),
+    ("buildings", "buildings"): ("points", "ability"),
+    ("scoring", "rules"): ("effect",),
+    ("invariants", "invariants"): ("check",),
+}
 
 #: ``DslChecker(text, pointer, positions, context) -> problems``; ``context`` names the item.
 DslChecker = Callable[[str, str, PositionMap, dict], list[RulesError]]
@@ -107,18 +118,24 @@ class _Checker:
                 if ident in seen:
                     first, here = self.at(seen[ident] + "/id"), self.at(ptr + "/id")
                     where = f"line {first.line}" + ("" if first.file == here.file else f" of {first.file}")
-                    yield DuplicateIdError(f"{namespace} {ident!r} is defined twice (first at {where}); "
-                                           "expected each id once", here)
+                    yield DuplicateIdError(
+                        f"{namespace} {ident!r} is defined twice (first at {where}); expected each id once", here
+                    )
                 else:
                     seen[ident] = ptr
         self.ids["space"] = {sid: "" for sid in self.spaces}
         self.ids["track"] = {**self.ids["track"], **self.ids["score track"]}
 
     def references(self) -> Iterator[RulesError]:
-        simple = (("cards", "cards", "component", "component"), ("cards", "cards", "type", "card type"),
-                  ("cards", "cards", "building", "building"), ("tiles", "tiles", "component", "component"),
-                  ("tiles", "tiles", "shape", "shape"), ("buildings", "buildings", "component", "component"),
-                  ("buildings", "buildings", "shape", "shape"))
+        simple = (
+            ("cards", "cards", "component", "component"),
+            ("cards", "cards", "type", "card type"),
+            ("cards", "cards", "building", "building"),
+            ("tiles", "tiles", "component", "component"),
+            ("tiles", "tiles", "shape", "shape"),
+            ("buildings", "buildings", "component", "component"),
+            ("buildings", "buildings", "shape", "shape"),
+        )
         for kind, key, field, namespace in simple:
             for ptr, item in self.items(kind, key):
                 yield from self.ref(namespace, item.get(field), pointer(ptr, field))
@@ -132,8 +149,10 @@ class _Checker:
                     yield from self.ref(namespace, value, pointer(pointer(ptr, field), i))
             between = item.get("between")
             if isinstance(between, list) and len(between) == 2 and between[0] == between[1]:
-                yield RuleReferenceError(f"connection {item.get('id')!r} joins {between[0]!r} to itself; "
-                                         "expected two different regions", self.at(ptr + "/between"))
+                yield RuleReferenceError(
+                    f"connection {item.get('id')!r} joins {between[0]!r} to itself; expected two different regions",
+                    self.at(ptr + "/between"),
+                )
         for ptr, item in self.items("board", "tracks"):
             for j, space in enumerate(item.get("spaces") or []):
                 touches = space.get("touches") if isinstance(space, dict) else None
@@ -155,7 +174,9 @@ class _Checker:
                 if isinstance(attrs, dict):
                     yield "/board/" + "/".join(section) + pointer("", key), attrs
         for ptr, item in self.items("components", "components"):
-            where = (item.get("board_spaces") or {}).get("where") if isinstance(item.get("board_spaces"), dict) else None
+            where = (
+                (item.get("board_spaces") or {}).get("where") if isinstance(item.get("board_spaces"), dict) else None
+            )
             if isinstance(where, dict):
                 yield ptr + "/board_spaces/where", where
         for ptr, item in self.items("board", "counts"):
@@ -176,13 +197,15 @@ class _Checker:
                     yield RuleReferenceError(
                         f"map character {char!r} (space {boardlib.space_id(col, row)}) is not in the legend; "
                         f"expected one of {''.join(sorted(legend))!r} or '.' for no space",
-                        self.positions.in_scalar(ptr, col))
+                        self.positions.in_scalar(ptr, col),
+                    )
         overrides = self._get("board", "spaces")
         for sid in overrides if isinstance(overrides, dict) else ():
             if sid not in self.spaces:
-                yield RuleReferenceError(f"unknown space {sid!r}{did_you_mean(sid, self.spaces)}; "
-                                         "expected a space drawn in grid/rows",
-                                         self.positions.key_at(pointer("/board/spaces", sid)))
+                yield RuleReferenceError(
+                    f"unknown space {sid!r}{did_you_mean(sid, self.spaces)}; expected a space drawn in grid/rows",
+                    self.positions.key_at(pointer("/board/spaces", sid)),
+                )
 
     def tracks(self) -> Iterator[RulesError]:
         for ptr, track in self.items("board", "tracks"):
@@ -190,26 +213,33 @@ class _Checker:
             if not (isinstance(first, int) and isinstance(last, int)):
                 continue
             if first > last:
-                yield CountError(f"track {track.get('id')!r} runs from {first} to {last}; expected first <= last",
-                                 self.at(ptr + "/first"))
+                yield CountError(
+                    f"track {track.get('id')!r} runs from {first} to {last}; expected first <= last",
+                    self.at(ptr + "/first"),
+                )
             steps: dict[int, str] = {}
             for j, space in enumerate(track.get("spaces") or []):
                 if not isinstance(space, dict) or not isinstance(space.get("step"), int):
                     continue
                 step, sptr = space["step"], f"{ptr}/spaces/{j}"
                 if not first <= step <= last:
-                    yield RuleReferenceError(f"track {track.get('id')!r} has no step {step} "
-                                             f"(it runs from {first} to {last})", self.at(sptr + "/step"))
+                    yield RuleReferenceError(
+                        f"track {track.get('id')!r} has no step {step} (it runs from {first} to {last})",
+                        self.at(sptr + "/step"),
+                    )
                 if step in steps:
-                    yield DuplicateIdError(f"track {track.get('id')!r} describes step {step} twice",
-                                           self.at(sptr + "/step"))
+                    yield DuplicateIdError(
+                        f"track {track.get('id')!r} describes step {step} twice", self.at(sptr + "/step")
+                    )
                 steps[step] = sptr
             for j, space in enumerate(track.get("spaces") or []):
                 same = space.get("same_as") if isinstance(space, dict) else None
                 if isinstance(same, int) and not first <= same <= last:
-                    yield RuleReferenceError(f"step {space.get('step')} is the same space as step {same}, "
-                                             f"which track {track.get('id')!r} does not have",
-                                             self.at(f"{ptr}/spaces/{j}/same_as"))
+                    yield RuleReferenceError(
+                        f"step {space.get('step')} is the same space as step {same}, "
+                        f"which track {track.get('id')!r} does not have",
+                        self.at(f"{ptr}/spaces/{j}/same_as"),
+                    )
 
     def params(self) -> Iterator[RulesError]:
         declared_all = self._get("game", "parameters")
@@ -228,16 +258,20 @@ class _Checker:
             vptr = pointer(ptr + "/params", pname)
             if not isinstance(decl, dict):
                 where = f"game.yaml parameters/{pkind}"
-                yield ParamError(f"{name} has param {pname!r}, which {where} does not declare"
-                                 f"{did_you_mean(pname, declared)}", self.positions.key_at(vptr))
+                yield ParamError(
+                    f"{name} has param {pname!r}, which {where} does not declare{did_you_mean(pname, declared)}",
+                    self.positions.key_at(vptr),
+                )
                 continue
             problem = _param_problem(decl, value)
             if problem:
                 yield ParamError(f"param {pname!r} of {name} is {value!r}; expected {problem}", self.at(vptr))
         for pname, decl in declared.items():
             if isinstance(decl, dict) and decl.get("required") and pname not in params:
-                yield ParamError(f"{name} lacks param {pname!r}, which game.yaml declares as required",
-                                 self.at(ptr + "/params") if "params" in item else self.at(ptr))
+                yield ParamError(
+                    f"{name} lacks param {pname!r}, which game.yaml declares as required",
+                    self.at(ptr + "/params") if "params" in item else self.at(ptr),
+                )
 
     def counts(self) -> Iterator[RulesError]:
         components: dict[Any, tuple[str, dict]] = {}
@@ -258,8 +292,11 @@ class _Checker:
             want = item.get("count")
             if isinstance(want, int) and want != total:
                 kinds = sorted({p.split("/")[1] for p in users[comp]})
-                yield CountError(f"component {comp!r} has count {want}, but the {' and '.join(kinds)} of it "
-                                 f"add up to {total}; expected them to agree", self.at(ptr + "/count"))
+                yield CountError(
+                    f"component {comp!r} has count {want}, but the {' and '.join(kinds)} of it "
+                    f"add up to {total}; expected them to agree",
+                    self.at(ptr + "/count"),
+                )
         for ptr, item in components.values():
             rule, want = item.get("board_spaces"), item.get("count")
             if not (isinstance(rule, dict) and isinstance(rule.get("where"), dict) and isinstance(want, int)):
@@ -269,16 +306,19 @@ class _Checker:
             ok = {"equal": want == have, "at_most": want <= have, "at_least": want >= have}.get(relation, True)
             if not ok:
                 words = {"equal": "exactly", "at_most": "at most", "at_least": "at least"}[relation]
-                yield CountError(f"component {item.get('id')!r} has count {want}; expected {words} the number "
-                                 f"of board spaces matching {rule['where']}, which is {have}",
-                                 self.at(ptr + "/board_spaces"))
+                yield CountError(
+                    f"component {item.get('id')!r} has count {want}; expected {words} the number "
+                    f"of board spaces matching {rule['where']}, which is {have}",
+                    self.at(ptr + "/board_spaces"),
+                )
         for ptr, item in self.items("board", "counts"):
             where, want = item.get("where"), item.get("count")
             if isinstance(where, dict) and isinstance(want, int):
                 have = sum(boardlib.matches(a, where) for a in self.spaces.values())
                 if have != want:
-                    yield CountError(f"the board has {have} spaces matching {where}; expected {want}",
-                                     self.at(ptr + "/count"))
+                    yield CountError(
+                        f"the board has {have} spaces matching {where}; expected {want}", self.at(ptr + "/count")
+                    )
 
     def players(self) -> Iterator[RulesError]:
         players = self._get("game", "players")
@@ -292,31 +332,40 @@ class _Checker:
         for ptr, item in self.items("components", "components"):
             colors = item.get("colors")
             if isinstance(colors, list) and "per_player" in item and len(colors) < high:
-                yield CountError(f"component {item.get('id')!r} comes in {len(colors)} colours, but up to "
-                                 f"{high} players play", self.at(ptr + "/colors"))
+                yield CountError(
+                    f"component {item.get('id')!r} comes in {len(colors)} colours, but up to {high} players play",
+                    self.at(ptr + "/colors"),
+                )
         for ptr, item in self.items("cards", "cards"):
             mark = item.get("min_players")
             if isinstance(mark, int) and mark > high:
-                yield CountError(f"card {item.get('id')!r} is used from {mark} players, but at most {high} play",
-                                 self.at(ptr + "/min_players"))
+                yield CountError(
+                    f"card {item.get('id')!r} is used from {mark} players, but at most {high} play",
+                    self.at(ptr + "/min_players"),
+                )
         constants = self._get("game", "constants")
-        for name, const in (constants.items() if isinstance(constants, dict) else ()):
+        for name, const in constants.items() if isinstance(constants, dict) else ():
             table = const.get("by_players") if isinstance(const, dict) else None
             if isinstance(table, dict):
                 missing = [n for n in range(low, high + 1) if str(n) not in table]
                 if missing:
-                    yield CountError(f"constant {name!r} has no value for {', '.join(map(str, missing))} "
-                                     f"players; expected one for every count from {low} to {high}",
-                                     self.at(f"/game/constants/{name}/by_players"))
+                    yield CountError(
+                        f"constant {name!r} has no value for {', '.join(map(str, missing))} "
+                        f"players; expected one for every count from {low} to {high}",
+                        self.at(f"/game/constants/{name}/by_players"),
+                    )
 
 
 def _param_problem(decl: dict, value: Any) -> str:
     """What is wrong with a param value against its declaration, or ``""``."""
     kind = decl.get("type")
-    ok = {"integer": isinstance(value, int) and not isinstance(value, bool),
-          "string": isinstance(value, str), "boolean": isinstance(value, bool),
-          "list": isinstance(value, list),
-          "ids": isinstance(value, list) and all(isinstance(v, str) for v in value)}.get(kind, True)
+    ok = {
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "string": isinstance(value, str),
+        "boolean": isinstance(value, bool),
+        "list": isinstance(value, list),
+        "ids": isinstance(value, list) and all(isinstance(v, str) for v in value),
+    }.get(kind, True)
     if not ok:
         return f"a value of type {kind}"
     if kind == "integer":

@@ -15,33 +15,36 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
-from .bots import RandomBot, play_out
-from .narration import sentence
+from ..bots import RandomBot, play_out
+from ..present.narration import sentence
 
 if TYPE_CHECKING:
-    from .engine import Game
-    from .ruleset import Ruleset
+    from ..engine.game import Game
+    from ..engine.ruleset import Ruleset
 
 _HEADER = re.compile(r"# venedig-rules playthrough: (\S+), (\d+) players, seed (-?\d+)")
 
 
-def render(rules: "Ruleset", players: int, seed: int) -> str:
+def render(rules: Ruleset, players: int, seed: int) -> str:
     """Play a seeded game with random bots and write it as a log."""
     game = rules.new_game(players, seed)
     play_out(game, {p: RandomBot(seed * 31 + p) for p in range(players)})
     return log_text(game)
 
 
-def log_text(game: "Game") -> str:
+def log_text(game: Game) -> str:
     """The log of a game: header, actions with their events, final line."""
     rules = game.rules
     templates = rules.data["game"].get("events") or {}
-    lines = [f"# venedig-rules playthrough: {rules.name}, {game.players} players, seed {game.seed}",
-             f"# rules_hash {rules.rules_hash}",
-             f"# regenerate with: venedig-rules playthrough {command_name(rules)} --update"]
+    lines = [
+        f"# venedig-rules playthrough: {rules.name}, {game.players} players, seed {game.seed}",
+        f"# rules_hash {rules.rules_hash}",
+        f"# regenerate with: venedig-rules playthrough {command_name(rules)} --update",
+    ]
     replay = rules.new_game(game.players, game.seed)
     seen = 0
     lines += _events(templates, replay.events[seen:])
@@ -55,16 +58,16 @@ def log_text(game: "Game") -> str:
     return "\n".join(lines) + "\n"
 
 
-def command_name(rules: "Ruleset") -> str:
+def command_name(rules: Ruleset) -> str:
     """How to name the ruleset on the command line: bundled id or path, plus variants."""
-    from .resources import display_path, rules_root
+    from ..data.resources import display_path, rules_root
 
     bundled = rules.path is not None and rules.path.resolve().parent == rules_root().resolve()
     name = rules.id if bundled or rules.path is None else display_path(rules.path)
     return " ".join([name, *(f"--variant {v}" for v in rules.variants)])
 
 
-def final_line(game: "Game") -> str:
+def final_line(game: Game) -> str:
     scores = ", ".join(f"p{p} {s}" for p, s in game.scores.items())
     if not game.is_over:
         return f"= not over; scores: {scores}"
@@ -75,7 +78,7 @@ def _events(templates, events: Iterable[dict]) -> list[str]:
     return [f"  {text}" for text in (sentence(templates, e) for e in events) if text]
 
 
-def replay_text(rules: "Ruleset", text: str) -> str:
+def replay_text(rules: Ruleset, text: str) -> str:
     """Replay the actions of a playthrough text and render the log again."""
     header = _HEADER.match(text)
     if not header:
@@ -85,15 +88,15 @@ def replay_text(rules: "Ruleset", text: str) -> str:
     return log_text(rules.replay(players, seed, actions))
 
 
-def file_name(rules: "Ruleset", players: int) -> str:
+def file_name(rules: Ruleset, players: int) -> str:
     return f"{rules.name}-{players}p.txt"
 
 
-def expected_files(rules: "Ruleset") -> list[str]:
+def expected_files(rules: Ruleset) -> list[str]:
     return [file_name(rules, n) for n in rules.players]
 
 
-def update(rules: "Ruleset", folder: Path, seed: int = 1) -> list[Path]:
+def update(rules: Ruleset, folder: Path, seed: int = 1) -> list[Path]:
     """Write (or rewrite) the playthrough of every player count into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []

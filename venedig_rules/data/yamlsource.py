@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from .errors import Location, YamlError
+from ..errors import Location, YamlError
 
 #: Most values one document may expand to; aliases count each time they are expanded.
 MAX_NODES = 200_000
@@ -109,7 +109,7 @@ class PositionMap:
             offset -= len(text) + 1
         return span.start
 
-    def copy_subtree(self, src: str, value: Any, dst: str, out: "PositionMap") -> None:
+    def copy_subtree(self, src: str, value: Any, dst: str, out: PositionMap) -> None:
         """Copy the locations of ``value`` (at ``src`` here) into ``out`` at ``dst``."""
         for suffix in _suffixes(value):
             s, d = src + suffix, dst + suffix
@@ -183,8 +183,10 @@ def _check_expansion(root: yaml.Node, file: str) -> None:
         if key in sizes:
             return sizes[key]
         if key in active or depth > MAX_DEPTH:
-            raise YamlError(f"nesting deeper than {MAX_DEPTH} levels (a recursive alias?)",
-                            Location(file, node.start_mark.line + 1, node.start_mark.column + 1))
+            raise YamlError(
+                f"nesting deeper than {MAX_DEPTH} levels (a recursive alias?)",
+                Location(file, node.start_mark.line + 1, node.start_mark.column + 1),
+            )
         active.add(key)
         total = 1
         if isinstance(node, yaml.MappingNode):
@@ -199,15 +201,15 @@ def _check_expansion(root: yaml.Node, file: str) -> None:
     if size(root, 0) <= MAX_NODES:
         return
     while True:
-        children = ([v for kv in node.value for v in kv] if isinstance(node, yaml.MappingNode)
-                    else list(node.value))
+        children = [v for kv in node.value for v in kv] if isinstance(node, yaml.MappingNode) else list(node.value)
         big = next((c for c in children if sizes.get(id(c), 0) > MAX_NODES), None)
         if big is None:
             break
         node = big
-    raise YamlError(f"aliases expand to more than {MAX_NODES} values; refusing the file "
-                    "(expected plain data without alias bombs)",
-                    Location(file, node.start_mark.line + 1, node.start_mark.column + 1))
+    raise YamlError(
+        f"aliases expand to more than {MAX_NODES} values; refusing the file (expected plain data without alias bombs)",
+        Location(file, node.start_mark.line + 1, node.start_mark.column + 1),
+    )
 
 
 class _Builder:
@@ -234,8 +236,11 @@ class _Builder:
     def check_tag(self, node: yaml.Node, *allowed: str) -> None:
         if node.tag not in allowed:
             tag = node.tag.replace(_T, "!!")
-            raise YamlError(f"tag {tag!r} is not allowed (expected plain YAML values: "
-                            "mappings, lists, strings, numbers, booleans, null)", self.loc(node.start_mark))
+            raise YamlError(
+                f"tag {tag!r} is not allowed (expected plain YAML values: "
+                "mappings, lists, strings, numbers, booleans, null)",
+                self.loc(node.start_mark),
+            )
 
     def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict:
         self.check_tag(node, _T + "map")
@@ -247,15 +252,20 @@ class _Builder:
                 merged.extend(value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node])
                 continue
             if not isinstance(key_node, yaml.ScalarNode):
-                raise YamlError("a mapping key must be a plain word, not a list or mapping",
-                                self.loc(key_node.start_mark))
+                raise YamlError(
+                    "a mapping key must be a plain word, not a list or mapping", self.loc(key_node.start_mark)
+                )
             key = key_node.value
             key_loc = self.loc(key_node.start_mark)
             if key in seen:
                 first = seen[key]
-                self.problems.append(YamlError(
-                    f"duplicate key {key!r} (first given at line {first.line}, column {first.column}; "
-                    "expected each key once per mapping)", key_loc))
+                self.problems.append(
+                    YamlError(
+                        f"duplicate key {key!r} (first given at line {first.line}, column {first.column}; "
+                        "expected each key once per mapping)",
+                        key_loc,
+                    )
+                )
                 continue
             seen[key] = key_loc
             child = pointer(ptr, key)
@@ -286,14 +296,14 @@ def _segments(span: _Span, lines: list[str]):
     """(line, column, text) of each source line a string scalar is made of."""
     start = span.start
     if span.style in ("|", ">"):
-        body = lines[start.line: span.end_line]
+        body = lines[start.line : span.end_line]
         indent = next((len(t) - len(t.lstrip(" ")) for t in body if t.strip()), 0)
         for n, text in enumerate(body, start.line + 1):
             yield n, indent + 1, text[indent:]
         return
     quote = 1 if span.style in ("'", '"') else 0
     first = lines[start.line - 1] if start.line - 1 < len(lines) else ""
-    yield start.line, start.column + quote, first[start.column - 1 + quote:]
+    yield start.line, start.column + quote, first[start.column - 1 + quote :]
     for n in range(start.line + 1, span.end_line + 1):
         text = lines[n - 1] if n - 1 < len(lines) else ""
         stripped = text.lstrip(" ")

@@ -1,5 +1,7 @@
 """Bots that play from a player's view, as a front end would.
 
+May import: ``errors``, ``data``, ``effects``, ``engine``, ``present`` (a bot sees views, never the state).
+
 >>> import venedig_rules as vr
 >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
 >>> bots = {p: RandomBot(seed=p) for p in range(2)}
@@ -10,15 +12,16 @@ True
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Mapping, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .engine import Game
-    from .notation import Action
+    from ..engine.game import Game
+    from ..engine.notation import Action
 
 
 class Bot(Protocol):
-    def act(self, view: dict, actions: list["Action"]) -> "Action":
+    def act(self, view: dict, actions: list[Action]) -> Action:
         """Pick one of ``actions`` knowing only ``view`` (the player's view)."""
 
 
@@ -28,11 +31,11 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self.random = random.Random(seed)
 
-    def act(self, view: dict, actions: list["Action"]) -> "Action":
+    def act(self, view: dict, actions: list[Action]) -> Action:
         return self.random.choice(actions)
 
 
-def play_out(game: "Game", bots: Mapping[int, Bot], max_actions: int | None = None) -> "Game":
+def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int | None = None) -> Game:
     """Let the bots play ``game`` to the end (or ``max_actions``); returns the game.
 
     At a simultaneous decision every bot to move picks from its own view before any
@@ -67,7 +70,7 @@ class SeatViews:
     True
     """
 
-    def __init__(self, game: "Game"):
+    def __init__(self, game: Game):
         self.game = game
         # per seat: (state seen, actions then, events then, the seat's events so far)
         self._last: dict[int, tuple[object, int, int, list[dict]]] = {}

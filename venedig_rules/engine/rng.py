@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 _MASK = (1 << 64) - 1
 

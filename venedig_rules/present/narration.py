@@ -12,10 +12,11 @@ claims {space}"``); the engine's own events have fixed forms. Players print as `
 from __future__ import annotations
 
 import string
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from .notation import value_text
-from .views import is_redacted
+from ..engine.notation import value_text
+from ..engine.views import is_redacted
 
 _PLAYER_FIELDS = {"player", "who", "winner", "to", "by"}
 

@@ -3,7 +3,7 @@
 One schema per file kind lives in ``schemas/<kind>.schema.json`` (draft 2020-12); shared
 definitions in ``schemas/defs.schema.json``.
 
->>> from venedig_rules.yamlsource import loads
+>>> from venedig_rules.data.yamlsource import loads
 >>> src = loads("invariants:\\n  - id: pillars\\n    chek: 'true'\\n    message: m\\n", "inv.yaml")
 >>> for err in validate("invariants", src.data, src.positions):
 ...     print(err.line())
@@ -15,32 +15,42 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
-from typing import Any, Iterator
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
-from .errors import SchemaError, did_you_mean
+from ..errors import SchemaError, did_you_mean
 from .resources import schemas_root
 from .yamlsource import PositionMap, pointer
 
 #: The rule file kinds, each with a schema of its own (variant overlays and scenarios too).
-KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants",
-         "variant", "scenario")
+KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "variant", "scenario")
 
-_ITEM_NAMES = {"cards": "card", "types": "card type", "tiles": "tile", "shapes": "shape",
-               "buildings": "building", "components": "component", "invariants": "invariant",
-               "rules": "scoring rule", "regions": "region", "connections": "connection",
-               "tracks": "track", "tracks/spaces": "track space", "steps": "step"}
+_ITEM_NAMES = {
+    "cards": "card",
+    "types": "card type",
+    "tiles": "tile",
+    "shapes": "shape",
+    "buildings": "building",
+    "components": "component",
+    "invariants": "invariant",
+    "rules": "scoring rule",
+    "regions": "region",
+    "connections": "connection",
+    "tracks": "track",
+    "tracks/spaces": "track space",
+    "steps": "step",
+}
 
 
 @cache
 def schemas() -> dict[str, dict]:
     """Every schema by file name (``cards.schema.json``, ``defs.schema.json``, ...)."""
-    return {p.name: json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted(schemas_root().glob("*.schema.json"))}
+    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(schemas_root().glob("*.schema.json"))}
 
 
 @cache
@@ -50,8 +60,7 @@ def validator(kind: str) -> Draft202012Validator:
     Its schema has every ``$ref`` to a definition written out in place (the same checks,
     without looking a reference up each time a value is checked, which was most of the
     time a ruleset took to validate); a reference that would repeat forever is kept."""
-    registry = Registry().with_resources(
-        (name, Resource.from_contents(schema)) for name, schema in schemas().items())
+    registry = Registry().with_resources((name, Resource.from_contents(schema)) for name, schema in schemas().items())
     name = f"{kind}.schema.json"
     return Draft202012Validator(_inline(schemas()[name], name, ()), registry=registry)
 
@@ -119,7 +128,9 @@ def _message(error: ValidationError, what: str) -> str:
         return f"{what} is {_show(inst)}; expected one of {', '.join(map(repr, value))}"
     if kind == "pattern":
         if value == "^[a-z][a-z0-9_]*$":
-            return f"{_show(inst)} is not a valid id (expected lower case letters, digits and '_', starting with a letter)"
+            return (
+                f"{_show(inst)} is not a valid id (expected lower case letters, digits and '_', starting with a letter)"
+            )
         return f"{_show(inst)} does not match the pattern {value!r}"
     if kind in ("minimum", "maximum"):
         return f"{what} is {inst}; expected {'at least' if kind == 'minimum' else 'at most'} {value}"
@@ -159,13 +170,20 @@ def _describe(path: list, data: Any) -> str:
             list_key = part
     if owner is None:
         return f"key {'/'.join(map(str, path))!r}" if path else "the file"
-    rest = path[owner[0] + 1:]
+    rest = path[owner[0] + 1 :]
     return f"key {'/'.join(map(str, rest))!r} of {owner[1]}" if rest else owner[1]
 
 
 def _article(t: str) -> str:
-    names = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
-             "number": "a number", "boolean": "true or false", "null": "empty"}
+    names = {
+        "object": "a mapping",
+        "array": "a list",
+        "string": "a string",
+        "integer": "a whole number",
+        "number": "a number",
+        "boolean": "true or false",
+        "null": "empty",
+    }
     return names.get(t, t)
 
 

@@ -8,7 +8,7 @@ file kind) that names the ruleset it ``extends`` and patches its files:
   fields of item ``x``, ``{add: {...}}`` appends a new item, ``{remove: x}`` removes one;
 - anything else replaces the base value.
 
->>> from venedig_rules.yamlsource import loads
+>>> from venedig_rules.data.yamlsource import loads
 >>> base = loads("cards: [{id: casa, count: 10}, {id: ponte, count: 8}]", "cards.yaml")
 >>> over = loads("cards: [{id: casa, count: 9}, {remove: ponte}, {add: {id: campo, count: 2}}]", "v.yaml")
 >>> merged = merge(base.data, base.positions, over.data, over.positions)
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import VariantError, did_you_mean
+from ..errors import VariantError, did_you_mean
 from .yamlsource import PositionMap, pointer
 
 
@@ -40,24 +40,29 @@ class Merged:
     errors: list[VariantError] = field(default_factory=list)
 
 
-def merge(base: Any, base_positions: PositionMap, overlay: Any, overlay_positions: PositionMap,
-          base_at: str = "", overlay_at: str = "", out_at: str = "",
-          into: Merged | None = None) -> Merged:
+def merge(
+    base: Any,
+    base_positions: PositionMap,
+    overlay: Any,
+    overlay_positions: PositionMap,
+    base_at: str = "",
+    overlay_at: str = "",
+    out_at: str = "",
+    into: Merged | None = None,
+) -> Merged:
     """Apply ``overlay`` to ``base``; neither is changed.
 
     ``*_at`` are the pointers of the values inside their position maps; with ``into``,
     positions and errors are added to an existing result.
     """
     result = into or Merged(None, PositionMap())
-    result.data = _Merger(base_positions, overlay_positions, result).value(
-        base, base_at, overlay, overlay_at, out_at)
+    result.data = _Merger(base_positions, overlay_positions, result).value(base, base_at, overlay, overlay_at, out_at)
     return result
 
 
 def is_id_list(value: Any) -> bool:
     """Whether ``value`` is a list whose items are all mappings with an ``id``."""
-    return isinstance(value, list) and bool(value) and all(
-        isinstance(item, dict) and "id" in item for item in value)
+    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) and "id" in item for item in value)
 
 
 class _Merger:
@@ -96,8 +101,11 @@ class _Merger:
         for key, value in over.items():
             if value is None:
                 if key not in base:
-                    self.error(f"removes key {key!r}, which the base does not have"
-                               f"{did_you_mean(key, base)}", pointer(o, key), key=True)
+                    self.error(
+                        f"removes key {key!r}, which the base does not have{did_you_mean(key, base)}",
+                        pointer(o, key),
+                        key=True,
+                    )
                 continue
             if key in base:
                 merged[key] = self.value(base[key], pointer(b, key), value, pointer(o, key), pointer(out, key))
@@ -108,7 +116,8 @@ class _Merger:
 
     def id_list(self, base: list, b: str, over: list, o: str, out: str) -> list:
         items: dict[str, tuple[Any, str, bool]] = {  # id -> (value, source pointer, from overlay?)
-            item["id"]: (item, pointer(b, i), False) for i, item in enumerate(base)}
+            item["id"]: (item, pointer(b, i), False) for i, item in enumerate(base)
+        }
         patched: dict[str, tuple[Any, str]] = {}
         for i, patch in enumerate(over):
             at = pointer(o, i)
@@ -117,23 +126,29 @@ class _Merger:
                 if ident in items:
                     del items[ident]
                 else:
-                    self.error(f"removes {ident!r}, which the base does not have{did_you_mean(str(ident), items)}",
-                               pointer(at, "remove"))
+                    self.error(
+                        f"removes {ident!r}, which the base does not have{did_you_mean(str(ident), items)}",
+                        pointer(at, "remove"),
+                    )
             elif "add" in patch:
                 item = patch["add"]
                 ident = item.get("id") if isinstance(item, dict) else None
                 if ident is None:
                     self.error("'add' needs a mapping with an 'id'", pointer(at, "add"))
                 elif ident in items:
-                    self.error(f"adds {ident!r}, which the base already has (patch it by id instead)",
-                               pointer(at, "add"))
+                    self.error(
+                        f"adds {ident!r}, which the base already has (patch it by id instead)", pointer(at, "add")
+                    )
                 else:
                     items[ident] = (item, pointer(at, "add"), True)
             else:
                 ident = patch["id"]
                 if ident not in items:
-                    self.error(f"patches {ident!r}, which the base does not have{did_you_mean(str(ident), items)}"
-                               " (use {add: ...} for a new item)", pointer(at, "id"))
+                    self.error(
+                        f"patches {ident!r}, which the base does not have{did_you_mean(str(ident), items)}"
+                        " (use {add: ...} for a new item)",
+                        pointer(at, "id"),
+                    )
                 else:
                     patched[ident] = (patch, at)
         result = []

@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from .errors import VenedigError
+from ..errors import VenedigError
 
 _WORD = re.compile(r"[A-Za-z0-9_.#:-]+")
 _ACTION = re.compile(r"p(\d+) ([a-z][a-z0-9_]*)(?:\((.*)\))?")
@@ -94,8 +94,12 @@ def value_text(value: Any) -> str:
         return str(value)
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(value_text(v) for v in value) + "]"
-    if isinstance(value, str) and _WORD.fullmatch(value) and value not in ("none", "true", "false") \
-            and not value.lstrip("-").isdigit():
+    if (
+        isinstance(value, str)
+        and _WORD.fullmatch(value)
+        and value not in ("none", "true", "false")
+        and not value.lstrip("-").isdigit()
+    ):
         return value
     return json.dumps(value, ensure_ascii=False)
 
@@ -104,8 +108,9 @@ def parse_action(text: str) -> Action:
     """The Action a text names; raises ActionSyntaxError saying what was expected."""
     match = _ACTION.fullmatch(text.strip())
     if not match:
-        raise ActionSyntaxError(f"{text!r} is not an action; expected 'p<player> <name>(<value>)', "
-                                "e.g. 'p1 drain(c4)', or 'p1 pass'")
+        raise ActionSyntaxError(
+            f"{text!r} is not an action; expected 'p<player> <name>(<value>)', e.g. 'p1 drain(c4)', or 'p1 pass'"
+        )
     player, name, arg = int(match[1]), match[2], match[3]
     if arg is None:
         if name != PASS:

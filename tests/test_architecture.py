@@ -1,0 +1,108 @@
+"""The package's layers: every import runs down the layers, and no modules import each other
+in a circle. Every import statement counts, in a function or under ``TYPE_CHECKING`` too."""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "venedig_rules"
+
+#: Each part of the package and its layer: a module may import from its own layer and below.
+LAYERS = {
+    "venedig_rules._version": 0,
+    "venedig_rules.errors": 0,
+    "venedig_rules.data": 1,
+    "venedig_rules.effects": 2,
+    "venedig_rules.games": 3,
+    "venedig_rules.engine": 4,
+    "venedig_rules.present": 5,
+    "venedig_rules.bots": 6,
+    "venedig_rules.adapters": 6,
+    "venedig_rules.simulate": 6,
+    "venedig_rules.testing": 6,
+    "venedig_rules.web": 6,
+    "venedig_rules.cli": 7,
+    "venedig_rules": 8,  # the public facade: nothing inside imports it
+    "venedig_rules.__main__": 9,
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def layer(module: str) -> int:
+    """The layer of the longest part name ``module`` starts with."""
+    best = max((name for name in LAYERS if module == name or module.startswith(name + ".")), key=len)
+    return LAYERS[best]
+
+
+def imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """The package's own modules that ``module`` imports, anywhere in its text."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            # "from pkg import mod" depends on the module, "from pkg import name" on the package
+            names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+        else:
+            continue
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                found.add(name)
+    return found
+
+
+@cache
+def import_graph() -> nx.DiGraph:
+    found = modules()
+    graph = nx.DiGraph()
+    for module, path in found.items():
+        graph.add_node(module)
+        for target in imports(module, path, set(found)):
+            graph.add_edge(module, target)
+    return graph
+
+
+def test_every_module_has_a_layer():
+    for module in modules():
+        assert any(module == name or module.startswith(name + ".") for name in LAYERS), module
+
+
+def test_no_import_circles():
+    cycles = list(nx.simple_cycles(import_graph()))
+    assert cycles == [], f"import circles: {cycles}"
+
+
+@pytest.mark.parametrize("module", sorted(modules()))
+def test_imports_run_down_the_layers(module: str):
+    graph = import_graph()
+    upward = [target for target in graph.successors(module) if layer(target) > layer(module)]
+    assert upward == [], f"{module} (layer {layer(module)}) imports from above: {upward}"
+
+
+def test_each_folder_says_what_lives_there_and_what_it_may_import():
+    for init in PACKAGE.glob("*/__init__.py"):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert "May import" in doc, f"{init.relative_to(PACKAGE.parent)} does not say what it may import"

@@ -1,0 +1,21 @@
+"""The game machine: a loaded Ruleset, the Game it runs, views, action notation, randomness.
+
+May import: ``errors``, ``data``, ``effects``, ``games`` (never a client: present, bots, testing, cli).
+"""
+
+from .game import Game, SaveFileError
+from .loading import load, validate
+from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
+from .ruleset import Ruleset
+
+__all__ = [
+    "Action",
+    "ActionSyntaxError",
+    "Game",
+    "IllegalActionError",
+    "Ruleset",
+    "SaveFileError",
+    "load",
+    "parse_action",
+    "validate",
+]

@@ -1,0 +1,345 @@
+"""The game engine: runs a ruleset's compiled flow, stops at every decision, and applies
+actions.
+
+>>> import venedig_rules as vr
+>>> rules = vr.load("tests/rulesets/lagoon")
+>>> game = rules.new_game(players=2, seed=7)
+>>> game.to_move
+(0, 1)
+>>> action = game.legal_actions(0)[0]
+>>> str(action)
+'p0 bid(five)'
+>>> game.apply(action) is game
+True
+>>> game.to_move
+(1,)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from itertools import repeat
+from typing import Any
+
+from ..errors import RuleRuntimeError, VenedigError
+from .machine import Machine, PendingChoice, PendingCommits, State, initial_state
+from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action
+from .ruleset_base import RulesetBase
+from .views import json_safe, redact_event, redact_state
+
+SAVE_FORMAT = "venedig-rules/game"
+SAVE_VERSION = 1
+
+
+class SaveFileError(VenedigError, ValueError):
+    """A saved game that cannot be loaded: corrupt, from another ruleset, or inconsistent."""
+
+    code = "save/invalid"
+
+
+class Game:
+    """A game in progress. Create it with ``ruleset.new_game(players, seed)``.
+
+    Players are numbered 0 to n-1 clockwise. ``apply`` leaves the game untouched when it
+    raises. Every state can be cloned, saved and resumed: a pending decision is data.
+    """
+
+    def __init__(self, rules: RulesetBase, players: int, seed: int, *, _start: bool = True):
+        if rules.compiled is None:
+            raise VenedigError(f"ruleset {rules.name!r} has no flow yet: it can be validated and described, not played")
+        if players not in rules.players:
+            raise ValueError(
+                f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
+            )
+        self.rules, self.players, self.seed = rules, players, seed
+        self._events: list[dict] = []
+        self._actions: list[Action] = []  # as applied; their text on demand
+        self._history: list[tuple[State, int]] = []
+        self._legal: dict[int, tuple[Action, ...]] | None = None
+        if _start:
+            self._state = Machine(rules, players, initial_state(rules, players, seed), self._events).run()
+
+    # -- asking ----------------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The players who must act now (several at a simultaneous decision), in seat order."""
+        pending = self._state.pending
+        if pending is None or self._state.over:
+            return ()
+        if isinstance(pending, PendingCommits):
+            return tuple(p for p, c in zip(pending.players, pending.commits) if c is None)
+        return (pending.player,)
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The legal actions of ``player`` (of the only player to move when omitted), sorted."""
+        if player is None:
+            movers = self.to_move
+            if len(movers) != 1:
+                raise ValueError(
+                    f"say whose actions: players {list(movers)} are to move"
+                    if movers
+                    else "nobody is to move: the game is over"
+                )
+            player = movers[0]
+        return list(self._legal_by_player().get(player, ()))
+
+    def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        if self._legal is None:
+            self._legal = {}
+            pending = self._state.pending
+            if pending is not None and not self._state.over:
+                if isinstance(pending, PendingCommits):
+                    for p, options, commit in zip(pending.players, pending.options, pending.commits):
+                        if commit is None:
+                            self._legal[p] = _actions(p, pending.label, options, False)
+                else:
+                    self._legal[pending.player] = _actions(
+                        pending.player, pending.label, pending.options, pending.optional
+                    )
+        return self._legal
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.over
+
+    @property
+    def scores(self) -> dict[int, int]:
+        """Each player's score on the track that decides the winner."""
+        track = self.rules.winner_track
+        return {p: self._state.vars[track][p] for p in range(self.players)} if track else {}
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winners once the game is over (several when tied and ties are shared)."""
+        if not self._state.over:
+            return ()
+        if self._state.winners is not None:
+            return tuple(self._state.winners)
+        return self.rules.rank_winners(self._state.vars, self.players)
+
+    @property
+    def events(self) -> list[dict]:
+        """Every event so far, unredacted (dicts with a ``type``)."""
+        return list(self._events)
+
+    @property
+    def actions(self) -> list[str]:
+        """The text of every action applied so far."""
+        return [str(a) for a in self._actions]
+
+    def value(self, name: str, index: Any = None) -> Any:
+        """A state variable's value (a player's or space's with ``index``), unredacted."""
+        value = self._state.vars[name]
+        if index is None:
+            return value
+        info = self.rules.compiled.state[name]
+        return value[index if info.per == "player" else self.rules.space_index(index)]
+
+    def view(self, player: int, since: int = 0) -> dict:
+        """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
+        in the event log too. ``since``: only the events from ``game.events[since:]`` (a
+        front end that already showed the earlier ones asks for the new ones only)."""
+        s = self._state
+        pending = s.pending
+        decision = None
+        if pending is not None and player in self.to_move:
+            decision = {"label": pending.label, "actions": [str(a) for a in self.legal_actions(player)]}
+        committed = None
+        if isinstance(pending, PendingCommits) and player in pending.players:
+            commit = pending.commit_of(player)
+            committed = json_safe(commit[0]) if commit is not None else None
+        return {
+            "ruleset": self.rules.name,
+            "player": player,
+            "players": self.players,
+            "to_move": list(self.to_move),
+            "over": s.over,
+            "winners": list(self.winners),
+            "state": redact_state(self.rules, s.vars, player, self.players),
+            "decision": decision,
+            "your_commit": committed,
+            "events": [e for e in (redact_event(self.rules, ev, player) for ev in self._events[since:]) if e],
+        }
+
+    # -- acting ----------------------------------------------------------------------------
+    def apply(self, action: Action | str) -> Game:
+        """Apply a legal action (an Action or its text); raises IllegalActionError, and
+        leaves the game untouched, when it is not legal now."""
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ActionSyntaxError as exc:
+                raise IllegalActionError(str(exc)) from None
+        elif not isinstance(action, Action):
+            raise IllegalActionError(
+                f"{action!r} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
+            )
+        if not self._is_legal(action):
+            raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
+        before, n_events = self._state, len(self._events)
+        try:
+            self._state = Machine(self.rules, self.players, before, self._events).resume(action)
+        except Exception:
+            self._state = before
+            del self._events[n_events:]
+            raise
+        self._history.append((before, n_events))
+        self._actions.append(action)
+        self._legal = None
+        return self
+
+    def _is_legal(self, action: Action) -> bool:
+        pending = self._state.pending
+        if pending is None or self._state.over:
+            return False
+        if action.name == PASS and action.value is None:
+            return isinstance(pending, PendingChoice) and pending.optional and action.player == pending.player
+        if action.name != pending.label:
+            return False
+        if isinstance(pending, PendingChoice):
+            return action.player == pending.player and action.value in pending.options
+        players = pending.players
+        if action.player not in players:
+            return False
+        i = players.index(action.player)
+        return pending.commits[i] is None and action.value in pending.options[i]
+
+    def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
+        if self._state.over:
+            return f"{action} is not legal: the game is over"
+        if action.player not in legal:
+            return f"{action} is not legal: player {action.player} is not to move (to move: {list(self.to_move)})"
+        options = ", ".join(str(a) for a in legal[action.player][:8])
+        more = "" if len(legal[action.player]) <= 8 else f", ... ({len(legal[action.player])} in all)"
+        return f"{action} is not legal now; legal: {options}{more}"
+
+    def undo(self) -> Game:
+        """Take back the last action."""
+        if not self._history:
+            if self._actions:
+                self._rebuild_history()
+            if not self._history:
+                raise IndexError("nothing to undo")
+        self._state, n_events = self._history.pop()
+        del self._events[n_events:]
+        self._actions.pop()
+        self._legal = None
+        return self
+
+    def clone(self) -> Game:
+        """An independent copy (cheap: states are shared, never changed in place)."""
+        other = Game.__new__(Game)
+        other.rules, other.players, other.seed = self.rules, self.players, self.seed
+        other._state, other._legal = self._state, self._legal
+        other._events, other._actions, other._history = list(self._events), list(self._actions), list(self._history)
+        return other
+
+    # -- saving ----------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""
+        body = {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "ruleset": self.rules.name,
+            "rules_hash": self.rules.rules_hash,
+            "players": self.players,
+            "seed": self.seed,
+            "actions": [str(a) for a in self._actions],
+            "state": self._state.to_json(),
+            "events": json_safe(self._events),
+        }
+        body["checksum"] = _checksum(body)
+        return body
+
+    @classmethod
+    def from_json(cls, rules: RulesetBase, data: Any) -> Game:
+        """A game from ``to_json`` data; refuses it, with the reason, when it is corrupt, was
+        played with other rules, or its state does not follow from its actions."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SaveFileError(f"not a venedig-rules saved game (expected format {SAVE_FORMAT!r})")
+        if data.get("version") != SAVE_VERSION:
+            raise SaveFileError(
+                f"saved game version {data.get('version')!r} is not supported (expected {SAVE_VERSION})"
+            )
+        if data.get("rules_hash") != rules.rules_hash:
+            raise SaveFileError(
+                f"the game was played with other rules ({data.get('ruleset')!r}, rules_hash "
+                f"{str(data.get('rules_hash'))[:12]}...), not {rules.name!r} "
+                f"({rules.rules_hash[:12]}...)"
+            )
+        if data.get("checksum") != _checksum({k: v for k, v in data.items() if k != "checksum"}):
+            raise SaveFileError("the checksum does not match: the file was changed or damaged")
+        players, seed, actions = data.get("players"), data.get("seed"), data.get("actions")
+        if (
+            not isinstance(players, int)
+            or not isinstance(seed, int)
+            or not isinstance(actions, list)
+            or not all(isinstance(a, str) for a in actions)
+        ):
+            raise SaveFileError("players and seed must be numbers and actions a list of action texts")
+        try:
+            game = cls(rules, players, seed)
+            for action in actions:
+                game.apply(action)
+        except Exception as exc:
+            raise SaveFileError(f"its actions cannot be replayed: {exc}") from None
+        replayed = game.to_json()
+        for part in ("state", "events"):
+            if replayed[part] != data.get(part):
+                raise SaveFileError(f"its {part} does not follow from its seed and actions")
+        return game
+
+    def _rebuild_history(self) -> None:
+        replayed = Game(self.rules, self.players, self.seed)
+        for action in self._actions:
+            replayed.apply(action)
+        self._history = replayed._history
+
+    def fingerprint(self) -> tuple:
+        """A cheap identity of the game's position: its state and the length of its log
+        (equal fingerprints: equal ``to_json`` but for events, which only grow)."""
+        s = self._state
+        try:  # json writes tuples as lists itself: the same text as from to_json(), made in C
+            text = json.dumps(
+                {
+                    "vars": s.vars,
+                    "frames": s.frames,
+                    "pending": None if s.pending is None else s.pending.to_json(),
+                    "rng": f"{s.rng:016x}",
+                    "over": s.over,
+                    "winners": s.winners,
+                },
+                sort_keys=True,
+            )
+        except TypeError:  # keys of mixed kinds: to_json() makes them all text first
+            text = json.dumps(s.to_json(), sort_keys=True)
+        return (text, len(self._events), len(self._actions))
+
+    def check_invariants(self) -> list[str]:
+        """The messages of the ruleset's invariants that do not hold now (those declared
+        ``when: end`` only once the game is over)."""
+        run = Machine(self.rules, self.players, self._state, self._events)
+        failed = []
+        for ident, message, when, check in self.rules.compiled.invariants:
+            if when == "end" and not self._state.over:
+                continue
+            try:
+                ok = check({"players": tuple(range(self.players))}, run)
+            except RuleRuntimeError as exc:
+                failed.append(f"{ident}: {message} (could not be evaluated: {exc})")
+                continue
+            if not ok:
+                failed.append(f"{ident}: {message}")
+        return failed
+
+
+def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
+    # Action(player, label, value) for each option, made without running Python code per option
+    actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
+    return actions + (Action(player, PASS),) if optional else actions
+
+
+def _checksum(body: dict) -> str:
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
