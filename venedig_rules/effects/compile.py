@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import RuleRuntimeError
 from . import parse as ast
 from .check import Resolution
+from .context import Ref  # noqa: F401  (the compiled code makes Refs)
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
@@ -41,26 +42,6 @@ class Code:
     text: str
     offsets: tuple[int, ...] = ()  # per instruction: where its statement starts in ``text``
     steps: tuple[Callable[[dict, Any], int], ...] = ()  # per instruction: run it, give the next index
-
-
-class Ref:
-    """A state variable (optionally one player's or space's value) a primitive may change."""
-
-    __slots__ = ("ctx", "index", "name")
-
-    def __init__(self, ctx: Any, name: str, index: Any = None):
-        self.ctx, self.name, self.index = ctx, name, index
-
-    def get(self):
-        return self.ctx.read(self.name, self.index)
-
-    def set(self, value, why: str = "set") -> None:
-        self.ctx.write(self.name, self.index, tuple(value) if isinstance(value, list) else value, why)
-
-    def __str__(self) -> str:
-        return self.name if self.index is None else f"{self.name}[{self.index}]"
-
-    __repr__ = __str__
 
 
 def compile_program(code_id: str, program: ast.Program, resolved: Resolution) -> Code:

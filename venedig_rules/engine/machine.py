@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..effects.compile import WAIT, Ref, combine, freeze
+from ..effects.compile import WAIT, combine, freeze
+from ..effects.context import Ref
 from ..errors import RuleRuntimeError
 from . import rng as rnglib
 from .notation import PASS, Action, value_key

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..effects.compile import Ref
+from ..effects.context import Ref
 from ..effects.registry import Registry
 from ..errors import RuleRuntimeError
 

@@ -1,0 +1,118 @@
+"""The one door between a running game and the code it runs: what a primitive (core or a
+game module's) may ask of the game, as ``ctx``, and of its ruleset, as ``ctx.rules``.
+
+The engine's machine implements :class:`Context`; primitives are typed against it, so a
+game module reads and writes state only through ``read``, ``write`` and ``move``, and
+every change is an event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from ..data.board import Board
+
+
+class RulesQuery(Protocol):
+    """What code running in a game may ask of its ruleset."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def data(self) -> dict[str, Any]: ...
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def space_ids(self) -> tuple[str, ...]: ...
+
+    def derived(self, key: str, build: Callable[[Any], Any]) -> Any: ...
+
+    def items(self, kind: str, key: str | None = None) -> list[dict[str, Any]]: ...
+
+    def items_of(self, kind: str) -> list[dict[str, Any]]: ...
+
+    def item(self, ident: str) -> dict[str, Any]: ...
+
+    def item_param(self, ident: str, name: str, default: Any = ...) -> Any: ...
+
+    def constant(self, name: str, players: int | None = None) -> Any: ...
+
+    def space_index(self, space: Any) -> int: ...
+
+
+class CallRequestLike(Protocol):
+    """Another effect to run: its code id, bound names, and whether its value comes back."""
+
+    code: str
+    names: dict[str, Any]
+    returns: bool
+
+
+class Context(Protocol):
+    """A game while its rules run: the only way code reaches the game's state."""
+
+    rules: RulesQuery
+    player_count: int
+    everyone: tuple[int, ...]
+
+    def read(self, name: str, index: Any = None) -> Any:
+        """A state variable's value (one player's or space's with ``index``)."""
+        ...
+
+    def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
+        """Set a state variable and emit a ``change`` event (none when ``why`` is None)."""
+        ...
+
+    def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
+        """Move one item between two lists (``position`` in ``source``); emits ``move``."""
+        ...
+
+    def emit(self, event: dict[str, Any]) -> None: ...
+
+    def narrate(self, kind: str, fields: dict[str, Any]) -> None: ...
+
+    def player_index(self, p: Any) -> int: ...
+
+    def space_index(self, space: Any) -> int: ...
+
+    def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]: ...
+
+    def random_below(self, n: int) -> int: ...
+
+    def end(self, winners: tuple[int, ...] | None = None) -> None: ...
+
+    def copies(self, kind: str) -> tuple[str, ...]: ...
+
+    def ids(self, kind: str) -> tuple[str, ...]: ...
+
+    def item(self, ident: str) -> dict[str, Any]: ...
+
+    def param(self, ident: str, name: str, *default: Any) -> Any: ...
+
+    def call_item(self, ident: str, field: str, bindings: dict[str, Any]) -> tuple[CallRequestLike, ...]: ...
+
+    def call_rules(self, when: str, bindings: dict[str, Any]) -> tuple[CallRequestLike, ...]: ...
+
+
+class Ref:
+    """A state variable (optionally one player's or space's value) a primitive may change."""
+
+    __slots__ = ("ctx", "index", "name")
+
+    def __init__(self, ctx: Context, name: str, index: Any = None):
+        self.ctx, self.name, self.index = ctx, name, index
+
+    def get(self) -> Any:
+        return self.ctx.read(self.name, self.index)
+
+    def set(self, value: Any, why: str = "set") -> None:
+        self.ctx.write(self.name, self.index, tuple(value) if isinstance(value, list) else value, why)
+
+    def __str__(self) -> str:
+        return self.name if self.index is None else f"{self.name}[{self.index}]"
+
+    __repr__ = __str__
