@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import RuleRuntimeError
 from . import parse as ast
 from .check import Resolution
-from .context import Ref  # noqa: F401  (the compiled code makes Refs)
+from .context import Ref
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
