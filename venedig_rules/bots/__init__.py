@@ -12,8 +12,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
+
+from ..errors import did_you_mean
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -33,6 +35,33 @@ class RandomBot:
 
     def act(self, view: dict, actions: list[Action]) -> Action:
         return self.random.choice(actions)
+
+
+#: Bots by the name ``play``, ``serve`` and ``simulate`` take (``--bots random,...``): name ->
+#: a factory taking the bot's seed.
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+
+
+def bot_names() -> list[str]:
+    """The names of the bots :func:`make_bot` makes.
+
+    >>> "random" in bot_names()
+    True
+    """
+    return sorted(BOTS)
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A new bot by its name, with its own seed; ValueError names the bots there are.
+
+    >>> make_bot("random", seed=1).__class__.__name__
+    'RandomBot'
+    """
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ValueError(f"no bot {name!r}{did_you_mean(name, BOTS)}; bots: {', '.join(bot_names())}") from None
+    return factory(seed)
 
 
 def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int | None = None) -> Game:
