@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..errors import Location, YamlError
+from ..errors import Location, RulesError, YamlError
 
 #: Most values one document may expand to; aliases count each time they are expanded.
 MAX_NODES = 200_000
@@ -131,7 +132,7 @@ class Source:
     positions: PositionMap
 
 
-def load(path: str | Path, display: str | None = None, problems: list | None = None) -> Source:
+def load(path: str | Path, display: str | None = None, problems: list[RulesError] | None = None) -> Source:
     """Load a YAML file; ``display`` is the name used in locations (default: ``path``).
 
     Raises :class:`~venedig_rules.errors.YamlError` (or ``OSError`` when unreadable).
@@ -142,7 +143,7 @@ def load(path: str | Path, display: str | None = None, problems: list | None = N
     return loads(text, display or str(path), problems)
 
 
-def loads(text: str, display: str = "<string>", problems: list | None = None) -> Source:
+def loads(text: str, display: str = "<string>", problems: list[RulesError] | None = None) -> Source:
     """Load YAML text; ``display`` names it in locations. Empty text loads as ``None``.
 
     ``problems`` as in :func:`load`.
@@ -221,7 +222,7 @@ class _Builder:
         self.problems: list[YamlError] = []
         self.constructor = yaml.SafeLoader("")
 
-    def loc(self, mark: Any) -> Location:
+    def loc(self, mark: yaml.Mark) -> Location:
         return Location(self.file, mark.line + 1, mark.column + 1)
 
     def build(self, node: yaml.Node, ptr: str, depth: int) -> Any:
@@ -231,6 +232,7 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             self.check_tag(node, _T + "seq")
             return [self.build(item, pointer(ptr, i), depth + 1) for i, item in enumerate(node.value)]
+        assert isinstance(node, yaml.ScalarNode)  # composing makes mappings, sequences and scalars only
         return self.scalar(node, ptr)
 
     def check_tag(self, node: yaml.Node, *allowed: str) -> None:
@@ -242,7 +244,7 @@ class _Builder:
                 self.loc(node.start_mark),
             )
 
-    def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict:
+    def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict[str, Any]:
         self.check_tag(node, _T + "map")
         out: dict[str, Any] = {}
         seen: dict[str, Location] = {}
@@ -292,7 +294,7 @@ class _Builder:
         return value
 
 
-def _segments(span: _Span, lines: list[str]):
+def _segments(span: _Span, lines: list[str]) -> Iterator[tuple[int, int, str]]:
     """(line, column, text) of each source line a string scalar is made of."""
     start = span.start
     if span.style in ("|", ">"):
@@ -310,7 +312,7 @@ def _segments(span: _Span, lines: list[str]):
         yield n, len(text) - len(stripped) + 1, stripped
 
 
-def _suffixes(value: Any, prefix: str = ""):
+def _suffixes(value: Any, prefix: str = "") -> Iterator[str]:
     """The pointer suffix of ``value`` itself and of everything inside it."""
     yield prefix
     if isinstance(value, dict):
