@@ -20,7 +20,7 @@ from ..errors import (
     did_you_mean,
 )
 from . import board as boardlib
-from .yamlsource import PositionMap, pointer
+from .yamlsource import Plain, PositionMap, pointer
 
 
 class ItemList(NamedTuple):
@@ -131,8 +131,8 @@ class _Checker:
                             yield from dsl_checker(item[name], pointer(ptr, name), self.positions, context)
 
     # -- helpers ---------------------------------------------------------------------------
-    def _get(self, *path: str) -> Any:
-        node: Any = self.data
+    def _get(self, *path: str) -> Plain:
+        node: Plain = self.data
         for part in path:
             node = node.get(part) if isinstance(node, dict) else None
         return node
@@ -147,7 +147,7 @@ class _Checker:
     def at(self, ptr: str) -> Location:
         return self.positions.at(ptr)
 
-    def ref(self, namespace: str, value: Any, ptr: str) -> Iterator[RulesError]:
+    def ref(self, namespace: str, value: Plain, ptr: str) -> Iterator[RulesError]:
         known = self.ids.get(namespace, {})
         if isinstance(value, str) and value not in known:
             yield RuleReferenceError(f"unknown {namespace} {value!r}{did_you_mean(value, known)}", self.at(ptr))
@@ -398,7 +398,7 @@ class _Checker:
                     )
 
 
-def _param_problem(decl: dict[str, Any], value: Any) -> str:
+def _param_problem(decl: dict[str, Any], value: Plain) -> str:
     """What is wrong with a param value against its declaration, or ``""``."""
     kind = decl.get("type")
     ok = {

@@ -21,7 +21,7 @@ from ..errors import Location, RuleFileError, RulesError, UnknownRulesetError, V
 from . import checks, schema
 from .resources import display_path, rules_root
 from .variants import Merged, merge
-from .yamlsource import PositionMap, Source
+from .yamlsource import Plain, PositionMap, Source
 from .yamlsource import load as load_yaml
 
 #: The rule file kinds of a ruleset folder, in reading order.
@@ -178,7 +178,7 @@ class _Overlay(NamedTuple):
     """A variant's patch of one rule file kind, and where it was written."""
 
     kind: str
-    patch: dict[str, Any]
+    patch: dict[str, Plain]
     positions: PositionMap
     at: str  # the pointer of ``patch`` within ``positions``
 

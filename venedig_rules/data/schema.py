@@ -25,7 +25,7 @@ from referencing import Registry, Resource
 
 from ..errors import Location, SchemaError, did_you_mean
 from .resources import schemas_root
-from .yamlsource import PositionMap, pointer
+from .yamlsource import Plain, PositionMap, pointer
 
 #: The rule file kinds, each with a schema of its own (variant overlays and scenarios too).
 KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "variant", "scenario")
@@ -85,7 +85,7 @@ def _inline(node: Any, base: str, seen: tuple[str, ...]) -> Any:
     return {k: (v if k in ("$defs", "enum", "const") else _inline(v, base, seen)) for k, v in node.items()}
 
 
-def validate(kind: str, data: Any, positions: PositionMap, at: str = "") -> list[SchemaError]:
+def validate(kind: str, data: Plain, positions: PositionMap, at: str = "") -> list[SchemaError]:
     """Every schema error of ``data`` (a file of ``kind``), located; ``[]`` when valid.
 
     ``at`` is the pointer of ``data`` within ``positions`` (for data nested in a larger map).
@@ -97,7 +97,7 @@ def validate(kind: str, data: Any, positions: PositionMap, at: str = "") -> list
     return list(found.values())
 
 
-def _explain(error: ValidationError, data: Any, positions: PositionMap, at: str) -> Iterator[SchemaError]:
+def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: str) -> Iterator[SchemaError]:
     path = list(error.absolute_path)
     ptr = at + "".join(pointer("", p) for p in path)
     what = _describe(path, data)
@@ -162,7 +162,7 @@ def _unexpected(error: ValidationError) -> list[str]:
     return re.findall(r"'([^']*)'", error.message.split("(")[-1])
 
 
-def _describe(path: Sequence[str | int], data: Any) -> str:
+def _describe(path: Sequence[str | int], data: Plain) -> str:
     """A reader's name for the value at ``path``: "card 'casa'", "key 'count' of card 'casa'"."""
     owner, owner_at = "", 0  # the innermost list item on the path, and its place in the path
     node, list_key = data, "items"

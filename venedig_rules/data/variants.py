@@ -25,25 +25,25 @@ v.yaml:1:73
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..errors import VariantError, did_you_mean
-from .yamlsource import PositionMap, pointer
+from .yamlsource import Plain, PositionMap, pointer
 
 
 @dataclass
 class Merged:
     """The result of a merge: data, where each value came from, and every problem."""
 
-    data: Any
+    data: Plain
     positions: PositionMap
     errors: list[VariantError] = field(default_factory=list)
 
 
 def merge(
-    base: Any,
+    base: Plain,
     base_positions: PositionMap,
-    overlay: Any,
+    overlay: Plain,
     overlay_positions: PositionMap,
     base_at: str = "",
     overlay_at: str = "",
@@ -63,12 +63,12 @@ def merge(
 class _Entry(NamedTuple):
     """An item of an id list being patched, and where its positions come from."""
 
-    item: Any
+    item: Plain
     source: str  # its pointer in the base, or in the overlay when added there
     added: bool  # whether the overlay added it (its positions are the overlay's)
 
 
-def is_id_list(value: Any) -> bool:
+def is_id_list(value: Plain) -> bool:
     """Whether ``value`` is a list whose items are all mappings with an ``id``."""
     return isinstance(value, list) and bool(value) and all(isinstance(item, dict) and "id" in item for item in value)
 
@@ -77,11 +77,11 @@ class _Merger:
     def __init__(self, base_pm: PositionMap, over_pm: PositionMap, result: Merged):
         self.base_pm, self.over_pm, self.result = base_pm, over_pm, result
 
-    def keep(self, value: Any, src: str, dst: str) -> Any:
+    def keep(self, value: Plain, src: str, dst: str) -> Plain:
         self.base_pm.copy_subtree(src, value, dst, self.result.positions)
         return value
 
-    def take(self, value: Any, src: str, dst: str) -> Any:
+    def take(self, value: Plain, src: str, dst: str) -> Plain:
         self.over_pm.copy_subtree(src, value, dst, self.result.positions)
         return value
 
@@ -89,20 +89,20 @@ class _Merger:
         loc = self.over_pm.key_at(at) if key else self.over_pm.at(at)
         self.result.errors.append(VariantError(message, loc))
 
-    def value(self, base: Any, b: str, over: Any, o: str, out: str) -> Any:
+    def value(self, base: Plain, b: str, over: Plain, o: str, out: str) -> Plain:
         if isinstance(base, dict) and isinstance(over, dict):
             return self.mapping(base, b, over, o, out)
         if is_id_list(base) and isinstance(over, list) and _is_patch_list(over):
             return self.id_list(base, b, over, o, out)
         return self.take(over, o, out)
 
-    def mapping(self, base: dict[str, Any], b: str, over: dict[str, Any], o: str, out: str) -> dict[str, Any]:
+    def mapping(self, base: dict[str, Plain], b: str, over: dict[str, Plain], o: str, out: str) -> dict[str, Plain]:
         pm = self.result.positions
         if b in self.base_pm.values:
             pm.values[out] = self.base_pm.values[b]
         if b in self.base_pm.keys:
             pm.keys[out] = self.base_pm.keys[b]
-        merged: dict[str, Any] = {}
+        merged: dict[str, Plain] = {}
         for key, value in base.items():
             if key not in over:
                 merged[key] = self.keep(value, pointer(b, key), pointer(out, key))
@@ -122,9 +122,9 @@ class _Merger:
         # keep the base's key order, new keys last
         return {k: merged[k] for k in list(base) + [k for k in over if k not in base] if k in merged}
 
-    def id_list(self, base: list[Any], b: str, over: list[Any], o: str, out: str) -> list[Any]:
+    def id_list(self, base: list[Plain], b: str, over: list[Plain], o: str, out: str) -> list[Plain]:
         items = {item["id"]: _Entry(item, pointer(b, i), added=False) for i, item in enumerate(base)}
-        patched: dict[str, tuple[dict[str, Any], str]] = {}  # id -> (patch, its pointer)
+        patched: dict[str, tuple[dict[str, Plain], str]] = {}  # id -> (patch, its pointer)
         for i, patch in enumerate(over):
             at = pointer(o, i)
             if "remove" in patch:
@@ -171,5 +171,5 @@ class _Merger:
         return result
 
 
-def _is_patch_list(over: list[Any]) -> bool:
+def _is_patch_list(over: list[Plain]) -> bool:
     return all(isinstance(p, dict) and (("id" in p) or set(p) in ({"add"}, {"remove"})) for p in over)

@@ -27,6 +27,11 @@ import yaml
 
 from ..errors import Location, RulesError, YamlError
 
+#: Plain data as read from YAML: a mapping with string keys, a list, a string, a number, a
+#: boolean or None, nested. Typed ``Any``, not as the exact union: rule data is checked by the
+#: schemas at run time, and its readers index it by what the schema promised.
+Plain = Any
+
 #: Most values one document may expand to; aliases count each time they are expanded.
 MAX_NODES = 200_000
 #: Deepest nesting of mappings and sequences.
@@ -110,7 +115,7 @@ class PositionMap:
             offset -= len(text) + 1
         return span.start
 
-    def copy_subtree(self, src: str, value: Any, dst: str, out: PositionMap) -> None:
+    def copy_subtree(self, src: str, value: Plain, dst: str, out: PositionMap) -> None:
         """Copy the locations of ``value`` (at ``src`` here) into ``out`` at ``dst``."""
         for suffix in _suffixes(value):
             s, d = src + suffix, dst + suffix
@@ -128,7 +133,7 @@ class Source:
     """One loaded YAML document: its plain ``data`` and its ``positions``."""
 
     path: str
-    data: Any
+    data: Plain
     positions: PositionMap
 
 
@@ -225,7 +230,7 @@ class _Builder:
     def loc(self, mark: yaml.Mark) -> Location:
         return Location(self.file, mark.line + 1, mark.column + 1)
 
-    def build(self, node: yaml.Node, ptr: str, depth: int) -> Any:
+    def build(self, node: yaml.Node, ptr: str, depth: int) -> Plain:
         self.positions.values.setdefault(ptr, self.loc(node.start_mark))
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, ptr, depth)
@@ -244,9 +249,9 @@ class _Builder:
                 self.loc(node.start_mark),
             )
 
-    def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict[str, Any]:
+    def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict[str, Plain]:
         self.check_tag(node, _T + "map")
-        out: dict[str, Any] = {}
+        out: dict[str, Plain] = {}
         seen: dict[str, Location] = {}
         merged: list[yaml.Node] = []
         for key_node, value_node in node.value:
@@ -280,7 +285,7 @@ class _Builder:
                 out.setdefault(key, value)
         return out
 
-    def scalar(self, node: yaml.ScalarNode, ptr: str) -> Any:
+    def scalar(self, node: yaml.ScalarNode, ptr: str) -> Plain:
         self.check_tag(node, *_SCALAR_TAGS)
         value = self.constructor.construct_object(node, deep=True)
         if isinstance(value, (datetime.date, datetime.datetime)):
@@ -312,7 +317,7 @@ def _segments(span: _Span, lines: list[str]) -> Iterator[tuple[int, int, str]]:
         yield n, len(text) - len(stripped) + 1, stripped
 
 
-def _suffixes(value: Any, prefix: str = "") -> Iterator[str]:
+def _suffixes(value: Plain, prefix: str = "") -> Iterator[str]:
     """The pointer suffix of ``value`` itself and of everything inside it."""
     yield prefix
     if isinstance(value, dict):
