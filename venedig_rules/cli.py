@@ -1,4 +1,4 @@
-"""The ``venedig-rules`` command: list, validate and describe rulesets.
+"""The ``venedig-rules`` command: list, validate, describe, play and check rulesets.
 
 Exit status: 0 success, 1 the rule data has problems, 2 the command was used wrongly.
 """
