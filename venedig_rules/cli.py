@@ -1,4 +1,4 @@
-"""The ``venedig-rules`` command: list, validate and describe rulesets.
+"""The ``venedig-rules`` command: list, validate, describe, play and check rulesets.
 
 Exit status: 0 success, 1 the rule data has problems, 2 the command was used wrongly.
 """
@@ -8,14 +8,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from ._version import __version__
 from .data.reading import FILE_KINDS, bundled, bundled_variants
 from .engine.loading import load, validate
 from .errors import UnknownRulesetError, VenedigError
 from .present.describe import describe, table
+
+if TYPE_CHECKING:
+    from .engine.game import Game
+    from .engine.notation import Action
+    from .engine.ruleset import Ruleset
+
+#: A subcommand: runs with the parsed arguments, returns the exit status.
+Command = Callable[[argparse.Namespace], int]
 
 _EXAMPLES = {
     "list": "example:\n  venedig-rules list",
@@ -48,8 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    run: Command = args.run
     try:
-        return args.run(args)
+        return run(args)
     except UnknownRulesetError as exc:
         print(f"venedig-rules: error: {exc}", file=sys.stderr)
         return 2
@@ -68,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"venedig-rules {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, help_text: str, run) -> argparse.ArgumentParser:
+    def command(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
         p = sub.add_parser(
             name,
             help=help_text,
@@ -163,7 +173,7 @@ def _counts(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"expected numbers separated by commas, like 0,2; got {text!r}") from None
 
 
-def _playable(args: argparse.Namespace):
+def _playable(args: argparse.Namespace) -> Ruleset:
     rules = load(args.game, args.variant)
     if not rules.playable:
         raise UnknownRulesetError(
@@ -196,16 +206,17 @@ def _check(args: argparse.Namespace) -> int:
         )
 
     report = api_test(rules, games=args.games, seed=args.seed, players=counts, progress=progress)
-    if report.ok:
+    violation = report.violation
+    if violation is None:
         per = ", ".join(f"{n} players: {g}" for n, g in sorted(report.by_players.items()))
         print(
             f"{rules.name}: ok: {report.games} games ({per}), {report.actions} actions, "
             f"longest {report.longest} (bound {rules.max_actions})"
         )
         return 0
-    print(f"\n{report.violation}", file=sys.stderr)
-    if report.violation.state is not None:
-        print("state:", json.dumps(report.violation.state)[:2000], file=sys.stderr)
+    print(f"\n{violation}", file=sys.stderr)
+    if violation.state is not None:
+        print("state:", json.dumps(violation.state)[:2000], file=sys.stderr)
     return 1
 
 
@@ -258,7 +269,8 @@ def _play_one(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ask(game, player: int, actions: list):
+def _ask(game: Game, player: int, actions: list[Action]) -> Action | None:
+    """The action a person at the terminal picks for ``player``; ``None`` when they quit."""
     view = game.view(player)
     print(f"\n-- p{player}, your view --")
     for name, value in view["state"].items():
@@ -311,28 +323,45 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _targets(paths: Sequence[str]) -> list[tuple[str, str | Path, tuple[str, ...]]]:
-    """(label, ruleset, variants) of each thing to validate."""
+class _Target(NamedTuple):
+    """One thing ``validate`` checks: a ruleset with variants, and how the report names it."""
+
+    label: str
+    ruleset: str | Path
+    variants: tuple[str, ...] = ()
+
+
+class TargetReport(TypedDict):
+    """One target in ``validate --format json``: ``{"ok": ..., "targets": [TargetReport, ...]}``."""
+
+    target: str
+    ok: bool
+    errors: list[dict[str, Any]]  # each as RulesError.to_dict(): file, line, column, code, message
+
+
+def _targets(paths: Sequence[str]) -> list[_Target]:
+    """Each thing to validate: the named paths, else every bundled ruleset and variant."""
     if not paths:
-        out: list[tuple[str, str | Path, tuple[str, ...]]] = []
+        out: list[_Target] = []
         for ident in bundled():
-            out.append((f"rules/{ident}", ident, ()))
-            out += [(f"rules/{ident}/variants/{v}.yaml", ident, (v,)) for v in bundled_variants(ident)]
+            out.append(_Target(f"rules/{ident}", ident))
+            out += [_Target(f"rules/{ident}/variants/{v}.yaml", ident, (v,)) for v in bundled_variants(ident)]
         return out
     targets = []
     for text in paths:
         path = Path(text)
         if path.is_file() and path.stem in FILE_KINDS and (path.parent / "game.yaml").is_file():
             path = path.parent  # a single rule file: check the ruleset it belongs to
-        targets.append((text, str(path) if path != Path(text) else text, ()))
+        targets.append(_Target(text, str(path) if path != Path(text) else text))
     return targets
 
 
 def _validate(args: argparse.Namespace) -> int:
-    report = []
-    for label, name, variants in _targets(args.paths):
-        errors = validate(name, variants)
-        report.append({"target": label, "ok": not errors, "errors": [e.to_dict() for e in errors]})
+    report: list[TargetReport] = []
+    for target in _targets(args.paths):
+        label = target.label
+        errors = validate(target.ruleset, target.variants)
+        report.append(TargetReport(target=label, ok=not errors, errors=[e.to_dict() for e in errors]))
         if args.format == "text":
             if errors:
                 print("\n".join(str(e) for e in errors))  # a DSL error adds its line with a caret
