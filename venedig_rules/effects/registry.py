@@ -105,14 +105,11 @@ class Registry:
         self,
         name: str | None = None,
         *,
-        params: Iterable[str] | None = None,
         result: str | None = None,
         calls: bool = False,
         changes: bool = False,
         example: str = "",
-        keywords: bool = False,  # TRANSITIONAL
     ) -> Callable[[F], F]:
-        keywords_ = keywords
         """Decorator registering ``fn(ctx, ...)`` as a primitive, named as the function
         (a trailing ``_`` dropped) unless ``name`` is given; its DSL types are its annotations.
 
@@ -120,20 +117,6 @@ class Registry:
         (the called effect's value; the function itself returns the calls to make)."""
 
         def register(fn: F) -> F:
-            if params is not None or "return" not in fn.__annotations__:  # TRANSITIONAL
-                prim = Primitive(
-                    name or fn.__name__.rstrip("_"),
-                    tuple(_param(p) for p in params or ()),
-                    result or "none",
-                    fn,
-                    (fn.__doc__ or "").strip(),
-                    keywords_,
-                    calls,
-                    changes or calls,
-                    example,
-                )
-                self.primitives[prim.name] = prim
-                return fn
             if (result is None) == calls:
                 raise TypeError(f"{fn.__name__}: give result= exactly when calls=True")
             signature = inspect.signature(fn, eval_str=True)
@@ -157,7 +140,8 @@ class Registry:
 
 def _params(fn: Callable[..., Any], signature: inspect.Signature) -> tuple[tuple[Param, ...], bool]:
     """The DSL parameters of ``fn`` (after ``ctx``) and whether it takes free keywords."""
-    params, keywords = [], False
+    params: list[Param] = []
+    keywords = False
     for p in list(signature.parameters.values())[1:]:
         if p.kind is p.VAR_KEYWORD:
             keywords = True
@@ -174,6 +158,8 @@ def _params(fn: Callable[..., Any], signature: inspect.Signature) -> tuple[tuple
 
 def _dsl_type(fn: Callable[..., Any], where: str, hint: Any) -> tuple[str, bool]:
     """The DSL type of an annotation, and whether it is a ref (see the module docstring)."""
+    if hint is inspect.Parameter.empty:
+        raise TypeError(f"{fn.__name__}: {where} has no annotation, so no DSL type")
     if get_origin(hint) is Annotated:
         base, tag = get_args(hint)[:2]
         if tag in TYPES:
@@ -189,24 +175,11 @@ def _dsl_type(fn: Callable[..., Any], where: str, hint: Any) -> tuple[str, bool]
     elif hint is tuple or get_origin(hint) in (tuple, Sequence):
         return "list", False
     elif get_origin(hint) in (Union, types.UnionType):
-        kinds = {_dsl_type(fn, where, h)[0] for h in get_args(hint) if h is not types.NoneType}
-        return (kinds.pop() if len(kinds) == 1 else "any"), False
+        members = [_dsl_type(fn, where, h) for h in get_args(hint) if h is not types.NoneType]
+        kinds = {kind for kind, _ in members}
+        if not any(ref for _, ref in members):  # a ref is a variable, never "or something else"
+            return (kinds.pop() if len(kinds) == 1 else "any"), False
     raise TypeError(f"{fn.__name__}: {where} is annotated {hint!r}, which is no DSL type")
-
-
-def _param(spec: str) -> Param:  # TRANSITIONAL
-    name, _, kind = spec.partition(":")
-    variadic = name.startswith("*")
-    ref = kind.startswith("ref ")
-    kind = kind.removeprefix("ref ").strip() or "any"
-    default: Any = REQUIRED
-    if "=" in kind:
-        kind, text = (s.strip() for s in kind.split("=", 1))
-        default = {"none": None, "true": True, "false": False}.get(text, text)
-        if isinstance(default, str) and default.lstrip("-").isdigit():
-            default = int(default)
-    assert kind in TYPES, (spec, kind)
-    return Param(name.lstrip("*"), kind, default, ref, variadic)
 
 
 def compatible(want: str, have: str) -> bool:
