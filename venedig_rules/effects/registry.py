@@ -50,8 +50,6 @@ ListRef = Annotated[Ref, "list"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-__all__ = ["CORE", "OMITTED", "REQUIRED", "TYPES", "ListRef", "Param", "Player", "Primitive", "Registry"]
-
 
 @dataclass(frozen=True)
 class Param:
