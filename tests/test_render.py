@@ -3,8 +3,11 @@ what the seat may see, and the ``render`` command's output and errors."""
 
 from __future__ import annotations
 
+import doctest
+import importlib.util
 import json
 import random
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -255,3 +258,30 @@ def test_the_check_command_reports_a_layout_without_a_space(monkeypatch):
         and report.violation.check == "layout"
         and "missing ['a1']" in str(report.violation)
     )
+
+
+# -- the docs ------------------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_embedding_guide_examples_run(capsys):
+    path = ROOT / "docs" / "embedding.md"
+    test = doctest.DocTestParser().get_doctest(path.read_text(encoding="utf-8"), {}, path.name, str(path), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert test.examples and runner.summarize(verbose=False).failed == 0, capsys.readouterr().out
+
+
+def test_the_pictures_in_the_docs_exist_and_their_script_draws_mid_game_positions():
+    docs = [ROOT / "README.md", ROOT / "docs" / "embedding.md", *sorted((ROOT / "docs" / "games").glob("*.md"))]
+    for doc in docs:
+        for target in re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", doc.read_text(encoding="utf-8")):
+            assert (doc.parent / target).is_file(), f"{doc.name} shows {target}, which is missing"
+    spec = importlib.util.spec_from_file_location("make_pictures", ROOT / "docs" / "images" / "make.py")
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    assert set(make.POSITIONS) == set(vr.bundled())
+    for name, (players, seed, actions) in make.POSITIONS.items():
+        game = _played(_rules(name), players, seed, actions)
+        assert len(game.actions) == actions and not game.is_over, name
+        assert (ROOT / "docs" / "images" / f"{name}.svg").is_file()

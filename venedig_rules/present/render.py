@@ -208,17 +208,7 @@ class _Canvas:
             if w["outline"]:
                 out.append(element("polygon", points=points(w["outline"]), fill=STYLE["water"], stroke="none"))
             if w["path"]:
-                out.append(
-                    element(
-                        "polyline",
-                        points=points(w["path"]),
-                        fill="none",
-                        stroke="#86b4da",
-                        stroke_width=w["width"] or 0.6,
-                        stroke_linecap="round",
-                        stroke_linejoin="round",
-                    )
-                )
+                out.append(_line(w["path"], "#86b4da", w["width"] or 0.6, stroke_linecap="round"))
             if w["label"] and w["name"]:
                 out.append(
                     self.label(w["label"], w["name"], size=0.32, fill="#2f5f8a", font_style="italic", opacity=0.85)
@@ -428,28 +418,9 @@ class _Canvas:
             names = " - ".join(self.region_name(r) for r in con["between"])
             parts = [element("title", text(f"{cid}: {names}"))]
             if con["spaces"]:  # a bridge spot between two spaces: a white dashed line, as printed
-                parts.append(
-                    element(
-                        "polyline",
-                        points=points(con["path"]),
-                        fill="none",
-                        stroke=STYLE["bridge_spot"],
-                        stroke_width=0.08,
-                        stroke_dasharray="0.16 0.12",
-                    )
-                )
+                parts.append(_line(con["path"], STYLE["bridge_spot"], 0.08, stroke_dasharray="0.16 0.12"))
             else:
-                parts.append(
-                    element(
-                        "polyline",
-                        points=points(con["path"]),
-                        fill="none",
-                        stroke="#2f5f8a",
-                        stroke_width=0.05,
-                        stroke_dasharray="0.12 0.1",
-                        stroke_linejoin="round",
-                    )
-                )
+                parts.append(_line(con["path"], "#2f5f8a", 0.05, stroke_dasharray="0.12 0.1"))
                 parts.append(self.tile(con, tiles.get(index), tile_show))
             out.append(element("g", "".join(parts), data_connection=cid, class_="connection"))
         return out
@@ -581,10 +552,16 @@ class _Canvas:
         return spare_color(value)
 
     def remember(self, fill: str, show: ShowLayout, value: Any) -> None:
-        what = "a hidden tile" if value == "?" else (show["var"] or show["attr"] or "") if value is True else value
-        entry = (fill, describe_value(self.rules, what) if isinstance(what, str) else str(what))
-        if entry not in self.legend:
-            self.legend.append(entry)
+        """Note a colour for the legend, with the entry's ``labels`` text for the value, else its name."""
+        key = "true" if value is True else str(value)
+        if key in show["labels"]:
+            meaning = show["labels"][key]
+        elif value == "?":
+            meaning = "hidden"
+        else:
+            meaning = describe_value(self.rules, show["var"] or show["attr"] if value is True else value)
+        if (fill, meaning) not in self.legend:
+            self.legend.append((fill, meaning))
 
     def is_player(self, show: ShowLayout, value: Any) -> bool:
         if not show["var"] or isinstance(value, bool) or not isinstance(value, int):
@@ -595,6 +572,19 @@ class _Canvas:
     def region_name(self, rid: str | None) -> str:
         region = self.layout["regions"].get(rid or "")
         return region["name"] if region else str(rid)
+
+
+def _line(path: Sequence[Sequence[float]], stroke: str, width: float, **style: Any) -> str:
+    """A polyline along ``path``."""
+    return element(
+        "polyline",
+        points=points(path),
+        fill="none",
+        stroke=stroke,
+        stroke_width=width,
+        stroke_linejoin="round",
+        **style,
+    )
 
 
 def _segments(segments: Sequence[Sequence[Sequence[float]]]) -> str:
