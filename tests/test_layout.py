@@ -10,7 +10,7 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.data.board import Board
-from venedig_rules.testing.pictures import layout_problems
+from venedig_rules.testing.pictures import layout_problems, render_problems
 
 BUNDLED = [(name, variants) for name in vr.bundled() for variants in [(), *[(v,) for v in vr.bundled_variants(name)]]]
 
@@ -167,3 +167,18 @@ def test_a_variant_that_changes_the_board_gets_a_layout_with_no_code(tmp_path: P
     assert layout_problems(rules) == []
     steps = layout["tracks"]["victory_points"]["steps"]
     assert len(steps) == 81 and min(s["center"][1] for s in steps) > 10  # placed under the board by default
+    assert render_problems(rules.new_game(players=2, seed=1), seat=None) == []  # and it draws
+
+
+@pytest.mark.parametrize("offset", ["odd_rows", "even_rows"])
+def test_hex_neighbours_share_a_side_whichever_rows_are_shifted(offset):
+    board = Board.from_data({"grid": {"type": "hex", "offset": offset, "rows": ["####"] * 4, "legend": {"#": {}}}})
+    layout = board.layout()
+    for a in board.spaces:
+        for b in board.spaces - {a}:
+            shared = {tuple(p) for p in layout["spaces"][a]["outline"]} & {
+                tuple(p) for p in layout["spaces"][b]["outline"]
+            }
+            assert (len(shared) == 2) == (b in board.neighbours(a)), (offset, a, b)
+    shifted = layout["spaces"]["a1"]["center"][0] == 1.0
+    assert shifted == (offset == "even_rows")

@@ -40,6 +40,13 @@ from typing import Any, Literal, Protocol, TypedDict
 #: A point ``[x, y]`` in board units (see the module docstring).
 Point = list[float]
 
+#: What a ``show`` entry can draw (``as``) on each part of the board (``on``); the first is the default.
+SHOW_KINDS = {
+    "spaces": ("fill", "piece", "token", "label", "outline"),
+    "regions": ("count", "highlight", "number"),
+    "connections": ("tile",),
+    "track": ("piece",),
+}
 #: How many decimals a coordinate keeps.
 DECIMALS = 4
 #: Half the height of a hex row step: hex centres are ``ROW_STEP`` apart from row to row.
@@ -220,7 +227,7 @@ def board_layout(board: _BoardLike, data: Mapping[str, Any], tracks: Mapping[str
         connections=connections,
         tracks={tid: laid[tid] for tid in tracks},
         water=water,
-        show=[_show(entry) for entry in extra.get("show") or ()],
+        show=[show_entry(entry) for entry in extra.get("show") or ()],
         player_colors_from=extra.get("player_colors_from"),
     )
 
@@ -427,13 +434,19 @@ def _water(item: Mapping[str, Any]) -> WaterLayout:
     )
 
 
-def _show(entry: Mapping[str, Any]) -> ShowLayout:
+def show_entry(entry: Mapping[str, Any]) -> ShowLayout:
+    """A ``layout.show`` entry of ``board.yaml`` with every key, defaults filled in.
+
+    >>> show_entry({"var": "doge_step", "track": "doge"})["as"], show_entry({"var": "owner"})["on"]
+    ('piece', 'spaces')
+    """
+    on = str(entry.get("on") or ("track" if entry.get("track") else "spaces"))
     return ShowLayout(
         {
             "var": entry.get("var"),
             "attr": entry.get("attr"),
-            "on": str(entry.get("on") or ("track" if entry.get("track") else "spaces")),
-            "as": str(entry.get("as") or ("piece" if entry.get("track") else "label")),
+            "on": on,
+            "as": str(entry.get("as") or SHOW_KINDS.get(on, ("label",))[0]),
             "where": dict(entry["where"]) if isinstance(entry.get("where"), Mapping) else None,
             "colors": {str(k): str(v) for k, v in (entry.get("colors") or {}).items()},
             "labels": {str(k): str(v) for k, v in (entry.get("labels") or {}).items()},

@@ -19,16 +19,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import CountError, RuleReferenceError, RulesError, did_you_mean
-from .layout import mapping
+from .layout import SHOW_KINDS, mapping
 from .yamlsource import PositionMap
-
-#: What each ``on`` of a ``show`` entry can draw (``as``), and the default.
-KINDS = {
-    "spaces": ("fill", "piece", "token", "label", "outline"),
-    "regions": ("count", "highlight", "number"),
-    "connections": ("tile",),
-    "track": ("piece",),
-}
 
 
 def check_layout(data: Mapping[str, Any], positions: PositionMap) -> Iterator[RulesError]:
@@ -99,10 +91,10 @@ def _show(data: Mapping[str, Any], board: Mapping[str, Any], positions: Position
             continue
         ptr = f"/board/layout/show/{i}"
         on = entry.get("on") or ("track" if "track" in entry else "spaces")
-        kind = entry.get("as") or KINDS.get(on, ("",))[0]
-        if on in KINDS and kind not in KINDS[on]:
+        kind = entry.get("as") or SHOW_KINDS.get(on, ("",))[0]
+        if on in SHOW_KINDS and kind not in SHOW_KINDS[on]:
             yield RuleReferenceError(
-                f"a show entry on {on} cannot be drawn as {kind!r}; expected one of {', '.join(KINDS[on])}",
+                f"a show entry on {on} cannot be drawn as {kind!r}; expected one of {', '.join(SHOW_KINDS[on])}",
                 positions.at(ptr + ("/as" if "as" in entry else "")),
             )
             continue

@@ -17,7 +17,7 @@ connections ``data-connection``, track steps ``data-track`` and ``data-step``, p
 >>> picture = render_svg(game)                       # a spectator's picture
 >>> picture.startswith("<svg") and picture.count("data-space=") == len(game.rules.board.spaces)
 True
->>> "casa_card" in render_svg(game, seat=0)          # p0 sees their own hand (as names, ids in data-item)
+>>> "casa_card" in render_svg(game, seat=0)          # p0's own hand (names, and ids in data-value)
 True
 """
 
@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..data.layout import Layout, ShowLayout, along, border
+from ..data.layout import Layout, ShowLayout, along, border, show_entry
 from .svg import PLAYER_DEFAULT, color, element, number, points, readable_on, spare_color, text
 from .zones import Zones, describe_value
 
@@ -140,26 +140,12 @@ def _shows(rules: RulesetBase, layout: Layout) -> list[ShowLayout]:
     if layout["show"]:
         return layout["show"]
     state = rules.compiled.state if rules.compiled is not None else {}
-    out: list[ShowLayout] = []
+    out = []
     for name, info in state.items():
-        on_track = info.per == "player" and name in layout["tracks"]
-        if info.per == "space" or on_track:
-            out.append(
-                ShowLayout(
-                    {
-                        "var": name,
-                        "attr": None,
-                        "on": "track" if on_track else "spaces",
-                        "as": "piece" if on_track else "label",
-                        "where": None,
-                        "colors": {},
-                        "labels": {},
-                        "track": name if on_track else None,
-                        "stack": None,
-                        "laps": False,
-                    }
-                )
-            )
+        if info.per == "space":
+            out.append(show_entry({"var": name, "as": "label"}))
+        elif info.per == "player" and name in layout["tracks"]:
+            out.append(show_entry({"var": name, "track": name}))
     return out
 
 
@@ -344,14 +330,13 @@ class _Canvas:
         return out
 
     def regions(self) -> list[str]:
-        highlight = {
-            self.state.get(s["var"] or "") for s in self.shows if s["on"] == "regions" and s["as"] == "highlight"
-        }
-        numbers: dict[str, int] = {}
+        highlight, numbers = set(), {}
         for show in self.shows:
-            if show["on"] == "regions" and show["as"] == "number":
-                for i, rid in enumerate(self.state.get(show["var"] or "") or ()):
-                    numbers[str(rid)] = i + 1
+            value = self.state.get(show["var"] or "")
+            if show["on"] == "regions" and show["as"] == "highlight" and isinstance(value, str):
+                highlight.add(value)
+            if show["on"] == "regions" and show["as"] == "number" and isinstance(value, list):
+                numbers.update({str(rid): i + 1 for i, rid in enumerate(value)})
         counts = [s for s in self.shows if s["on"] == "regions" and s["as"] == "count"]
         out = []
         for index, (rid, region) in enumerate(self.layout["regions"].items()):

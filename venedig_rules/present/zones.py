@@ -159,12 +159,17 @@ class Zones:
         ]
 
     def table_zones(self) -> list[tuple[str, Any]]:
-        """The shared zones and values; empty ones are left out."""
-        return [
-            (name, value)
-            for name, value in self.state.items()
-            if not self.per.get(name) and name not in self.shown and not _empty(value)
-        ]
+        """The shared zones and values, and per-space values the board does not draw (those not
+        empty); empty ones are left out."""
+        out = []
+        for name, value in self.state.items():
+            if self.per.get(name) == "player" or name in self.shown:
+                continue
+            if isinstance(value, Mapping):  # per space: only the spaces holding something
+                value = {space: v for space, v in value.items() if not _empty(v)}
+            if not _empty(value) and value != {}:
+                out.append((name, value))
+        return out
 
     def player_text(self, name: str, value: Any) -> str:
         """A value as text; a value of a ``player`` variable as ``p1``."""
