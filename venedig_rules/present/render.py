@@ -374,19 +374,7 @@ class _Canvas:
         for k, (p, n) in enumerate(here):
             x = at[0] + (k - (len(here) - 1) / 2) * 0.56
             fill = self.colors[p % len(self.colors)]
-            out.append(
-                element(
-                    "circle",
-                    element("title", text(f"p{p}: {n}")),
-                    cx=x,
-                    cy=at[1],
-                    r=0.25,
-                    fill=fill,
-                    stroke=STYLE["ink"],
-                    stroke_width=0.035,
-                    data_player=p,
-                )
-            )
+            out.append(self.disc(p, [x, at[1]], 0.25, f"p{p}: {n}"))
             out.append(self.label([x, at[1]], str(n), size=0.26, fill=readable_on(fill), font_weight="bold"))
         return out
 
@@ -496,24 +484,26 @@ class _Canvas:
                 lift = 0.14 * (len(group) - 1 - k)
                 px, py = x + lift, y - lift
                 fill = self.colors[p % len(self.colors)]
-                parts.append(
-                    element(
-                        "circle",
-                        element("title", text(f"p{p}: {value}")),
-                        cx=px,
-                        cy=py,
-                        r=0.22,
-                        fill=fill,
-                        stroke=STYLE["ink"],
-                        stroke_width=0.04,
-                        data_player=p,
-                    )
-                )
+                parts.append(self.disc(p, [px, py], 0.22, f"p{p}: {value}"))
                 if lap:
                     parts.append(self.label([px, py], f"+{lap * count}", size=0.15, fill=readable_on(fill)))
         return element("g", "".join(parts), class_="pieces", data_track=show["track"], data_var=show["var"])
 
     # -- helpers -------------------------------------------------------------------------------
+    def disc(self, player: int, at: Sequence[float], r: float, title: str) -> str:
+        """A piece of ``player`` (a disc in their colour) with a tooltip."""
+        return element(
+            "circle",
+            element("title", text(title)),
+            cx=at[0],
+            cy=at[1],
+            r=r,
+            fill=self.colors[player % len(self.colors)],
+            stroke=STYLE["ink"],
+            stroke_width=0.035,
+            data_player=player,
+        )
+
     def label(self, at: Sequence[float], content: str, size: float, halo: bool = False, **style: Any) -> str:
         """Text centred on ``at``; with ``halo`` a light outline drawn first keeps it legible on any ground."""
         style.setdefault("text_anchor", "middle")
