@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from ._version import __version__
 from .data.reading import FILE_KINDS, bundled, bundled_variants
+from .engine.game import SaveFileError
 from .engine.loading import load, validate
 from .errors import UnknownRulesetError, VenedigError
 from .present.describe import describe, table
@@ -46,6 +48,10 @@ _EXAMPLES = {
     "playthrough": (
         "examples:\n  venedig-rules playthrough saeulen --players 3   # print the log\n"
         "  venedig-rules playthrough saeulen --update      # rewrite tests/playthroughs/"
+    ),
+    "render": (
+        "examples:\n  venedig-rules render venedig --players 3 --seed 1 --actions 40 --out venedig.svg\n"
+        "  venedig-rules render rialto --save game.json --seat 0 --out p0.svg   # a saved game, as p0 sees it"
     ),
 }
 
@@ -163,6 +169,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--dir", default="tests/playthroughs", metavar="DIR", help="where --update writes (default tests/playthroughs)"
     )
+    p = command(
+        "render",
+        "Draw a position as SVG: the board with its pieces, the tracks, each seat's public zones and the "
+        "seat's own hand, as that seat sees it (a spectator, public information only, without --seat).",
+        _render,
+    )
+    p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p.add_argument("--players", type=int, default=None, metavar="N", help="players of a new game (default: fewest)")
+    p.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="seed of the game and of its actions (default 0)"
+    )
+    p.add_argument(
+        "--actions", type=int, default=None, metavar="K", help="random legal actions to play first (default 0)"
+    )
+    p.add_argument("--save", default=None, metavar="FILE", help="draw a saved game (game.to_json()) instead")
+    p.add_argument("--seat", type=int, default=None, metavar="P", help="the seat that looks (default: a spectator)")
+    p.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG ('-': standard output)")
     return parser
 
 
@@ -377,4 +401,57 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _describe(args: argparse.Namespace) -> int:
     print(describe(load(args.game, args.variant)), end="")
+    return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    from .present.render import render_svg
+
+    rules = _playable(args)
+    if args.save is not None:
+        if any(v is not None for v in (args.players, args.seed, args.actions)):
+            raise UnknownRulesetError("give either --save or --players/--seed/--actions, not both")
+        try:
+            text = Path(args.save).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UnknownRulesetError(f"cannot read {args.save}: {getattr(exc, 'strerror', None) or exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            print(f"{args.save}: not a saved game: {exc}", file=sys.stderr)
+            return 1
+        try:
+            game = rules.game_from_json(data)
+        except SaveFileError as exc:
+            print(f"{args.save}: {exc}", file=sys.stderr)
+            return 1
+    else:
+        players = rules.players.start if args.players is None else args.players
+        seed, actions = args.seed or 0, args.actions or 0
+        if players not in rules.players or actions < 0:
+            raise UnknownRulesetError(
+                f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
+                if players not in rules.players
+                else f"--actions must be 0 or more, not {actions}"
+            )
+        game = rules.new_game(players, seed)
+        chooser = random.Random(seed)
+        while len(game.actions) < actions and not game.is_over:
+            game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+    if args.seat is not None and not 0 <= args.seat < game.players:
+        raise UnknownRulesetError(f"--seat {args.seat} is not in this game; expected 0 to {game.players - 1}")
+    picture = render_svg(game, args.seat)
+    seen = "a spectator" if args.seat is None else f"p{args.seat}"
+    summary = (
+        f"{rules.name}, {game.players} players, seed {game.seed}, after {len(game.actions)} actions, seen by {seen}"
+    )
+    if args.out == "-":
+        sys.stdout.write(picture)
+        return 0
+    try:
+        Path(args.out).write_text(picture, encoding="utf-8")
+    except OSError as exc:
+        print(f"venedig-rules: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({summary}{'; the game is over' if game.is_over else ''})")
     return 0

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 import networkx as nx
 
 from ..errors import did_you_mean
+from .layout import Layout, board_layout
 
 #: Map characters that stand for no space.
 EMPTY = frozenset(" .")
@@ -338,6 +339,7 @@ class Board:
         self.shapes: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType(
             {sid: _cells(cells) for sid, cells in (shapes or {}).items()}
         )
+        self._data = board
 
     @classmethod
     def from_data(cls, board: Mapping[str, Any], shapes: Mapping[str, Sequence[Sequence[int]]] | None = None) -> Board:
@@ -506,6 +508,22 @@ class Board:
         if connection_id not in self.connections:
             raise KeyError(f"unknown connection {connection_id!r}{did_you_mean(str(connection_id), self.connections)}")
         return self.connections[connection_id]
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def layout(self) -> Layout:
+        """The board's drawing geometry: spaces, regions, connections, track steps, water and
+        drawing hints, in one unit (see :mod:`venedig_rules.data.layout`); JSON-safe, a new
+        copy on each call.
+
+        >>> import venedig_rules as vr
+        >>> layout = vr.load("rialto").board.layout()
+        >>> len(layout["spaces"]), len(layout["regions"]), len(layout["connections"]), layout["unit"]
+        (0, 6, 12, 'space')
+        >>> len(vr.load("venedig").board.layout()["tracks"]["gondola"]["steps"])
+        81
+        """
+        return board_layout(self, self._data, self.tracks)
 
     # --- tracks ------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from ..errors import (
     did_you_mean,
 )
 from . import board as boardlib
+from .layout_checks import check_layout
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -122,6 +123,7 @@ class _Checker:
         yield from self.params()
         yield from self.counts()
         yield from self.players()
+        yield from check_layout(self.data, self.positions)
         if dsl_checker is not None:
             for item_list, fields in DSL_FIELDS.items():
                 for ptr, item in self.items(*item_list):

@@ -14,6 +14,9 @@ after every action: the declared invariants; that a clone equals the game; the s
 trip; the undo round trip; that the legal actions are sorted, unique and each applicable;
 that every view is JSON-safe and leaks no hidden datum; and at the end that the game ended
 within the declared bound and that replaying the seed and actions gives the same game.
+Once per ruleset it checks the board layout (every space, region, connection and track
+step placed), and at the end of each game that ``render`` draws well-formed SVG
+with one ``data-space`` element per space and no hidden id (``testing.pictures``).
 The first violation is reported with its seed and action list so it can be replayed.
 
 For Hypothesis: ``rulesets()``, ``games(rules)`` and ``playouts(rules)`` strategies.
@@ -29,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game
 from ..engine.notation import Action, IllegalActionError, sort_key
+from .pictures import layout_problems, render_problems
 
 if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
@@ -101,6 +105,12 @@ def api_test(
     """
     counts = list(players) if players is not None else list(rules.players)
     report = Report(rules.name)
+    drawn = layout_problems(rules)
+    if drawn:
+        report.violation = Violation("layout", "; ".join(drawn), rules.name, counts[0], seed, [])
+        if raise_on_failure:
+            raise AssertionError(str(report.violation))
+        return report
     total = games * len(counts)
     for n in counts:
         for g in range(games):
@@ -142,6 +152,7 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
             steps += 1
             check_state(game, full=_is_checkpoint(steps), chooser=chooser, seen=seen)
         check_state(game, full=True, seen=0)
+        check_pictures(game)
         replayed = rules.replay(players, seed, game.actions)
         if replayed.to_json() != game.to_json():
             raise _Failed("determinism", "replaying the seed and actions gives a different game")
@@ -204,6 +215,15 @@ def check_state(game: Game, full: bool = False, chooser: random.Random | None = 
         restored = Game.from_json(game.rules, json.loads(json.dumps(whole)))
         if restored.to_json() != whole:
             raise _Failed("save", "to_json -> game_from_json does not give the same game")
+
+
+def check_pictures(game: Game) -> None:
+    """The board drawing checks (:mod:`venedig_rules.testing.pictures`) for a spectator and seat 0;
+    raises ``_Failed`` naming the first problem."""
+    for seat in (None, 0):
+        problems = render_problems(game, seat)
+        if problems:
+            raise _Failed("render", problems[0])
 
 
 def _check_undo(game: Game, action: Action) -> None:
