@@ -16,6 +16,7 @@ from .data.reading import FILE_KINDS, bundled, bundled_variants
 from .engine.loading import load, validate
 from .errors import UnknownRulesetError, VenedigError
 from .present.describe import describe, table
+from .simulate import command as simulate_command
 
 _EXAMPLES = {
     "list": "example:\n  venedig-rules list",
@@ -38,6 +39,7 @@ _EXAMPLES = {
         "examples:\n  venedig-rules playthrough saeulen --players 3   # print the log\n"
         "  venedig-rules playthrough saeulen --update      # rewrite tests/playthroughs/"
     ),
+    "simulate": simulate_command.EXAMPLES,
 }
 
 
@@ -153,6 +155,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--dir", default="tests/playthroughs", metavar="DIR", help="where --update writes (default tests/playthroughs)"
     )
+    simulate_command.add_arguments(command("simulate", simulate_command.HELP, simulate_command.run))
     return parser
 
 
