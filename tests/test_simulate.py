@@ -23,6 +23,7 @@ from venedig_rules.simulate import (
     Simulation,
     Tally,
     balance_report,
+    bot_seed,
     compare,
     game_seed,
     render,
@@ -194,6 +195,12 @@ def test_seeds_are_fixed_by_the_first_seed_and_the_index():
     again = simulate(Setup(LAGOON, 2, ("random", "random"), 3, seed=4), jobs=1)
     assert sim.records == again.records
     assert [r.seed for r in sim.records] == [game_seed(4, i) for i in range(3)]
+    rules = vr.load(LAGOON)
+    for r in sim.records:  # each game can be played again from its seeds alone
+        game = rules.new_game(2, game_seed(4, r.index))
+        bots.play_out(game, {p: bots.make_bot("random", bot_seed(4, r.index, p)) for p in range(2)})
+        assert (len(game.actions), tuple(game.winners)) == (r.actions, r.winners)
+        assert tuple(game.scores.values()) == r.scores
 
 
 def test_rules_are_read_afresh_and_a_pinned_setup_refuses_edited_files(tmp_path: Path, monkeypatch):

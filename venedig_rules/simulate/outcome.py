@@ -10,8 +10,8 @@ declares (docs/simulate.md): no game has Python of its own here.
 >>> game = rules.new_game(players=2, seed=3)
 >>> first = first_player(rules, game)
 >>> record, counts = read_game(rules, play_out(game, {0: RandomBot(0), 1: RandomBot(1)}), 0, 3, first)
->>> record.rounds == game.value("round"), record.end
-(True, 'game over')
+>>> record.rounds == game.value("round"), record.actions == len(game.actions), record.end
+(True, True, 'game over')
 >>> counts["decision", "bid"] == 2 * record.rounds  # one commit of each player per round
 True
 """
@@ -174,7 +174,7 @@ def read_game(
         seed=seed,
         scores=tuple(game.scores[p] for p in range(game.players)) if game.scores else (),
         winners=tuple(game.winners),
-        actions=len(game.actions),
+        actions=sum(n for key, n in counts.items() if key[0] == "decision"),  # one event per action applied
         rounds=_rounds(reading, game, counts),
         end=end or reading.end_otherwise,
         first_player=first,
