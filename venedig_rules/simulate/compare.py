@@ -73,9 +73,7 @@ def _differences(sim: Simulation, base: Simulation) -> Iterator[dict[str, Any]]:
     means = [
         mean("the mean length in actions", "length.actions.mean", lambda r: r.actions),
         mean("the mean length in rounds", "length.rounds.mean", lambda r: r.rounds),
-        mean(
-            "the mean winning score", "scores.winner.mean", lambda r: max(r.scores) if r.scores and r.winners else None
-        ),
+        mean("the mean winning score", "scores.winner.mean", lambda r: r.winning_score),
     ]
     means += [mean(f"seat {p}'s mean score", f"seats.{p}.score.mean", _score_of(p)) for p in range(players)]
     yield from (d for d in means if d is not None)

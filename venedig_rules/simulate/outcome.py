@@ -61,6 +61,11 @@ class GameRecord:
     first_player: int | None
     over: bool
 
+    @property
+    def winning_score(self) -> int | None:
+        """The best score among the winners (None without scores or winners)."""
+        return max(self.scores[p] for p in self.winners) if self.scores and self.winners else None
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form (one line of ``games.jsonl``)."""
         return {
@@ -117,7 +122,8 @@ class Reading:
 
     @classmethod
     def of(cls, rules: RulesetBase) -> Reading:
-        return rules.derived("simulate.reading", cls._build)  # type: ignore[no-any-return]
+        reading: Reading = rules.derived("simulate.reading", cls._build)
+        return reading
 
     @classmethod
     def _build(cls, rules: RulesetBase) -> Reading:

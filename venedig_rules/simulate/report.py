@@ -70,16 +70,16 @@ def _seat(records: list[GameRecord], seat: int, bot: str) -> dict[str, Any]:
 
 def _first_player(sim: Simulation) -> dict[str, Any] | None:
     records, players = sim.records, sim.setup.players
-    known = [r for r in records if r.first_player is not None]
+    known = [(r.first_player, r.winners) for r in records if r.first_player is not None]
     if not known:
         return None
     n = len(known)
     by_position = []
     for position in range(players):
-        wins = sum((r.first_player + position) % players in r.winners for r in known)  # type: ignore[operator]
+        wins = sum((first + position) % players in winners for first, winners in known)
         by_position.append({"position": position, **_wins(wins, n)})
     # a seat's fair share: all wins spread evenly (ties give several winners, unfinished games none)
-    fair = sum(len(r.winners) for r in known) / (n * players)
+    fair = sum(len(winners) for _, winners in known) / (n * players)
     first = by_position[0]
     return {
         "games": n,
@@ -92,12 +92,12 @@ def _first_player(sim: Simulation) -> dict[str, Any] | None:
 
 def _scores(records: list[GameRecord]) -> dict[str, Any]:
     scored = [r for r in records if r.scores]
-    winning = [max(r.scores) for r in scored if r.winners]
+    winning = [r.winning_score for r in scored if r.winning_score is not None]
     margins = []
     for r in scored:
         others = [s for p, s in enumerate(r.scores) if p not in r.winners]
-        if r.winners and others:
-            margins.append(max(r.scores[p] for p in r.winners) - max(others))
+        if r.winning_score is not None and others:
+            margins.append(r.winning_score - max(others))
     every = [s for r in scored for s in r.scores]
     return {
         "all": summary(every),
