@@ -66,11 +66,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit status."""
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        return _usage(f"--out {args.out}: not a folder")
     missing = _missing_extra(args)
     if missing:
         return _usage(missing)
-    if args.out is not None and args.out.exists() and not args.out.is_dir():
-        return _usage(f"--out {args.out}: not a folder")
     main = _setup(args.game, tuple(args.variant), args)
     if isinstance(main, str):
         return _usage(main)
