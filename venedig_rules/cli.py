@@ -19,6 +19,7 @@ from .engine.game import SaveFileError
 from .engine.loading import load, validate
 from .errors import UnknownRulesetError, VenedigError
 from .present.describe import describe, table
+from .simulate import command as simulate_command
 
 if TYPE_CHECKING:
     from .engine.game import Game
@@ -53,6 +54,7 @@ _EXAMPLES = {
         "examples:\n  venedig-rules render venedig --players 3 --seed 1 --actions 40 --out venedig.svg\n"
         "  venedig-rules render rialto --save game.json --seat 0 --out p0.svg   # a saved game, as p0 sees it"
     ),
+    "simulate": simulate_command.EXAMPLES,
 }
 
 
@@ -187,6 +189,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--save", default=None, metavar="FILE", help="draw a saved game (game.to_json()) instead")
     p.add_argument("--seat", type=int, default=None, metavar="P", help="the seat that looks (default: a spectator)")
     p.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG ('-': standard output)")
+    simulate_command.add_arguments(command("simulate", simulate_command.HELP, simulate_command.run))
     return parser
 
 

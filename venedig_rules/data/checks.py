@@ -124,6 +124,7 @@ class _Checker:
         yield from self.counts()
         yield from self.players()
         yield from check_layout(self.data, self.positions)
+        yield from self.report()
         if dsl_checker is not None:
             for item_list, fields in DSL_FIELDS.items():
                 for ptr, item in self.items(*item_list):
@@ -361,6 +362,42 @@ class _Checker:
                     yield CountError(
                         f"the board has {have} spaces matching {where}; expected {want}", self.at(ptr + "/count")
                     )
+
+    def report(self) -> Iterator[RulesError]:
+        """flow.report names state variables of the right type and declared events."""
+        report = self._get("game", "flow", "report")
+        if not isinstance(report, dict):
+            return
+        state, events, rounds = self._get("game", "state"), self._get("game", "events"), report.get("rounds")
+        state = state if isinstance(state, dict) else {}
+        events = events if isinstance(events, dict) else {}
+        rounds = rounds if isinstance(rounds, dict) else {}
+        ptr = "/game/flow/report"
+        for vptr, name, kind in (
+            (f"{ptr}/rounds/state", rounds.get("state"), "int"),
+            (f"{ptr}/first_player", report.get("first_player"), "player"),
+        ):
+            if not isinstance(name, str):
+                continue
+            decl = state.get(name)
+            if not isinstance(decl, dict):
+                yield RuleReferenceError(f"unknown state variable {name!r}{did_you_mean(name, state)}", self.at(vptr))
+            elif decl.get("type") != kind or decl.get("per"):
+                yield RuleReferenceError(
+                    f"state variable {name!r} is not one {kind} (type {decl.get('type')!r}"
+                    f"{', per ' + str(decl['per']) if decl.get('per') else ''}); expected type {kind!r}",
+                    self.at(vptr),
+                )
+        wanted = [(f"{ptr}/rounds/event", rounds.get("event"), False)]
+        ends = report.get("end_events")
+        wanted += [(pointer(f"{ptr}/end_events", e), e, True) for e in (ends if isinstance(ends, dict) else {})]
+        for vptr, name, is_key in wanted:
+            if isinstance(name, str) and name not in events:
+                where = self.positions.key_at(vptr) if is_key else self.at(vptr)
+                yield RuleReferenceError(
+                    f"unknown event {name!r}{did_you_mean(name, events)}; expected an event game.yaml events names",
+                    where,
+                )
 
     def players(self) -> Iterator[RulesError]:
         players = self._get("game", "players")
