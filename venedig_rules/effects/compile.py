@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import RuleRuntimeError
 from . import parse as ast
@@ -29,6 +29,9 @@ EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT
 WAIT, CALL_OUT = -1, -2
 #: Largest count a ``repeat`` may run.
 MAX_REPEAT = 100_000
+#: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
+#: reported as rule errors with the place of the statement that failed.
+RULE_FAILURES = (TypeError, ValueError, KeyError, IndexError)
 
 Fn = Callable[[dict, Any], Any]
 
@@ -263,7 +266,8 @@ class _Builder:
 
     def through(self, node: ast.Node) -> Callable[[dict, Any], bool | None]:
         """A statement that runs through, as a closure that returns True when a ``break``
-        ran and, when it fails, tells where: ``exc.dsl_offset`` (the innermost statement's)."""
+        ran and, when it fails, raises a RuleRuntimeError whose ``offset`` is the innermost
+        failing statement's."""
         pos = node.pos
         if isinstance(node, (ast.Let, ast.ExprStmt)):
             # a let binds its name; an expression statement is the program's value so far
@@ -275,9 +279,8 @@ class _Builder:
             def let(L, C):
                 try:
                     L[slot] = f(L, C)
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
+                except RULE_FAILURES as exc:
+                    _raise_located(exc, pos)
 
             return let
         if isinstance(node, ast.Assign):
@@ -294,9 +297,8 @@ class _Builder:
                         L[name] = value(L, C)
                     else:
                         L[name] = combine(L[name], how, value(L, C))
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
+                except RULE_FAILURES as exc:
+                    _raise_located(exc, pos)
 
             return assign
         if isinstance(node, ast.Break):
@@ -309,9 +311,8 @@ class _Builder:
                 L["@"] = None  # an if whose branch does not run has no value
                 try:
                     test = cond(L, C)
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
+                except RULE_FAILURES as exc:
+                    _raise_located(exc, pos)
                 return then(L, C) if test else orelse(L, C)
 
             return if_
@@ -326,9 +327,8 @@ class _Builder:
         def loop(L, C):
             try:
                 items = start(L, C)
-            except Exception as exc:
-                _locate(exc, pos)
-                raise
+            except RULE_FAILURES as exc:
+                _raise_located(exc, pos)
             for item in items:
                 if var is not None:
                     L[var] = item
@@ -575,10 +575,13 @@ def _repeat_count(count: Any) -> int:
     return count
 
 
-def _locate(exc: Exception, pos: int) -> None:
-    """Mark where in the DSL text a failing statement starts (the innermost one wins)."""
-    if not hasattr(exc, "dsl_offset"):
-        exc.dsl_offset = pos
+def _raise_located(exc: Exception, pos: int) -> NoReturn:
+    """Raise ``exc`` as a rule error that knows where in the DSL text its statement starts
+    (the innermost statement's place wins: it is set first)."""
+    error = RuleRuntimeError.of(exc)
+    if error.offset is None:
+        error.offset = pos
+    raise error
 
 
 def _const(value: Any) -> Fn:

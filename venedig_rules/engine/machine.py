@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from ..effects.compile import WAIT, combine, freeze
+from ..effects.compile import RULE_FAILURES, WAIT, combine, freeze
 from ..effects.context import Ref
-from ..errors import RuleRuntimeError
+from ..errors import Location, RuleRuntimeError
 from . import rng as rnglib
 from .notation import PASS, Action, value_key
 from .views import json_safe
@@ -215,24 +215,29 @@ class Machine:
         return [by_player.get(p) for p in range(self.player_count)]
 
     def run(self) -> State:
+        """Run to the next decision or the end; a rule that fails raises a RuleRuntimeError
+        located at the statement that ran."""
         try:
             return self._run()
-        except RuleRuntimeError as exc:
-            raise RuleRuntimeError(f"{self._where(exc)}: {exc}") from None
-        except (TypeError, ValueError, KeyError, IndexError) as exc:
-            raise RuleRuntimeError(f"{self._where(exc)}: {type(exc).__name__}: {exc}") from exc
+        except RULE_FAILURES as exc:
+            self._raise_located(exc)
 
-    def _where(self, exc: Exception) -> str:
-        """The rule file place of the statement that failed (a statement inside a block
-        tells its own place on the exception, as ``dsl_offset``)."""
+    def _raise_located(self, exc: Exception) -> NoReturn:
+        error = RuleRuntimeError.of(exc)
+        if error.location is None:
+            error.location = self._location(error.offset)
+        raise error
+
+    def _location(self, offset: int | None) -> Location | None:
+        """The rule file place of the statement that failed: at ``offset`` in the running
+        code's text (a statement inside a block knows it), else the current instruction's."""
         if not self.frames:
-            return self.rules.name
+            return None
         code_id, pc = self.frames[-1].code, self.frames[-1].pc
         code = self.compiled.codes[code_id]
-        offset = getattr(exc, "dsl_offset", None)
         if offset is None:
             offset = code.offsets[min(pc, len(code.offsets) - 1)] if code.offsets else 0
-        return str(self.rules.positions.in_scalar(code_id, offset))
+        return self.rules.positions.in_scalar(code_id, offset)
 
     def _run(self) -> State:
         codes = self.compiled.codes
