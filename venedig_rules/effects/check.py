@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import did_you_mean
 from . import parse as ast
 from .parse import parse  # noqa: F401  (doctest)
-from .registry import CORE, REQUIRED, Registry, compatible
+from .registry import CORE, REQUIRED, Param, Primitive, Registry, compatible
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,54 @@ class Scope:
     keywords: dict[str, str] = field(default_factory=dict)  # only used for effect() kwargs
 
 
-#: What a name or call resolved to, by ``id(node)``: ("local", name), ("var", name),
-#: ("const", value), ("id", value), ("proc", name), ("prim", Primitive).
-Resolution = dict[int, tuple]
+# -- what the checker decides about a node, for the compiler ----------------------------------
+class LocalName(NamedTuple):
+    """A local name (bound by ``let``, ``for``, ``choose each``, or given), kept in frame
+    slot ``slot``: a name bound inside a block gets a slot of its own."""
+
+    slot: str
+
+
+class StateVar(NamedTuple):
+    """A state variable (read, assigned, or handed to a primitive to change)."""
+
+    name: str
+
+
+class ConstantValue(NamedTuple):
+    """A game constant: its value as ``game.yaml`` gives it (a ``by_players`` table too)."""
+
+    value: Any
+
+
+class RulesetId(NamedTuple):
+    """An id of the ruleset (a card, a space, ...): it stands for itself."""
+
+    id: str
+
+
+class PerIndex(NamedTuple):
+    """``var[i]`` of a state variable with one value per player or per space (``per``)."""
+
+    var: str
+    per: str
+
+
+class ProcedureCall(NamedTuple):
+    """A call of a flow procedure."""
+
+    name: str
+
+
+class PrimitiveCall(NamedTuple):
+    """A call of a primitive."""
+
+    primitive: Primitive
+
+
+Resolved = LocalName | StateVar | ConstantValue | RulesetId | PerIndex | ProcedureCall | PrimitiveCall
+#: What each name, call, binding and indexing resolved to, by ``id(node)``.
+Resolution = dict[int, Resolved]
 
 
 def type_of_value(value: Any) -> str:
@@ -119,7 +164,7 @@ class _Checker:
         slot = name if depth == 0 else f"{name}#{self.slots}"
         env[name] = type_
         env.slots[name] = slot
-        self.resolved[id(node)] = ("local", slot)
+        self.resolved[id(node)] = LocalName(slot)
 
     def block(self, body: tuple, env: _Env, loop: bool, depth: int) -> None:
         for stmt in body:
@@ -173,7 +218,7 @@ class _Checker:
             self.slots += 1
             inner[node.each] = "player"
             inner.slots[node.each] = f"{node.each}#{self.slots}"
-            self.resolved[id(node)] = ("local", inner.slots[node.each])
+            self.resolved[id(node)] = LocalName(inner.slots[node.each])
             self.want(node.options, inner, "list", "the options of 'choose'")
             return "list"
         self.want(node.player, env, "player", "the chooser of 'choose'")
@@ -187,7 +232,7 @@ class _Checker:
                 self.problem(
                     node, "dsl/type", f"cannot assign to an element of local {node.name!r}; build a new list instead"
                 )
-            self.resolved[id(node)] = ("local", env.slots[node.name])
+            self.resolved[id(node)] = LocalName(env.slots[node.name])
             if node.op == "=":
                 env[node.name] = value
             else:
@@ -204,7 +249,7 @@ class _Checker:
             return
         if not self.scope.may_change:
             self.problem(node, "dsl/syntax", f"state variable {node.name!r} cannot be changed here")
-        self.resolved[id(node)] = ("var", node.name)
+        self.resolved[id(node)] = StateVar(node.name)
         if var.per and node.index is None and node.op != "=":
             self.problem(node, "dsl/type", f"{node.name!r} has one value per {var.per}: write {node.name}[...]")
         if node.index is not None:
@@ -265,17 +310,17 @@ class _Checker:
     def name(self, node: ast.Name, env: _Env) -> str:
         s, n = self.scope, node.name
         if n in env:
-            self.resolved[id(node)] = ("local", env.slots[n])
+            self.resolved[id(node)] = LocalName(env.slots[n])
             return env[n]
         if n in s.state:
-            self.resolved[id(node)] = ("var", n)
+            self.resolved[id(node)] = StateVar(n)
             var = s.state[n]
             return "list" if var.per else var.type
         if n in s.constants:
-            self.resolved[id(node)] = ("const", s.constants[n])
+            self.resolved[id(node)] = ConstantValue(s.constants[n])
             return type_of_value(s.constants[n])
         if n in s.ids:
-            self.resolved[id(node)] = ("id", n)
+            self.resolved[id(node)] = RulesetId(n)
             return "str"
         if n in s.procedures or s.registry.get(n):
             self.problem(node, "dsl/type", f"{n!r} is called, not used as a value: write {n}(...)")
@@ -287,12 +332,12 @@ class _Checker:
         base = node.base
         if isinstance(base, ast.Name) and base.name not in env and base.name in self.scope.state:
             var = self.scope.state[base.name]
-            self.resolved[id(base)] = ("var", base.name)
+            self.resolved[id(base)] = StateVar(base.name)
             if var.per:
                 self.want(
                     node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {base.name!r}"
                 )
-                self.resolved[id(node)] = ("per", var.per)
+                self.resolved[id(node)] = PerIndex(base.name, var.per)
                 return var.type
         self.want(base, env, "list", "an indexed value")
         self.want(node.index, env, "int", "a list index")
@@ -326,7 +371,7 @@ class _Checker:
     def call(self, node: ast.Call, env: dict[str, str], top: bool) -> str:
         s, n = self.scope, node.name
         if n in s.procedures:
-            self.resolved[id(node)] = ("proc", n)
+            self.resolved[id(node)] = ProcedureCall(n)
             if not top:
                 self.problem(node, "dsl/syntax", f"procedure {n!r} can only be called alone or as the value of 'let'")
             if not s.may_wait:
@@ -346,7 +391,7 @@ class _Checker:
             for arg in node.args:
                 self.expr(arg, env)
             return "any"
-        self.resolved[id(node)] = ("prim", prim)
+        self.resolved[id(node)] = PrimitiveCall(prim)
         if prim.calls and not top:
             self.problem(
                 node, "dsl/syntax", f"{n}() runs another effect: it can only stand alone or be the value of 'let'"
@@ -374,7 +419,7 @@ class _Checker:
             self.expr(value, env)
         return prim.result
 
-    def ref(self, arg: ast.Node, env: dict[str, str], fname: str, param) -> None:
+    def ref(self, arg: ast.Node, env: dict[str, str], fname: str, param: Param) -> None:
         base = arg.base if isinstance(arg, ast.Index) else arg
         if not (isinstance(base, ast.Name) and base.name in self.scope.state and base.name not in env):
             self.problem(
@@ -388,7 +433,7 @@ class _Checker:
         if not self.scope.may_change:
             self.problem(arg, "dsl/syntax", f"{fname}() changes {base.name!r} and cannot be called here")
         var = self.scope.state[base.name]
-        self.resolved[id(base)] = ("var", base.name)
+        self.resolved[id(base)] = StateVar(base.name)
         if isinstance(arg, ast.Index):
             if not var.per:
                 self.problem(arg, "dsl/type", f"{base.name!r} has a single value; it cannot be indexed")

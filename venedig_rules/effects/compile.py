@@ -20,7 +20,17 @@ from typing import Any, NoReturn
 
 from ..errors import RuleRuntimeError
 from . import parse as ast
-from .check import Resolution
+from .check import (
+    ConstantValue,
+    LocalName,
+    PerIndex,
+    PrimitiveCall,
+    ProcedureCall,
+    Resolution,
+    Resolved,
+    RulesetId,
+    StateVar,
+)
 from .context import Ref
 
 # opcodes
@@ -229,8 +239,7 @@ class _Builder:
             value = node.value if isinstance(node, ast.Let) else node.expr
             if isinstance(value, ast.Choose):
                 return False
-            kind = self.resolved.get(id(value)) if isinstance(value, ast.Call) else None
-            return not (kind and (kind[0] == "proc" or (kind[0] == "prim" and kind[1].calls)))
+            return not (isinstance(value, ast.Call) and _waits(self.resolved.get(id(value))))
         if isinstance(node, ast.Assign):
             return True
         if isinstance(node, ast.Break):
@@ -285,13 +294,14 @@ class _Builder:
             return let
         if isinstance(node, ast.Assign):
             value = self.expr(node.value)
-            kind, name = self.resolved.get(id(node), ("local", node.name))
+            var = isinstance(self.resolved.get(id(node)), StateVar)
+            name = node.name if var else self.slot_of(node, node.name)
             how = node.op
-            index = self.expr(node.index) if kind == "var" and node.index is not None else None
+            index = self.expr(node.index) if var and node.index is not None else None
 
             def assign(L, C):
                 try:
-                    if kind == "var":
+                    if var:
                         C.assign(name, index, how, value, L)
                     elif how == "=":
                         L[name] = value(L, C)
@@ -345,12 +355,11 @@ class _Builder:
             self.top(node.expr, "@")
         elif isinstance(node, ast.Assign):
             value = self.expr(node.value)
-            kind, name = self.resolved.get(id(node), ("local", node.name))
-            if kind == "var":
+            if isinstance(self.resolved.get(id(node)), StateVar):
                 index = self.expr(node.index) if node.index is not None else None
                 self.emit(SETVAR, node.name, index, node.op, value)
             else:
-                self.emit(SETLOCAL, name, node.op, value)
+                self.emit(SETLOCAL, self.slot_of(node, node.name), node.op, value)
         elif isinstance(node, ast.Break):
             loops[-1].append(self.emit(JUMP, None))
         elif isinstance(node, ast.If):
@@ -384,8 +393,9 @@ class _Builder:
             self.ins[b] = (JUMP, end)
 
     def slot_of(self, node: ast.Node, name: str) -> str:
-        """The frame slot the checker gave a name bound by ``node``."""
-        return self.resolved.get(id(node), ("local", name))[1]
+        """The frame slot the checker gave the local ``name`` bound or assigned by ``node``."""
+        resolved = self.resolved.get(id(node))
+        return resolved.slot if isinstance(resolved, LocalName) else name
 
     def top(self, node: ast.Node, target: str) -> None:
         if isinstance(node, ast.Choose):
@@ -402,17 +412,16 @@ class _Builder:
             )
             return
         if isinstance(node, ast.Call):
-            kind = self.resolved.get(id(node))
-            if kind and kind[0] == "proc":
+            resolved = self.resolved.get(id(node))
+            if isinstance(resolved, ProcedureCall):
                 self.emit(CALL, target, "proc", node.name, tuple(self.expr(a) for a in node.args), ())
                 return
-            if kind and kind[0] == "prim" and kind[1].calls:
-                prim = kind[1]
+            if isinstance(resolved, PrimitiveCall) and resolved.primitive.calls:
                 self.emit(
                     CALL,
                     target,
                     "prim",
-                    prim.fn,
+                    resolved.primitive.fn,
                     tuple(self.expr(a) for a in node.args),
                     tuple((k, self.expr(v)) for k, v in node.kwargs),
                 )
@@ -442,26 +451,29 @@ class _Builder:
         raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
 
     def name(self, node: ast.Name) -> Fn:
-        kind, value = self.resolved.get(id(node), ("local", node.name))
-        name = node.name
-        if kind == "local":
-            slot = value
-            return lambda L, C: L[slot]
-        if kind == "var":
-            return lambda L, C: C.vars[name]
-        if kind == "const" and isinstance(value, dict) and "by_players" in value:
-            table = {int(k): freeze(v) for k, v in value["by_players"].items()}
-            return lambda L, C: table[C.player_count]
-        if kind == "const" and isinstance(value, dict):
-            return _const(freeze(value.get("value")))
-        return _const(freeze(value))
+        match self.resolved.get(id(node), LocalName(node.name)):
+            case LocalName(slot):
+                return lambda L, C: L[slot]
+            case StateVar(name):
+                return lambda L, C: C.vars[name]
+            case ConstantValue(value) if isinstance(value, dict) and "by_players" in value:
+                table = {int(k): freeze(v) for k, v in value["by_players"].items()}
+                return lambda L, C: table[C.player_count]
+            case ConstantValue(value) if isinstance(value, dict):
+                return _const(freeze(value.get("value")))
+            case ConstantValue(value):
+                return _const(freeze(value))
+            case RulesetId(ident):
+                return _const(ident)
+            case other:
+                raise RuleRuntimeError(f"cannot compile the name {node.name!r} as {type(other).__name__}")
 
     def index(self, node: ast.Index) -> Fn:
         base, index = node.base, self.expr(node.index)
         per = self.resolved.get(id(node))
-        if per and per[0] == "per":
-            name = base.name
-            if per[1] == "space":
+        if isinstance(per, PerIndex):
+            name = per.var
+            if per.per == "space":
                 return lambda L, C: C.vars[name][C.space_index(index(L, C))]
 
             def of_player(L, C):
@@ -529,10 +541,10 @@ class _Builder:
         return freeze(node.value) if isinstance(node, ast.Const) else None
 
     def call(self, node: ast.Call) -> Fn:
-        kind = self.resolved.get(id(node))
-        if not kind or kind[0] != "prim":
+        resolved = self.resolved.get(id(node))
+        if not isinstance(resolved, PrimitiveCall):
             raise RuleRuntimeError(f"{node.name}() cannot be used inside an expression")
-        prim = kind[1]
+        prim = resolved.primitive
         fn = prim.fn
         fixed = [p for p in prim.params if not p.variadic]
         args = []
@@ -556,11 +568,23 @@ class _Builder:
         return lambda L, C: fn(C, *[f(L, C) for f in args])
 
     def ref(self, arg: ast.Node) -> Fn:
+        """A state variable handed to a primitive to change (``deck``, ``hand[p]``)."""
         if isinstance(arg, ast.Index):
-            name, index = arg.base.name, self.expr(arg.index)
+            name, index = self.state_var(arg.base), self.expr(arg.index)
             return lambda L, C: Ref(C, name, index(L, C))
-        name = arg.name
+        name = self.state_var(arg)
         return lambda L, C: Ref(C, name)
+
+    def state_var(self, node: ast.Node) -> str:
+        resolved = self.resolved.get(id(node))
+        if not isinstance(resolved, StateVar):
+            raise RuleRuntimeError(f"cannot compile {type(node).__name__} as a state variable")
+        return resolved.name
+
+
+def _waits(resolved: Resolved | None) -> bool:
+    """Whether a call may stop at a decision: a procedure, or a primitive that runs another effect."""
+    return isinstance(resolved, ProcedureCall) or (isinstance(resolved, PrimitiveCall) and resolved.primitive.calls)
 
 
 def _loop_items(items: Any) -> tuple:
