@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from itertools import repeat
 from typing import Any
 
 from ..errors import RuleRuntimeError, VenedigError
-from .machine import Machine, PendingChoice, PendingCommits, State, initial_state
-from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action
+from .machine import Machine, PendingCommits, State, initial_state
+from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .ruleset_base import RulesetBase
 from .views import json_safe, redact_event, redact_state
 
@@ -67,9 +66,7 @@ class Game:
         pending = self._state.pending
         if pending is None or self._state.over:
             return ()
-        if isinstance(pending, PendingCommits):
-            return tuple(p for p, c in zip(pending.players, pending.commits) if c is None)
-        return (pending.player,)
+        return pending.movers()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The legal actions of ``player`` (of the only player to move when omitted), sorted."""
@@ -86,17 +83,11 @@ class Game:
 
     def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
         if self._legal is None:
-            self._legal = {}
             pending = self._state.pending
-            if pending is not None and not self._state.over:
-                if isinstance(pending, PendingCommits):
-                    for p, options, commit in zip(pending.players, pending.options, pending.commits):
-                        if commit is None:
-                            self._legal[p] = _actions(p, pending.label, options, False)
-                else:
-                    self._legal[pending.player] = _actions(
-                        pending.player, pending.label, pending.options, pending.optional
-                    )
+            if pending is None or self._state.over:
+                self._legal = {}
+            else:
+                self._legal = {p: pending.legal_actions(p) for p in pending.movers()}
         return self._legal
 
     @property
@@ -191,19 +182,7 @@ class Game:
 
     def _is_legal(self, action: Action) -> bool:
         pending = self._state.pending
-        if pending is None or self._state.over:
-            return False
-        if action.name == PASS and action.value is None:
-            return isinstance(pending, PendingChoice) and pending.optional and action.player == pending.player
-        if action.name != pending.label:
-            return False
-        if isinstance(pending, PendingChoice):
-            return action.player == pending.player and action.value in pending.options
-        players = pending.players
-        if action.player not in players:
-            return False
-        i = players.index(action.player)
-        return pending.commits[i] is None and action.value in pending.options[i]
+        return pending is not None and not self._state.over and pending.accepts(action)
 
     def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
         if self._state.over:
@@ -332,12 +311,6 @@ class Game:
             if not ok:
                 failed.append(f"{ident}: {message}")
         return failed
-
-
-def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
-    # Action(player, label, value) for each option, made without running Python code per option
-    actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
-    return actions + (Action(player, PASS),) if optional else actions
 
 
 def _checksum(body: dict) -> str:

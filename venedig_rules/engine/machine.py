@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from ..effects.compile import RULE_FAILURES, WAIT, combine, freeze
@@ -76,6 +76,24 @@ class PendingChoice:
     target: str
     secret: bool = False
 
+    def movers(self) -> tuple[int, ...]:
+        """The players who must act now: the chooser."""
+        return (self.player,)
+
+    def legal_actions(self, player: int) -> tuple[Action, ...]:
+        """``player``'s legal actions, in order (none when the decision is not theirs)."""
+        if player != self.player:
+            return ()
+        return _actions(player, self.label, self.options, self.optional)
+
+    def accepts(self, action: Action) -> bool:
+        """Whether ``action`` is legal now: the chooser names an option, or passes an optional choice."""
+        if action.player != self.player:
+            return False
+        if action.name == PASS and action.value is None:
+            return self.optional
+        return action.name == self.label and action.value in self.options
+
     def to_json(self) -> dict:
         out = {
             "kind": "one",
@@ -111,8 +129,41 @@ class PendingCommits:
             "target": self.target,
         }
 
+    def movers(self) -> tuple[int, ...]:
+        """The players who must act now: those who have not committed yet, in seat order."""
+        return tuple(p for p, c in zip(self.players, self.commits) if c is None)
+
+    def legal_actions(self, player: int) -> tuple[Action, ...]:
+        """``player``'s legal actions, in order (none once they committed, or when they do
+        not take part)."""
+        if player not in self.players:
+            return ()
+        i = self.players.index(player)
+        if self.commits[i] is not None:
+            return ()
+        return _actions(player, self.label, self.options[i], False)
+
+    def accepts(self, action: Action) -> bool:
+        """Whether ``action`` is legal now: a player yet to commit names one of their options."""
+        if action.name != self.label or action.player not in self.players:
+            return False
+        i = self.players.index(action.player)
+        return self.commits[i] is None and action.value in self.options[i]
+
     def commit_of(self, player: int) -> tuple | None:
+        """``(value,)`` once ``player`` committed, else None."""
         return self.commits[self.players.index(player)]
+
+    def committed(self, player: int, value: Any) -> PendingCommits:
+        """The decision after ``player`` commits ``value``."""
+        i = self.players.index(player)
+        commits = self.commits[:i] + ((value,),) + self.commits[i + 1 :]
+        return PendingCommits(self.players, self.label, self.options, commits, self.target)
+
+    def revealed(self, player_count: int) -> tuple:
+        """Every player's committed value by seat (None for a player who took no part)."""
+        by_player = dict(zip(self.players, self.commits))
+        return tuple(freeze(c[0]) if c is not None else None for c in map(by_player.get, range(player_count)))
 
 
 Pending = PendingChoice | PendingCommits
@@ -183,15 +234,13 @@ class Machine:
         pending = self.pending
         value = None if action.name == PASS else action.value
         if isinstance(pending, PendingCommits):
-            i = pending.players.index(action.player)
-            commits = pending.commits[:i] + ((value,),) + pending.commits[i + 1 :]
-            self.pending = PendingCommits(pending.players, pending.label, pending.options, commits, pending.target)
+            pending = self.pending = pending.committed(action.player, value)
             self.emit(
                 {"type": "commit", "player": action.player, "label": pending.label, "value": value, "hidden": True}
             )
-            if any(c is None for c in commits):
+            if pending.movers():
                 return self.freeze()
-            value = tuple(freeze(c[0]) if c is not None else None for c in self._per_player(pending.players, commits))
+            value = pending.revealed(self.player_count)
             self.emit({"type": "reveal", "label": pending.label, "values": value})
         else:
             event = {
@@ -209,10 +258,6 @@ class Machine:
         frame.pc += 1
         self.pending = None
         return self.run()
-
-    def _per_player(self, players: tuple[int, ...], commits: tuple) -> list:
-        by_player = dict(zip(players, commits))
-        return [by_player.get(p) for p in range(self.player_count)]
 
     def run(self) -> State:
         """Run to the next decision or the end; a rule that fails raises a RuleRuntimeError
@@ -444,6 +489,12 @@ class Machine:
             CallRequest(code, {**names, "item": rule}, returns=False)
             for code, rule in self.compiled.rules_by_when.get(when, ())
         )
+
+
+def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
+    # Action(player, label, value) for each option, made without running Python code per option
+    actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
+    return actions + (Action(player, PASS),) if optional else actions
 
 
 def _options(values: Any, label: str) -> tuple:
