@@ -25,7 +25,7 @@ from ..errors import RuleRuntimeError, VenedigError
 from .machine import Machine, PendingCommits, State, initial_state
 from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .ruleset_base import RulesetBase
-from .views import json_safe, redact_event, redact_state
+from .views import DecisionView, GameView, json_safe, redact_event, redact_state
 
 SAVE_FORMAT = "venedig-rules/game"
 SAVE_VERSION = 1
@@ -127,13 +127,13 @@ class Game:
         info = self.rules.compiled.state[name]
         return value[index if info.per == "player" else self.rules.space_index(index)]
 
-    def view(self, player: int, since: int = 0) -> dict:
+    def view(self, player: int, since: int = 0) -> GameView:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
         in the event log too. ``since``: only the events from ``game.events[since:]`` (a
         front end that already showed the earlier ones asks for the new ones only)."""
         s = self._state
         pending = s.pending
-        decision = None
+        decision: DecisionView | None = None
         if pending is not None and player in self.to_move:
             decision = {"label": pending.label, "actions": [str(a) for a in self.legal_actions(player)]}
         committed = None

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from ..effects.compile import RULE_FAILURES, WAIT, combine, freeze
 from ..effects.context import Ref
 from ..errors import Location, RuleRuntimeError
+from . import events
 from . import rng as rnglib
+from .events import ChangeEvent
 from .notation import PASS, Action, value_key
 from .views import json_safe
 
@@ -235,24 +237,14 @@ class Machine:
         value = None if action.name == PASS else action.value
         if isinstance(pending, PendingCommits):
             pending = self.pending = pending.committed(action.player, value)
-            self.emit(
-                {"type": "commit", "player": action.player, "label": pending.label, "value": value, "hidden": True}
-            )
+            self.emit(events.commit(action.player, pending.label, value))
             if pending.movers():
                 return self.freeze()
             value = pending.revealed(self.player_count)
-            self.emit({"type": "reveal", "label": pending.label, "values": value})
+            self.emit(events.reveal(pending.label, value))
         else:
-            event = {
-                "type": "choice",
-                "player": action.player,
-                "label": pending.label,
-                "value": value,
-                "passed": action.name == PASS,
-            }
-            if pending.secret:
-                event["hidden"] = True  # only the chooser sees the value
-            self.emit(event)
+            # a secret choice's value is shown to the chooser only
+            self.emit(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
         frame = self.frames[-1]
         frame.own()[pending.target] = freeze(value)
         frame.pc += 1
@@ -321,7 +313,7 @@ class Machine:
             frames.clear()
         if not self.over:
             self.over = True
-            self.emit({"type": "game_over"})
+            self.emit(events.game_over())
         return self.freeze()
 
     def choose(self, op: tuple, L: dict) -> bool:
@@ -420,13 +412,16 @@ class Machine:
                     )
             self.vars[name] = value
             if why is not None:
-                self.events.append({"type": "change", "var": name, "value": value, "why": why})
+                # events.ChangeEvent, built in place: this runs for every change of the state
+                whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
+                self.events.append(whole)
             return
         slot = self._slot(name, index)
         old = self.vars[name]
         self.vars[name] = old[:slot] + (value,) + old[slot + 1 :]
         if why is not None:
-            self.events.append({"type": "change", "var": name, "value": value, "why": why, "index": index})
+            part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
+            self.events.append(part)
 
     def assign(self, name: str, index_f: Any, op: str, value_f: Any, L: dict) -> None:
         index = index_f(L, self) if index_f is not None else None
@@ -439,9 +434,7 @@ class Machine:
         items = tuple(source.get())
         self.write(source.name, source.index, items[:position] + items[position + 1 :], None)
         self.write(target.name, target.index, tuple(target.get()) + (item,), None)
-        self.emit(
-            {"type": "move", "item": item, "from": [source.name, source.index], "to": [target.name, target.index]}
-        )
+        self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
 
     def shuffled(self, items: Iterable) -> tuple:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))
@@ -455,14 +448,14 @@ class Machine:
         self.events.append(event)
 
     def narrate(self, kind: str, fields: dict) -> None:
-        self.emit({"type": kind, **{k: json_safe(v) for k, v in fields.items()}})
+        self.emit(events.ruleset_event(kind, {k: json_safe(v) for k, v in fields.items()}))
 
     def end(self, winners: tuple | None = None) -> None:
         """End the game now: the machine stops at once (nothing after this runs)."""
         if not self.over:
             self.winners = tuple(self.player_index(w) for w in winners) if winners is not None else None
             self.over = True
-            self.emit({"type": "game_over"})
+            self.emit(events.game_over())
         raise GameOver
 
     def copies(self, kind: str) -> tuple:
