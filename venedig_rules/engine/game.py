@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleRuntimeError, VenedigError
@@ -35,6 +36,16 @@ class SaveFileError(VenedigError, ValueError):
     """A saved game that cannot be loaded: corrupt, from another ruleset, or inconsistent."""
 
     code = "save/invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a game stood (``game.position``): ``actions`` applied and ``events`` in its log
+    by then. Ask the game later whether it still goes on from there: ``game.continues(p)``."""
+
+    actions: int
+    events: int
+    state: State = field(repr=False, compare=False)  # the snapshot: known by identity
 
 
 class Game:
@@ -118,6 +129,31 @@ class Game:
     def actions(self) -> list[str]:
         """The text of every action applied so far."""
         return [str(a) for a in self._actions]
+
+    @property
+    def position(self) -> Position:
+        """Where the game stands now, to ask :meth:`continues` later (cheap: nothing is copied)."""
+        return Position(len(self._actions), len(self._events), self._state)
+
+    def continues(self, position: Position) -> bool:
+        """Whether the game is at ``position`` or went on from it: no ``undo`` took it back
+        past it (not even to play on another way). Costs the same however long the game.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
+        >>> start = game.position
+        >>> first, second = game.legal_actions(0)[:2]
+        >>> after_first = game.apply(first).position
+        >>> game.continues(start), game.continues(after_first), after_first.events > start.events
+        (True, True, True)
+        >>> _ = game.undo().apply(second)  # another line of play from the start
+        >>> game.continues(start), game.continues(after_first)
+        (True, False)
+        """
+        n = position.actions
+        if n == len(self._actions):
+            return self._state is position.state
+        return n < len(self._actions) == len(self._history) and self._history[n][0] is position.state
 
     def value(self, name: str, index: Any = None) -> Any:
         """A state variable's value (a player's or space's with ``index``), unredacted."""
