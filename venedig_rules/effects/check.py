@@ -124,7 +124,7 @@ def type_of_value(value: Any) -> str:
 _LABEL = re.compile(r"[a-z][a-z0-9_]*")
 
 
-class _Env(dict):
+class _Env(dict[str, str]):
     """Names in scope -> type; ``slots`` maps each to the frame slot holding it. A name
     bound inside a block gets a slot of its own, so it cannot change a name outside."""
 
@@ -153,7 +153,7 @@ class _Checker:
     def problem(self, node: ast.Node, code: str, message: str) -> None:
         self.problems.append(Problem(node.pos, code, message))
 
-    def known_names(self, env: dict[str, str]) -> list[str]:
+    def known_names(self, env: _Env) -> list[str]:
         s = self.scope
         return [*env, *s.state, *s.constants, *s.procedures, *s.registry.names(), *s.ids]
 
@@ -166,7 +166,7 @@ class _Checker:
         env.slots[name] = slot
         self.resolved[id(node)] = LocalName(slot)
 
-    def block(self, body: tuple, env: _Env, loop: bool, depth: int) -> None:
+    def block(self, body: tuple[ast.Node, ...], env: _Env, loop: bool, depth: int) -> None:
         for stmt in body:
             self.statement(stmt, env, loop, depth)
 
@@ -194,7 +194,7 @@ class _Checker:
             self.want(node.count, env, "int", "the count of 'repeat'")
             self.block(node.body.body, env.child(), True, depth + 1)
 
-    def top(self, node: ast.Node, env: dict[str, str]) -> str:
+    def top(self, node: ast.Node, env: _Env) -> str:
         """A statement-level value: may be a decision or a call that waits."""
         if isinstance(node, ast.Choose):
             return self.choose(node, env)
@@ -274,13 +274,13 @@ class _Checker:
             self.problem(node, "dsl/type", f"{node.op} needs a number or list, {what!r} holds {held}")
 
     # -- expressions -----------------------------------------------------------------------
-    def want(self, node: ast.Node, env: dict[str, str], want: str, what: str) -> str:
+    def want(self, node: ast.Node, env: _Env, want: str, what: str) -> str:
         have = self.expr(node, env)
         if not compatible(want, have):
             self.problem(node, "dsl/type", f"{what} should be {want}, not {have}")
         return have
 
-    def expr(self, node: ast.Node, env: dict[str, str]) -> str:
+    def expr(self, node: ast.Node, env: _Env) -> str:
         if isinstance(node, ast.Const):
             return type_of_value(node.value)
         if isinstance(node, ast.Name):
@@ -328,7 +328,7 @@ class _Checker:
         self.problem(node, "dsl/name", f"unknown name {n!r}{did_you_mean(n, self.known_names(env))}")
         return "any"
 
-    def index(self, node: ast.Index, env: dict[str, str]) -> str:
+    def index(self, node: ast.Index, env: _Env) -> str:
         base = node.base
         if isinstance(base, ast.Name) and base.name not in env and base.name in self.scope.state:
             var = self.scope.state[base.name]
@@ -343,7 +343,7 @@ class _Checker:
         self.want(node.index, env, "int", "a list index")
         return "any"
 
-    def binop(self, node: ast.BinOp, env: dict[str, str]) -> str:
+    def binop(self, node: ast.BinOp, env: _Env) -> str:
         op = node.op
         if op in ("and", "or"):
             self.expr(node.left, env)
@@ -368,7 +368,7 @@ class _Checker:
                 self.problem(side, "dsl/type", f"{op!r} needs numbers; this side is {t}")
         return "bool" if op in ("<", "<=", ">", ">=") else "int"
 
-    def call(self, node: ast.Call, env: dict[str, str], top: bool) -> str:
+    def call(self, node: ast.Call, env: _Env, top: bool) -> str:
         s, n = self.scope, node.name
         if n in s.procedures:
             self.resolved[id(node)] = ProcedureCall(n)
@@ -419,7 +419,7 @@ class _Checker:
             self.expr(value, env)
         return prim.result
 
-    def ref(self, arg: ast.Node, env: dict[str, str], fname: str, param: Param) -> None:
+    def ref(self, arg: ast.Node, env: _Env, fname: str, param: Param) -> None:
         base = arg.base if isinstance(arg, ast.Index) else arg
         if not (isinstance(base, ast.Name) and base.name in self.scope.state and base.name not in env):
             self.problem(
