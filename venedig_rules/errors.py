@@ -60,10 +60,10 @@ class RulesError(VenedigError, ValueError):
         """The one-line form ``file:line:column: code: message``."""
         return f"{self.location}: {self.code}: {self.message}"
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Location, str, str]:
         return (self.location, self.code, self.message)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str | int]:
         """JSON-safe form, as printed by ``venedig-rules validate --format json``."""
         loc = self.location
         return {"file": loc.file, "line": loc.line, "column": loc.column, "code": self.code, "message": self.message}

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class Bot(Protocol):
-    def act(self, view: dict, actions: list[Action]) -> Action:
+    def act(self, view: GameView, actions: list[Action]) -> Action:
         """Pick one of ``actions`` knowing only ``view`` (the player's view)."""
 
 
@@ -35,7 +35,7 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self.random = random.Random(seed)
 
-    def act(self, view: dict, actions: list[Action]) -> Action:
+    def act(self, view: GameView, actions: list[Action]) -> Action:
         return self.random.choice(actions)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleRuntimeError, VenedigError
+from .events import Event
 from .machine import Machine, PendingCommits, State, initial_state
 from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .ruleset_base import RulesetBase
@@ -62,8 +63,10 @@ class Game:
             raise ValueError(
                 f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
             )
-        self.rules, self.players, self.seed = rules, players, seed
-        self._events: list[dict] = []
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self._events: list[Event] = []
         self._actions: list[Action] = []  # as applied; their text on demand
         self._history: list[tuple[State, int]] = []
         self._legal: dict[int, tuple[Action, ...]] | None = None
@@ -121,8 +124,8 @@ class Game:
         return self.rules.rank_winners(self._state.vars, self.players)
 
     @property
-    def events(self) -> list[dict]:
-        """Every event so far, unredacted (dicts with a ``type``)."""
+    def events(self) -> list[Event]:
+        """Every event so far, unredacted (dicts with a ``type``: see :mod:`.events`)."""
         return list(self._events)
 
     @property
@@ -160,7 +163,7 @@ class Game:
         value = self._state.vars[name]
         if index is None:
             return value
-        info = self.rules.compiled.state[name]
+        info = self.rules.compiled_flow.state[name]
         return value[index if info.per == "player" else self.rules.space_index(index)]
 
     def view(self, player: int, since: int = 0) -> GameView:
@@ -202,11 +205,12 @@ class Game:
             raise IllegalActionError(
                 f"{action!r} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
-        if not self._is_legal(action):
-            raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         before, n_events = self._state, len(self._events)
+        pending = before.pending
+        if pending is None or before.over or not pending.accepts(action):
+            raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         try:
-            self._state = Machine(self.rules, self.players, before, self._events).resume(action)
+            self._state = Machine(self.rules, self.players, before, self._events).resume(pending, action)
         except Exception:
             self._state = before
             del self._events[n_events:]
@@ -215,10 +219,6 @@ class Game:
         self._actions.append(action)
         self._legal = None
         return self
-
-    def _is_legal(self, action: Action) -> bool:
-        pending = self._state.pending
-        return pending is not None and not self._state.over and pending.accepts(action)
 
     def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
         if self._state.over:
@@ -245,13 +245,18 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (cheap: states are shared, never changed in place)."""
         other = Game.__new__(Game)
-        other.rules, other.players, other.seed = self.rules, self.players, self.seed
-        other._state, other._legal = self._state, self._legal
-        other._events, other._actions, other._history = list(self._events), list(self._actions), list(self._history)
+        other.rules = self.rules
+        other.players = self.players
+        other.seed = self.seed
+        other._state = self._state
+        other._legal = self._legal
+        other._events = list(self._events)
+        other._actions = list(self._actions)
+        other._history = list(self._history)
         return other
 
     # -- saving ----------------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""
         body = {
             "format": SAVE_FORMAT,
@@ -311,7 +316,7 @@ class Game:
             replayed.apply(action)
         self._history = replayed._history
 
-    def fingerprint(self) -> tuple:
+    def fingerprint(self) -> tuple[str, int, int]:
         """A cheap identity of the game's position: its state and the length of its log
         (equal fingerprints: equal ``to_json`` but for events, which only grow)."""
         s = self._state
@@ -336,19 +341,19 @@ class Game:
         ``when: end`` only once the game is over)."""
         run = Machine(self.rules, self.players, self._state, self._events)
         failed = []
-        for ident, message, when, check in self.rules.compiled.invariants:
-            if when == "end" and not self._state.over:
+        for invariant in self.rules.compiled_flow.invariants:
+            if invariant.when == "end" and not self._state.over:
                 continue
             try:
-                ok = check({"players": tuple(range(self.players))}, run)
+                ok = invariant.check({"players": tuple(range(self.players))}, run)
             except RuleRuntimeError as exc:
-                failed.append(f"{ident}: {message} (could not be evaluated: {exc})")
+                failed.append(f"{invariant.id}: {invariant.message} (could not be evaluated: {exc})")
                 continue
             if not ok:
-                failed.append(f"{ident}: {message}")
+                failed.append(f"{invariant.id}: {invariant.message}")
         return failed
 
 
-def _checksum(body: dict) -> str:
+def _checksum(body: dict[str, Any]) -> str:
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

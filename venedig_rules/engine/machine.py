@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from ..effects.compile import RULE_FAILURES, WAIT, combine, freeze
+from ..effects.compile import RULE_FAILURES, WAIT, CallOp, ChooseOp, Fn, Locals, combine, freeze
 from ..effects.context import Ref
 from ..errors import Location, RuleRuntimeError
 from . import events
 from . import rng as rnglib
-from .events import ChangeEvent
+from .events import ChangeEvent, Event
 from .notation import PASS, Action, value_key
 from .views import json_safe
 
@@ -35,8 +35,10 @@ class CallRequest:
 
     __slots__ = ("code", "names", "returns")
 
-    def __init__(self, code: str, names: dict, returns: bool = True):
-        self.code, self.names, self.returns = code, names, returns
+    def __init__(self, code: str, names: dict[str, Any], returns: bool = True):
+        self.code = code
+        self.names = names
+        self.returns = returns
 
     def __repr__(self) -> str:
         return f"CallRequest({self.code!r}, {self.names!r}, returns={self.returns})"
@@ -48,7 +50,7 @@ class SavedFrame(NamedTuple):
     code: str
     pc: int
     target: str | None
-    names: dict
+    names: Locals
 
 
 class Frame:
@@ -57,10 +59,15 @@ class Frame:
 
     __slots__ = ("code", "names", "owned", "pc", "target")
 
-    def __init__(self, code: str, pc: int, target: str | None, names: dict, owned: bool = False):
-        self.code, self.pc, self.target, self.names, self.owned = code, pc, target, names, owned
+    def __init__(self, code: str, pc: int, target: str | None, names: Locals, owned: bool = False):
+        self.code = code
+        self.pc = pc
+        self.target = target
+        self.names = names
+        self.owned = owned
 
-    def own(self) -> dict:
+    def own(self) -> Locals:
+        """The frame's names, its own to change."""
         if not self.owned:
             self.names, self.owned = dict(self.names), True
         return self.names
@@ -73,7 +80,7 @@ class PendingChoice:
 
     player: int
     label: str
-    options: tuple
+    options: tuple[Any, ...]
     optional: bool
     target: str
     secret: bool = False
@@ -96,8 +103,8 @@ class PendingChoice:
             return self.optional
         return action.name == self.label and action.value in self.options
 
-    def to_json(self) -> dict:
-        out = {
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "kind": "one",
             "player": self.player,
             "label": self.label,
@@ -117,11 +124,11 @@ class PendingCommits:
 
     players: tuple[int, ...]
     label: str
-    options: tuple[tuple, ...]
-    commits: tuple[tuple | None, ...]
+    options: tuple[tuple[Any, ...], ...]
+    commits: tuple[tuple[Any] | None, ...]
     target: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "kind": "each",
             "players": list(self.players),
@@ -152,7 +159,7 @@ class PendingCommits:
         i = self.players.index(action.player)
         return self.commits[i] is None and action.value in self.options[i]
 
-    def commit_of(self, player: int) -> tuple | None:
+    def commit_of(self, player: int) -> tuple[Any] | None:
         """``(value,)`` once ``player`` committed, else None."""
         return self.commits[self.players.index(player)]
 
@@ -162,7 +169,7 @@ class PendingCommits:
         commits = self.commits[:i] + ((value,),) + self.commits[i + 1 :]
         return PendingCommits(self.players, self.label, self.options, commits, self.target)
 
-    def revealed(self, player_count: int) -> tuple:
+    def revealed(self, player_count: int) -> tuple[Any, ...]:
         """Every player's committed value by seat (None for a player who took no part)."""
         by_player = dict(zip(self.players, self.commits))
         return tuple(freeze(c[0]) if c is not None else None for c in map(by_player.get, range(player_count)))
@@ -178,17 +185,21 @@ class State:
 
     def __init__(
         self,
-        vars: dict,
+        vars: dict[str, Any],
         frames: tuple[SavedFrame, ...],
         pending: Pending | None,
         rng: int,
         over: bool = False,
         winners: tuple[int, ...] | None = None,
     ):
-        self.vars, self.frames, self.pending, self.rng = vars, frames, pending, rng
-        self.over, self.winners = over, winners
+        self.vars = vars
+        self.frames = frames
+        self.pending = pending
+        self.rng = rng
+        self.over = over
+        self.winners = winners
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "vars": json_safe(self.vars),
             "frames": [[c, pc, t, json_safe(L)] for c, pc, t, L in self.frames],
@@ -203,7 +214,7 @@ def initial_state(rules: RulesetBase, players: int, seed: int) -> State:
     """The snapshot before the flow's first statement."""
     return State(
         _initial_vars(rules, players),
-        (SavedFrame(rules.compiled.main, 0, None, _base_locals(players)),),
+        (SavedFrame(rules.compiled_flow.main, 0, None, _base_locals(players)),),
         None,
         rnglib.seed_state(seed),
     )
@@ -220,20 +231,25 @@ class Machine:
     a run fails).
     """
 
-    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[dict]):
-        self.rules, self.compiled = rules, rules.compiled
+    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[Event]):
+        self.rules = rules
+        self.compiled = rules.compiled_flow
         self.player_count = players
+        self.everyone = tuple(range(players))
         self.vars = state.vars  # copied on the first write
         self._own_vars = False
         self.frames = [Frame(c, pc, t, L) for c, pc, t, L in state.frames]
-        self.everyone = tuple(range(players))
-        self.pending, self.rng, self.over, self.winners = state.pending, state.rng, state.over, state.winners
+        self.pending = state.pending
+        self.rng = state.rng
+        self.over = state.over
+        self.winners = state.winners
         self.events = events
-        self._indexed, self._player_vars = rules.indexed_vars, rules.player_vars
+        self._indexed = rules.indexed_vars
+        self._player_vars = rules.player_vars
 
     # -- the machine -----------------------------------------------------------------------
-    def resume(self, action: Action) -> State:
-        pending = self.pending
+    def resume(self, pending: Pending, action: Action) -> State:
+        """Take ``action``, legal at ``pending`` (the snapshot's decision), and run on."""
         value = None if action.name == PASS else action.value
         if isinstance(pending, PendingCommits):
             pending = self.pending = pending.committed(action.player, value)
@@ -316,7 +332,7 @@ class Machine:
             self.emit(events.game_over())
         return self.freeze()
 
-    def choose(self, op: tuple, L: dict) -> bool:
+    def choose(self, op: ChooseOp, L: Locals) -> bool:
         """Set up a decision; False when there is nothing to decide (an optional choice
         without options resolves to none at once)."""
         _, target, player_f, options_f, label, optional, each, secret = op
@@ -331,7 +347,7 @@ class Machine:
             self.pending = PendingChoice(player, label, options, bool(optional), target, bool(secret))
             return True
         players = tuple(self.player_index(p) for p in player_f(L, self))
-        per = []
+        per: list[tuple[Any, ...]] = []
         for p in players:
             inner = dict(L)
             inner[each] = p
@@ -345,15 +361,15 @@ class Machine:
         self.pending = PendingCommits(players, label, tuple(per), tuple(None for _ in players), target)
         return True
 
-    def call(self, op: tuple, L: dict) -> None:
+    def call(self, op: CallOp, L: Locals) -> None:
         _, target, kind, callee, args, kwargs = op
         frames = self.frames
         if kind == "proc":
-            code, params = self.compiled.procedures[callee]
-            names = {"players": self.everyone}
-            for param, f in zip(params, args):
+            procedure = self.compiled.procedures[callee]
+            names: Locals = {"players": self.everyone}
+            for param, f in zip(procedure.params, args):
                 names[param] = f(L, self)
-            requests: tuple[tuple[str, dict, bool], ...] = ((code, names, True),)
+            requests: tuple[tuple[str, Locals, bool], ...] = ((procedure.code, names, True),)
         else:
             requests = tuple(
                 (r.code, r.names, r.returns)
@@ -423,7 +439,8 @@ class Machine:
             part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
             self.events.append(part)
 
-    def assign(self, name: str, index_f: Any, op: str, value_f: Any, L: dict) -> None:
+    def assign(self, name: str, index_f: Fn | None, op: str, value_f: Fn, L: Locals) -> None:
+        """``name = value``, ``name[index] += value``, ...: compiled assignments run this."""
         index = index_f(L, self) if index_f is not None else None
         value = freeze(value_f(L, self))
         if op != "=":
@@ -436,7 +453,7 @@ class Machine:
         self.write(target.name, target.index, tuple(target.get()) + (item,), None)
         self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
 
-    def shuffled(self, items: Iterable) -> tuple:
+    def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))
         return out
 
@@ -444,13 +461,13 @@ class Machine:
         self.rng, value = rnglib.below(self.rng, n)
         return value
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: Event) -> None:
         self.events.append(event)
 
-    def narrate(self, kind: str, fields: dict) -> None:
+    def narrate(self, kind: str, fields: dict[str, Any]) -> None:
         self.emit(events.ruleset_event(kind, {k: json_safe(v) for k, v in fields.items()}))
 
-    def end(self, winners: tuple | None = None) -> None:
+    def end(self, winners: tuple[int, ...] | None = None) -> NoReturn:
         """End the game now: the machine stops at once (nothing after this runs)."""
         if not self.over:
             self.winners = tuple(self.player_index(w) for w in winners) if winners is not None else None
@@ -458,25 +475,25 @@ class Machine:
             self.emit(events.game_over())
         raise GameOver
 
-    def copies(self, kind: str) -> tuple:
+    def copies(self, kind: str) -> tuple[str, ...]:
         return self.rules.copies(kind, self.player_count)
 
-    def ids(self, kind: str) -> tuple:
+    def ids(self, kind: str) -> tuple[str, ...]:
         return tuple(item["id"] for item in self.rules.items_of(kind))
 
-    def item(self, ident: str) -> dict:
+    def item(self, ident: str) -> dict[str, Any]:
         return self.rules.item(ident)
 
     def param(self, ident: str, name: str, *default: Any) -> Any:
         return freeze(self.rules.item_param(ident, name, *default))
 
-    def call_item(self, ident: str, field: str, bindings: dict) -> tuple[CallRequest, ...]:
+    def call_item(self, ident: str, field: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         code, names = self.rules.item_call(ident, field)
         names.update({k: freeze(v) for k, v in bindings.items()})
         names["players"] = self.everyone
         return (CallRequest(code, names),)
 
-    def call_rules(self, when: str, bindings: dict) -> tuple[CallRequest, ...]:
+    def call_rules(self, when: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         names = {"players": self.everyone, **{k: freeze(v) for k, v in bindings.items()}}
         return tuple(
             CallRequest(code, {**names, "item": rule}, returns=False)
@@ -484,13 +501,13 @@ class Machine:
         )
 
 
-def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
+def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) -> tuple[Action, ...]:
     # Action(player, label, value) for each option, made without running Python code per option
     actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
     return actions + (Action(player, PASS),) if optional else actions
 
 
-def _options(values: Any, label: str) -> tuple:
+def _options(values: Any, label: str) -> tuple[Any, ...]:
     """The distinct options of a decision, in legal-action order."""
     if not isinstance(values, tuple):
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
@@ -503,14 +520,16 @@ def _options(values: Any, label: str) -> tuple:
     return tuple(sorted(distinct, key=value_key))
 
 
-_TUPLE, _STR, _INT = {tuple}, {str}, {int}
+_TUPLE: set[type] = {tuple}
+_STR: set[type] = {str}
+_INT: set[type] = {int}
 
 
-def _base_locals(players: int) -> dict:
+def _base_locals(players: int) -> Locals:
     return {"players": tuple(range(players))}
 
 
-def _initial_vars(rules: RulesetBase, players: int) -> dict:
+def _initial_vars(rules: RulesetBase, players: int) -> dict[str, Any]:
     out = {}
     for name, (per, start) in rules.state_starts().items():
         value = freeze(start)

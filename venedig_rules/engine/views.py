@@ -66,16 +66,17 @@ def visible(rules: RulesetBase, name: str, index: Any, player: int | None) -> bo
     if decl == "all":
         return True
     if decl == "owner":
-        return index == player and rules.compiled.state[name].per == "player"
+        return index == player and rules.compiled_flow.state[name].per == "player"
     return False
 
 
-def redact_state(rules: RulesetBase, values: dict, player: int, players: int) -> dict:
+def redact_state(rules: RulesetBase, values: dict[str, Any], player: int, players: int) -> dict[str, Any]:
     """Every state variable as ``player`` may see it, JSON-safe."""
-    out = {}
+    out: dict[str, Any] = {}
+    state = rules.compiled_flow.state
     for name, value in values.items():
         decl = rules.state_visibility(name)
-        per = rules.compiled.state[name].per
+        per = state[name].per
         if decl == "all":
             out[name] = json_safe(value)
         elif per == "player":
