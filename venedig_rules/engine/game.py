@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import RuleRuntimeError, VenedigError
 from .events import Event
-from .machine import Machine, PendingCommits, State, initial_state
+from .machine import Machine, State, initial_state
 from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .ruleset_base import RulesetBase
 from .views import DecisionView, GameView, json_safe, redact_event, redact_state
@@ -175,10 +175,7 @@ class Game:
         decision: DecisionView | None = None
         if pending is not None and player in self.to_move:
             decision = {"label": pending.label, "actions": [str(a) for a in self.legal_actions(player)]}
-        committed = None
-        if isinstance(pending, PendingCommits) and player in pending.players:
-            commit = pending.commit_of(player)
-            committed = json_safe(commit[0]) if commit is not None else None
+        commit = pending.commit_of(player) if pending is not None else None
         return {
             "ruleset": self.rules.name,
             "player": player,
@@ -188,7 +185,7 @@ class Game:
             "winners": list(self.winners),
             "state": redact_state(self.rules, s.vars, player, self.players),
             "decision": decision,
-            "your_commit": committed,
+            "your_commit": json_safe(commit[0]) if commit is not None else None,
             "events": [e for e in (redact_event(self.rules, ev, player) for ev in self._events[since:]) if e],
         }
 

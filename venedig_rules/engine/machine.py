@@ -103,6 +103,10 @@ class PendingChoice:
             return self.optional
         return action.name == self.label and action.value in self.options
 
+    def commit_of(self, player: int) -> tuple[Any] | None:
+        """None: nobody commits at a one-player decision (see :meth:`PendingCommits.commit_of`)."""
+        return None
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "kind": "one",
@@ -161,7 +165,7 @@ class PendingCommits:
 
     def commit_of(self, player: int) -> tuple[Any] | None:
         """``(value,)`` once ``player`` committed, else None."""
-        return self.commits[self.players.index(player)]
+        return self.commits[self.players.index(player)] if player in self.players else None
 
     def committed(self, player: int, value: Any) -> PendingCommits:
         """The decision after ``player`` commits ``value``."""
