@@ -394,6 +394,24 @@ def test_undo_takes_back_the_end_of_the_game(rules):
     assert not game.is_over and game.to_move and game.winners == ()
 
 
+def test_a_game_continues_every_earlier_position_until_an_undo_takes_it_back_past_one(rules):
+    game = rules.new_game(players=3, seed=4)
+    rng = random.Random(4)
+    positions = [game.position]
+    for _ in range(6):
+        step(game, rng)
+        positions.append(game.position)
+    assert all(game.continues(p) for p in positions)
+    assert [p.actions for p in positions] == list(range(7))
+    assert positions[-1].events == len(game.events)
+    clone = game.clone()
+    game.undo().undo()
+    assert [game.continues(p) for p in positions] == [True] * 5 + [False] * 2
+    assert all(clone.continues(p) for p in positions)  # a clone goes on by itself
+    game.apply(game.legal_actions(game.to_move[0])[0])
+    assert game.continues(positions[4]) and not game.continues(positions[6])
+
+
 # -- clone -----------------------------------------------------------------------------------
 def test_a_clone_is_equal_in_to_json(rules):
     game = playout(rules.new_game(players=3, seed=2), 2, steps=9)
