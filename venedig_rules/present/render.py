@@ -67,7 +67,7 @@ def spectator_view(game: Game) -> dict[str, Any]:
     >>> view["state"]["hand"], view["decision"]
     ([{'hidden': 3}, {'hidden': 3}], None)
     """
-    return game.view(SPECTATOR)
+    return dict(game.view(SPECTATOR))
 
 
 def render_svg(game: Game, seat: int | None = None) -> str:

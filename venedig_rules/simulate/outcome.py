@@ -159,7 +159,7 @@ def read_game(
 ) -> tuple[GameRecord, Counter[tuple[str, ...]]]:
     """The record of a played game and the counts of its decisions, events and items."""
     reading = Reading.of(rules)
-    events = game.events
+    events: list[dict[str, Any]] = [dict(event) for event in game.events]  # read as plain mappings
     counts: Counter[tuple[str, ...]] = Counter()
     end = None
     for event in events:
