@@ -44,14 +44,16 @@ def arrange(game: vr.Game, **values) -> vr.Game:
                 old[rules.space_index(space)] = v
             value = old
         new[name] = freeze(value)
+    # a waiting frame stands at its decision: running it again asks the decision again
     run = Machine(
         rules, game.players, State(new, state.frames, None, state.rng, state.over, state.winners), game._events
     )
-    frame = run.frames[-1]
-    code = rules.compiled.codes[frame.code]
-    op = code.instructions[frame.pc]
-    assert run.choose(op, frame.own()), "the arranged state leaves nothing to decide here"
-    game._state = run.freeze()
+    top = state.frames[-1]
+    game._state = run.run()
+    after = game._state.frames[-1] if game._state.frames else None
+    assert after is not None and (after.code, after.pc) == (top.code, top.pc), (
+        "the arranged state leaves nothing to decide here"
+    )
     game._legal = None
     return game
 

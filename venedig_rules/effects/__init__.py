@@ -18,11 +18,11 @@ from ..data.yamlsource import PositionMap, pointer
 from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
-from .compile import Code, Fn, compile_expression, compile_program
+from .compile import CheckedProgram, Generated, Kind, generate
 from .parse import DslParseError, ExprStmt, Program, parse
 from .registry import CORE, Registry
 
-__all__ = ["CORE", "Compiled", "compile_ruleset", "parse"]
+__all__ = ["CORE", "Compiled", "Generated", "compile_ruleset", "parse"]
 
 #: Item lists whose DSL fields run as code: (file kind, list key) -> (fields, singular name)
 ITEM_CODE = {
@@ -43,19 +43,20 @@ class Procedure(NamedTuple):
 
 
 class Invariant(NamedTuple):
-    """An invariant, compiled: ``check(L, C)`` is true while it holds (``when``: always, end)."""
+    """An invariant: ``code`` is its check's program (``when``: always, end)."""
 
     id: str
     message: str
     when: str
-    check: Fn
+    code: str
 
 
 @dataclass
 class Compiled:
-    """Everything the engine runs, compiled once when the ruleset loads."""
+    """Everything the engine runs: every checked program (compiled to Python on first use,
+    :meth:`generated`) and the tables that say what calls what."""
 
-    codes: dict[str, Code] = field(default_factory=dict)
+    programs: dict[str, CheckedProgram] = field(default_factory=dict)
     main: str = ""
     procedures: dict[str, Procedure] = field(default_factory=dict)
     item_code: dict[tuple[str, str], str] = field(default_factory=dict)  # (item id, field) -> code id
@@ -65,6 +66,21 @@ class Compiled:
     invariants: tuple[Invariant, ...] = ()
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
+    _generated: Generated | None = field(default=None, repr=False, compare=False)
+
+    def generated(self, key: str | None = None) -> Generated:
+        """The programs compiled to Python functions (once; shared by every load of the same
+        rules when ``key`` is their ``rules_hash``)."""
+        if self._generated is None:
+            self._generated = generate(
+                self.programs,
+                self.registry,
+                {name: p.code for name, p in self.procedures.items()},
+                self.item_code,
+                self.rules_by_when,
+                key,
+            )
+        return self._generated
 
 
 def compile_ruleset(
@@ -112,12 +128,15 @@ def compile_ruleset(
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
+        given = frozenset(scope.locals)
         if isinstance(role, InvariantRole):
             item = role.item
-            check_f = compile_expression(programs[ptr], resolved)
-            compiled.invariants += (Invariant(item["id"], item["message"], item.get("when", "always"), check_f),)
+            compiled.programs[ptr] = CheckedProgram(ptr, programs[ptr], resolved, "invariant", given=given)
+            compiled.invariants += (Invariant(item["id"], item["message"], item.get("when", "always"), ptr),)
             continue
-        compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
+        kind: Kind = "main" if isinstance(role, MainRole) else "procedure" if isinstance(role, ProcRole) else "item"
+        params = tuple(role.params) if isinstance(role, ProcRole) else ()
+        compiled.programs[ptr] = CheckedProgram(ptr, programs[ptr], resolved, kind, params, given)
         if isinstance(role, ProcRole):
             compiled.procedures[role.name] = Procedure(ptr, tuple(role.params))
         elif isinstance(role, ItemRole):

@@ -1,25 +1,70 @@
-"""Compile checked DSL programs into instruction lists for the engine's small machine.
+"""Compile checked DSL programs to Python source: one module of plain functions per ruleset.
 
-Expressions become Python closures ``f(L, C)`` (``L`` the frame's local names, ``C`` the
-running game); statements that may stop at a decision (a ``choose``, a procedure, a
-primitive that runs another effect) become instructions with jumps, so that a program can
-stop there and resume later from plain data: a frame is (code id, instruction index, local
-names), never a Python generator or closure. Every other statement, loops and branches
-included, becomes one closure that runs it through (a run of them is one ``BLOCK``
-instruction): it cannot stop halfway, so it needs no instruction index. Nothing is
-``eval``-ed and every loop is bounded: ``for`` walks a list fixed when the loop starts,
-``repeat`` counts down.
+The generator writes Python from the *checked AST* only, never from rule text: every DSL
+name becomes a mangled identifier (``v_round``, ``b3_card`` for a name bound inside a
+block), every literal is written with ``repr`` (or kept in the module's namespace), every
+primitive is a namespace global (``p_count``), and the operators are fast paths for whole
+numbers with a checked fallback from :mod:`.runtime`. The source is compiled once per
+ruleset and kept per ``rules_hash`` (:func:`generate`). A **line table** gives, for every
+generated line, the program and the offset of the DSL statement it belongs to, so an error
+raised anywhere below a generated line is located at that statement's file, line and
+column (:meth:`Generated.locate`).
+
+Each program becomes one of three kinds of function:
+
+- a program that can never stop at a decision is **direct**: straight code, branches and
+  loops as native Python, DSL locals as Python locals, ``d7(C, N)`` for an item's effect or
+  a scoring rule (``N`` the names its caller binds), ``d7(C, v_self, <params>)`` for a
+  procedure; it returns the program's value, and calls of other direct programs are plain
+  Python calls;
+- a program that may stop is **resumable**: ``r7(C, F)`` runs frame ``F`` (plain data: code
+  id, ``pc``, target, names) from ``F.pc``; its locals live in the frame's names, its body
+  is a ``pc`` switch (``while True: if pc == 0: ... if pc == 1: ...``) with one case per
+  place it can stop or jump to, code without a decision inside each case native again. It
+  returns the program's value, or :data:`~.runtime.STOP` when it waits for a decision
+  (``F.pc`` is then the decision's case; the answer resumes the case after it). A call of
+  another resumable program pushes that program's frame and runs it at once, so the
+  machine's dispatch loop only turns when a game resumes after a decision;
+- an invariant is ``i7(C, N)``: one expression.
+
+``C`` is the running game (the engine's machine): the generated code reads ``C.vars``
+(kept in ``V``) and calls its methods to change the state, to decide and to call.
+
+>>> from venedig_rules.effects.parse import parse
+>>> from venedig_rules.effects.check import Scope, check
+>>> program = parse("let n = 0; for x in [1, 2, 3] { n += x * 2 }; n")
+>>> _, resolved = check(program, Scope(locals={"players": "list"}))
+>>> text = source({"main": CheckedProgram("main", program, resolved, "main")})
+>>> print(text.split("def d0")[1].split("def r0")[0].strip())  # doctest: +ELLIPSIS
+(C, N):
+    V = C.vars
+    P = C.player_count
+    ...
+    v_n = 0
+    _t1 = (1, 2, 3)
+    if _t1.__class__ is not tuple: _t1 = _loop_items(_t1)
+    C.left -= len(_t1)
+    if C.left < 0: _out_of_steps()
+    for b2_x in _t1:
+        ...
+        v_n = (_t7 if ... else _combine(_t6, '+=', _t5))
+    _r = v_n
+    return _r
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, NoReturn
+import keyword
+import linecache
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Literal
 
 from ..errors import RuleRuntimeError
 from . import parse as ast
+from . import runtime
 from .check import (
     ConstantValue,
     LocalName,
@@ -27,643 +72,879 @@ from .check import (
     PrimitiveCall,
     ProcedureCall,
     Resolution,
-    Resolved,
     RulesetId,
     StateVar,
 )
 from .context import Ref
+from .registry import Primitive, Registry
+from .runtime import MAX_INT, MAX_REPEAT, RULE_FAILURES, STOP, combine, freeze
 
-# opcodes
-EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
-#: What a step returns instead of the next instruction index: wait for a decision / run a call.
-WAIT, CALL_OUT = -1, -2
-#: Largest count a ``repeat`` may run.
-MAX_REPEAT = 100_000
-#: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
-#: reported as rule errors with the place of the statement that failed.
-RULE_FAILURES = (TypeError, ValueError, KeyError, IndexError)
+__all__ = [
+    "MAX_REPEAT",
+    "RULE_FAILURES",
+    "STOP",
+    "CheckedProgram",
+    "Generated",
+    "combine",
+    "freeze",
+    "generate",
+    "source",
+]
 
-#: A frame's local names (its slots) while its code runs: ``L``.
-Locals = dict[str, Any]
-#: The running game compiled code is handed: ``C``, the engine's machine (a layer above this
-#: one, so it is not named here; it is the ``Context`` of primitives plus ``vars`` and ``assign``).
-Running = Any
-#: An expression, compiled: ``f(L, C)`` is its value.
-Fn = Callable[[Locals, Running], Any]
-#: A statement that runs through, compiled: ``run(L, C)`` is True when a ``break`` ran.
-Through = Callable[[Locals, Running], bool | None]
-#: An instruction, compiled: ``step(L, C)`` is the next instruction's index, or WAIT / CALL_OUT.
-Step = Callable[[Locals, Running], int]
-#: An instruction: its opcode, then operands whose number and kinds the opcode decides.
-Instruction = tuple[Any, ...]
-#: ``(CHOOSE, target, player, options, label, optional, each, secret)``: a decision.
-ChooseOp = tuple[int, str, Fn, Fn, str, bool, str | None, bool]
-#: ``(CALL, target, "proc", procedure name, args, ())`` or ``(CALL, target, "prim", primitive
-#: function, args, kwargs)``: another effect to run (the primitive returns CallRequests).
-CallOp = tuple[int, str, str, Any, tuple[Fn, ...], tuple[tuple[str, Fn], ...]]
+Kind = Literal["main", "procedure", "item", "invariant"]
+#: A compiled function: resumable ``r(C, F)``, direct ``d(C, N)``, or an invariant ``i(C, N)``.
+Function = Callable[..., Any]
 
 
 @dataclass(frozen=True)
-class Code:
-    """One compiled program: ``id`` names it in frames (e.g. ``/cards/cards/3/effect``)."""
+class CheckedProgram:
+    """A program the checker passed: what the generator compiles.
+
+    ``kind`` says how it is called: the flow's ``main``, a ``procedure`` (with ``params`` in
+    order), an ``item`` field or scoring rule (run through ``effect``/``trigger``), an
+    ``invariant`` (one expression).
+    """
 
     id: str
-    instructions: tuple[Instruction, ...]
-    text: str
-    offsets: tuple[int, ...] = ()  # per instruction: where its statement starts in ``text``
-    steps: tuple[Step, ...] = ()  # per instruction: run it, give the next index
+    program: ast.Program
+    resolved: Resolution = field(repr=False)
+    kind: Kind
+    params: tuple[str, ...] = ()
+    given: frozenset[str] = frozenset({"players"})  # the names its callers bind
 
 
-def compile_program(code_id: str, program: ast.Program, resolved: Resolution) -> Code:
-    """The Code of a checked program (``resolved`` from :func:`check.check`)."""
-    builder = _Builder(resolved)
-    builder.body(program.body, loops=[])
-    instructions = tuple(builder.ins)
+class Generated:
+    """A ruleset's compiled functions, their source and its line table."""
 
-    def land(i: int) -> int:
-        """Where going to instruction ``i`` really leads: past any jumps to jumps."""
-        seen: set[int] = set()
-        while i < len(instructions) and instructions[i][0] == JUMP and i not in seen:
-            seen.add(i)
-            i = instructions[i][1]
-        return i
-
-    steps = tuple(_step(op, pc, land) for pc, op in enumerate(instructions))
-    return Code(code_id, instructions, program.text, tuple(builder.offsets), steps)
-
-
-def _step(op: Instruction, pc: int, land: Callable[[int], int]) -> Step:
-    """The instruction as a closure ``step(L, C) -> next index`` (or WAIT / CALL_OUT); a
-    step that would go to a jump goes where the jump leads instead."""
-    kind, nxt = op[0], land(pc + 1)
-    if kind == EXPR:
-        f = op[1]
-
-        def step(L: Locals, C: Running) -> int:
-            L["@"] = f(L, C)
-            return nxt
-    elif kind == LET:
-        name, f = op[1], op[2]
-
-        def step(L: Locals, C: Running) -> int:
-            L[name] = f(L, C)
-            return nxt
-    elif kind == JUMP:
-        target = land(op[1])
-
-        def step(L: Locals, C: Running) -> int:
-            return target
-    elif kind == JUMPIFNOT:
-        f, target = op[1], land(op[2])
-
-        def step(L: Locals, C: Running) -> int:
-            return nxt if f(L, C) else target
-    elif kind == FORINIT:
-        slot, f = op[1], op[2]
-
-        def step(L: Locals, C: Running) -> int:
-            L[slot] = (_loop_items(f(L, C)), 0)
-            return nxt
-    elif kind == FORNEXT:
-        slot, var, end = op[1], op[2], land(op[3])
-
-        def step(L: Locals, C: Running) -> int:
-            items, i = L[slot]
-            if i >= len(items):
-                return end
-            L[var] = items[i]
-            L[slot] = (items, i + 1)
-            return nxt
-    elif kind == REPINIT:
-        slot, f = op[1], op[2]
-
-        def step(L: Locals, C: Running) -> int:
-            L[slot] = _repeat_count(f(L, C))
-            return nxt
-    elif kind == REPNEXT:
-        slot, end = op[1], land(op[2])
-
-        def step(L: Locals, C: Running) -> int:
-            if L[slot] <= 0:
-                return end
-            L[slot] -= 1
-            return nxt
-    elif kind == SETVAR:
-        name, index_f, how, value_f = op[1], op[2], op[3], op[4]
-
-        def step(L: Locals, C: Running) -> int:
-            C.assign(name, index_f, how, value_f, L)
-            return nxt
-    elif kind == SETLOCAL:
-        name, how, f = op[1], op[2], op[3]
-
-        def step(L: Locals, C: Running) -> int:
-            value = f(L, C)
-            L[name] = value if how == "=" else combine(L[name], how, value)
-            return nxt
-    elif kind == BLOCK:
-        run = op[1]
-
-        def step(L: Locals, C: Running) -> int:
-            run(L, C)
-            return nxt
-    elif kind == CHOOSE:
-
-        def step(L: Locals, C: Running) -> int:
-            return WAIT
-    else:
-
-        def step(L: Locals, C: Running) -> int:
-            return CALL_OUT
-
-    return step
-
-
-def combine(old: Any, op: str, value: Any) -> Any:
-    """``old += value`` or ``old -= value``: numbers add; lists append, or lose one copy."""
-    if isinstance(old, tuple):
-        if op == "+=":
-            return old + (value if isinstance(value, tuple) else (value,))
-        items = list(old)
-        if value in items:
-            items.remove(value)
-        return tuple(items)
-    if not isinstance(old, int) or isinstance(old, bool) or not isinstance(value, int):
-        raise RuleRuntimeError(f"{op} needs numbers or lists, got {old!r} and {value!r}")
-    return old + value if op == "+=" else old - value
-
-
-def compile_expression(program: ast.Program, resolved: Resolution) -> Fn:
-    """A closure evaluating a program made of one expression (invariants; the checker
-    makes sure it is one)."""
-    statement = program.body[0]
-    if not isinstance(statement, ast.ExprStmt):
-        raise RuleRuntimeError(f"cannot compile {type(statement).__name__} as an expression")
-    return _Builder(resolved).expr(statement.expr)
-
-
-def freeze(value: Any) -> Any:
-    """Lists to tuples, recursively: state values are immutable.
-
-    A tuple is taken as already frozen (the DSL and the primitives only make tuples), so
-    this costs nothing for the values the machine passes around.
-
-    >>> freeze([1, [2, 3]]), freeze((1, 2))
-    ((1, (2, 3)), (1, 2))
-    """
-    if value.__class__ is list:
-        return tuple(freeze(v) for v in value)
-    return value
-
-
-class _Builder:
-    def __init__(self, resolved: Resolution):
-        self.resolved = resolved
-        self.ins: list[Instruction] = []
-        self.offsets: list[int] = []
-        self.pos = 0
-        self.slots = 0
-
-    def emit(self, *op: Any) -> int:
-        self.ins.append(op)
-        self.offsets.append(self.pos)
-        return len(self.ins) - 1
-
-    def slot(self) -> str:
-        self.slots += 1
-        return f"@{self.slots}"
-
-    # -- statements ------------------------------------------------------------------------
-    def body(self, body: tuple[ast.Node, ...], loops: list[list[int]]) -> None:
-        run: list[ast.Node] = []  # statements that run through, not yet emitted
-        for stmt in body:
-            if self.runs_through(stmt, in_loop=False):
-                run.append(stmt)
+    def __init__(
+        self,
+        text: str,
+        filename: str,
+        lines: Sequence[tuple[str, int] | None],
+        namespace: dict[str, Any],
+        names: Mapping[str, tuple[Kind | Literal["resumable", "direct"], int]],
+        cases: Mapping[str, tuple[int, ...]],
+    ):
+        self.source = text
+        self.filename = filename
+        self.lines = tuple(lines)
+        #: code id -> ``r(C, F)``: runs a frame of that program (every program but invariants).
+        self.resume: dict[str, Function] = {}
+        #: code id -> ``d(C, N)`` for a program of an item or scoring rule (or main) that never
+        #: stops; None for one that may stop (it runs in a frame).
+        self.direct: dict[str, Function | None] = {}
+        #: code id -> ``i(C, N)``: an invariant's check.
+        self.invariants: dict[str, Function] = {}
+        #: code id -> the DSL offset of the first statement of each ``pc`` case.
+        self.cases = dict(cases)
+        for code_id, (how, i) in names.items():
+            if how == "invariant":
+                self.invariants[code_id] = namespace[f"i{i}"]
                 continue
-            self.flush(run)
-            self.statement(stmt, loops)
-        self.flush(run)
+            self.resume[code_id] = namespace[f"r{i}"]
+            self.direct[code_id] = namespace[f"d{i}"] if how == "direct" else None
 
-    def flush(self, run: list[ast.Node]) -> None:
-        if run:
-            self.pos = run[0].pos
-            self.emit(BLOCK, self.sequence(run))
-            run.clear()
+    def locate(self, tb: TracebackType | None) -> tuple[str, int] | None:
+        """(code id, DSL offset) of the innermost generated statement in a traceback."""
+        line = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        if line is None or not 0 < line <= len(self.lines):
+            return None
+        return self.lines[line - 1]
 
-    # -- statements that cannot stop: closures that run them through -----------------------
-    def runs_through(self, node: ast.Node, in_loop: bool) -> bool:
-        """Whether a statement can never stop at a decision or call another effect (and
-        any ``break`` in it ends a loop inside it)."""
+
+#: Generated modules by what decides their text: rules hash, primitives, procedure params.
+_CACHE: dict[tuple[Any, ...], Generated] = {}
+
+
+def generate(
+    programs: Mapping[str, CheckedProgram],
+    registry: Registry,
+    procedures: Mapping[str, str] | None = None,
+    item_code: Mapping[tuple[str, str], str] | None = None,
+    rules_by_when: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    key: str | None = None,
+) -> Generated:
+    """Compile a ruleset's checked programs to one module and exec it (once per ``key``,
+    e.g. the ruleset's ``rules_hash``: a second load of the same rules reuses the functions).
+
+    ``procedures`` maps procedure names to code ids, ``item_code`` (item id, field) to the code
+    of that item field, ``rules_by_when`` a trigger word to its scoring rules' (code, rule id):
+    with them the compiler knows which calls may stop at a decision."""
+    cache_key = None
+    if key is not None:
+        cache_key = (
+            key,
+            tuple(sorted((name, id(p.fn)) for name, p in registry.primitives.items())),
+            tuple((p.id, p.params) for p in programs.values()),
+        )
+        if cache_key in _CACHE:
+            return _CACHE[cache_key]
+    module = _Module(programs, registry, procedures or {}, item_code or {}, rules_by_when or {})
+    text = module.text()
+    filename = f"<venedig-rules generated {key[:16] if key else id(module):}>"
+    code = compile(text, filename, "exec")
+    namespace = module.namespace
+    exec(code, namespace)
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+    generated = Generated(text, filename, module.table, namespace, module.function_names, module.cases)
+    if cache_key is not None:
+        _CACHE[cache_key] = generated
+    return generated
+
+
+def source(programs: Mapping[str, CheckedProgram], registry: Registry | None = None) -> str:
+    """The Python source :func:`generate` compiles (to read it; nothing is run)."""
+    from .registry import CORE
+
+    return _Module(programs, registry or CORE, {}, {}, {}).text()
+
+
+# == the module ==================================================================================
+_M = repr(MAX_INT)
+_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
+_SLOT = re.compile(r"([a-z_][a-z0-9_]*)(?:#([0-9]+))?\Z")
+
+#: What generated code finds in its namespace besides primitives and constants.
+_HELPERS: dict[str, Any] = {
+    "_STOP": STOP,
+    "_add": runtime.add,
+    "_arith": runtime.arith,
+    "_neg": runtime.neg,
+    "_item": runtime.item,
+    "_combine": runtime.combine,
+    "_freeze": runtime.freeze,
+    "_nest": runtime.nest,
+    "_loop_items": runtime.loop_items,
+    "_repeat_count": runtime.repeat_count,
+    "_out_of_steps": runtime.out_of_steps,
+    "_Ref": Ref,
+    "_RuleRuntimeError": RuleRuntimeError,
+}
+
+
+class _Module:
+    """The text of one generated module, its line table and its namespace."""
+
+    def __init__(
+        self,
+        programs: Mapping[str, CheckedProgram],
+        registry: Registry,
+        procedures: Mapping[str, str],
+        item_code: Mapping[tuple[str, str], str],
+        rules_by_when: Mapping[str, Sequence[tuple[str, str]]],
+    ):
+        self.programs = programs
+        self.registry = registry
+        self.namespace: dict[str, Any] = dict(_HELPERS)
+        self.constants: dict[int, str] = {}  # id of a constant value -> its global's name
+        self.table: list[tuple[str, int] | None] = []
+        self.out: list[str] = []
+        self.cases: dict[str, tuple[int, ...]] = {}
+        self.index = {code_id: i for i, code_id in enumerate(programs)}
+        self.proc_code = dict(procedures)
+        self.item_code = item_code
+        self.rules_by_when = rules_by_when
+        self.stops = _stopping(programs, self)
+        #: code id -> (how it is compiled, the number in its functions' names)
+        self.function_names: dict[str, tuple[Kind | Literal["resumable", "direct"], int]] = {}
+
+    # -- what the module's functions call --------------------------------------------------
+    def primitive(self, prim: Primitive) -> str:
+        name = f"p_{prim.name}" if _NAME.match(prim.name) else f"p{len(self.namespace)}"
+        if self.namespace.get(name, prim.fn) is not prim.fn:
+            name = f"p{len(self.namespace)}_"
+        self.namespace[name] = prim.fn
+        return name
+
+    def constant(self, value: Any) -> str:
+        """A global holding ``value`` (for values a literal cannot show or should not)."""
+        known = self.constants.get(id(value))
+        if known is not None:
+            return known
+        name = f"k{len(self.constants)}"
+        self.constants[id(value)] = name
+        self.namespace[name] = value
+        self.namespace[f"_keep_{name}"] = value  # keeps the id taken above alive and unique
+        return name
+
+    def literal(self, value: Any) -> str:
+        """Python text for a DSL value: ``repr`` of plain values, else a global."""
+        if value is None or value is True or value is False:
+            return repr(value)
+        if value.__class__ is int and -MAX_INT <= value <= MAX_INT:
+            return f"({value})" if value < 0 else repr(value)
+        if value.__class__ is str and len(value) <= 200:
+            return repr(value)
+        if value.__class__ is tuple and len(value) <= 32 and all(_plain_literal(v) for v in value):
+            items = [self.literal(v) for v in value]
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        return self.constant(value)
+
+    def targets(self, node: ast.Call, resolved: Resolution) -> list[str] | None:
+        """The code ids a statement-level call may run (None: a call that runs nothing)."""
+        match resolved.get(id(node)):
+            case ProcedureCall(name):
+                code = self.proc_code.get(name)
+                return [code] if code is not None else []
+            case PrimitiveCall(prim) if prim.calls:
+                first = node.args[0] if node.args else None
+                if prim.name == "effect" and len(node.args) >= 2:
+                    fld = node.args[1]
+                    want = fld.value if isinstance(fld, ast.Const) and isinstance(fld.value, str) else None
+                    return [c for (_, f), c in self.item_code.items() if want is None or f == want]
+                if prim.name == "trigger" and first is not None:
+                    if isinstance(first, ast.Const) and isinstance(first.value, str):
+                        return [c for c, _ in self.rules_by_when.get(first.value, ())]
+                    return [c for rules in self.rules_by_when.values() for c, _ in rules]
+                return list(self.programs)  # another primitive that runs effects: any program
+        return None
+
+    # -- the text --------------------------------------------------------------------------
+    def text(self) -> str:
+        if self.out:
+            return "\n".join(self.out) + "\n"
+        for code_id, checked in self.programs.items():
+            i = self.index[code_id]
+            if checked.kind == "invariant":
+                fn = _Function(self, checked, f"i{i}", frame=False)
+                fn.invariant()
+                self.function_names[code_id] = ("invariant", i)
+            elif self.stops[code_id]:
+                fn = _Function(self, checked, f"r{i}", frame=True)
+                fn.resumable()
+                self.cases[code_id] = tuple(fn.case_offsets)
+                self.function_names[code_id] = ("resumable", i)
+            else:
+                fn = _Function(self, checked, f"d{i}", frame=False)
+                fn.direct()
+                self.function_names[code_id] = ("direct", i)
+                wrapper = _Function(self, checked, f"r{i}", frame=True)
+                wrapper.wrapper(f"d{i}")
+                fn.lines += wrapper.lines
+            for indent, text, offset in fn.lines:
+                self.out.append("    " * indent + text)
+                self.table.append((code_id, offset) if offset is not None else None)
+            self.out.append("")
+            self.table.append(None)
+        return "\n".join(self.out) + "\n"
+
+
+def _plain_literal(value: Any) -> bool:
+    if value is None or value.__class__ in (bool, str):
+        return True
+    if value.__class__ is int:
+        return -MAX_INT <= value <= MAX_INT
+    return value.__class__ is tuple and len(value) <= 32 and all(_plain_literal(v) for v in value)
+
+
+def _stopping(programs: Mapping[str, CheckedProgram], module: _Module) -> dict[str, bool]:
+    """Which programs may stop at a decision: one with a ``choose``, or that calls one that
+    may (the least fixed point, so recursion alone never makes a program stop)."""
+    stops: dict[str, bool] = {}
+    calls: dict[str, set[str]] = {}
+    for code_id, checked in programs.items():
+        stops[code_id] = False
+        calls[code_id] = set()
+        for value in _statement_values(checked.program.body):
+            if isinstance(value, ast.Choose):
+                stops[code_id] = True
+            elif isinstance(value, ast.Call):
+                calls[code_id].update(module.targets(value, checked.resolved) or ())
+    changed = True
+    while changed:
+        changed = False
+        for code_id, callees in calls.items():
+            if not stops[code_id] and any(stops.get(c, False) for c in callees):
+                stops[code_id] = changed = True
+    return stops
+
+
+def _statement_values(body: Sequence[ast.Node]) -> Iterator[ast.Node]:
+    """The value of every ``let`` and expression statement, in blocks too (where decisions
+    and calls that run other programs may stand)."""
+    for node in body:
+        if isinstance(node, ast.Let):
+            yield node.value
+        elif isinstance(node, ast.ExprStmt):
+            yield node.expr
+        elif isinstance(node, ast.If):
+            yield from _statement_values(node.then.body)
+            if node.orelse is not None:
+                yield from _statement_values(node.orelse.body)
+        elif isinstance(node, (ast.For, ast.Repeat)):
+            yield from _statement_values(node.body.body)
+
+
+# == one function ==================================================================================
+class _Loop:
+    """A loop being written: ``end`` is the case after it when it is a ``pc`` loop (None:
+    a native Python loop, left with ``break``)."""
+
+    __slots__ = ("end",)
+
+    def __init__(self, end: int | None):
+        self.end = end
+
+
+class _Function:
+    """The lines of one generated function: (indent, text, DSL offset of their statement)."""
+
+    def __init__(self, module: _Module, checked: CheckedProgram, name: str, frame: bool):
+        self.module = module
+        self.checked = checked
+        self.resolved = checked.resolved
+        self.fname = name
+        self.frame = frame  # locals in the frame's names (L) rather than Python locals
+        self.lines: list[tuple[int, str, int | None]] = []
+        self.pos: int | None = None
+        self.temps = 0
+        self.loops: list[_Loop] = []
+        self.override: dict[str, str] = {}  # slot -> Python name (a ``choose each`` player)
+        self.looked_up: set[str] = set()  # direct: slots read from N at every use
+        self.labels = 1  # pc cases handed out (0 is the start)
+        self.loop_slots = 0  # frame slots of pc loops handed out
+        self.case_offsets: list[int] = []
+        self._case_at: list[tuple[int, int]] = []  # (case number, offset) as they open
+        self.case_lines = 0  # lines in the current case so far
+        if not frame and checked.kind in ("item", "main"):
+            # names a caller may leave out (a context name) are read where they are used,
+            # so a missing one fails there, as it would in a frame
+            self.looked_up = set(checked.given) - {"players", "self"}
+
+    def emit(self, indent: int, text: str) -> None:
+        self.lines.append((indent, text, self.pos))
+        self.case_lines += 1
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    # -- names -------------------------------------------------------------------------------
+    def local(self, slot: str) -> str:
+        """Python text reading (or, left of ``=``, writing) local ``slot``."""
+        if slot in self.override:
+            return self.override[slot]
+        if slot == "@":
+            return "L['@']" if self.frame else "_r"
+        match = _SLOT.match(slot)
+        if match is None:
+            raise RuleRuntimeError(f"cannot compile the local name {slot!r}")
+        if self.frame:
+            return f"L[{slot!r}]"
+        if slot in self.looked_up:
+            return f"N[{slot!r}]"
+        name, n = match.groups()
+        return f"v_{name}" if n is None else f"b{n}_{name}"
+
+    def self_value(self) -> str:
+        """What a call made here hands on as ``self`` (the caller's own)."""
+        return "L.get('self')" if self.frame else "v_self"
+
+    # -- the kinds of function -----------------------------------------------------------------
+    def prologue(self) -> None:
+        self.emit(1, "V = C.vars")
+        self.emit(1, "P = C.player_count")
+
+    def direct(self) -> None:
+        checked = self.checked
+        if checked.kind == "procedure":
+            params = [self.local(p) if p != "self" else "v_self" for p in checked.params]
+            first = "_S" if "self" in checked.params else "v_self"
+            self.emit(0, f"def {self.fname}(C, {', '.join([first, *params])}):")
+            self.prologue()
+            if "players" not in checked.params:
+                self.emit(1, "v_players = C.everyone")
+        else:
+            self.emit(0, f"def {self.fname}(C, N):")
+            self.prologue()
+            if self.assigns_looked_up():
+                self.emit(1, "N = dict(N)")  # a caller's names are never changed
+            self.emit(1, "v_players = N['players']")
+            self.emit(1, "v_self = N.get('self')")
+        self.emit(1, "_r = None")
+        self.body(checked.program.body, 1)
+        self.emit(1, "return _r")
+
+    def assigns_looked_up(self) -> bool:
+        for node in _walk(self.checked.program.body):
+            if isinstance(node, (ast.Assign, ast.Let)):
+                r = self.resolved.get(id(node))
+                if isinstance(r, LocalName) and r.slot in self.looked_up:
+                    return True
+        return False
+
+    def wrapper(self, direct: str) -> None:
+        """``r(C, F)`` of a direct program: runs it on a frame's names."""
+        checked = self.checked
+        self.emit(0, f"def {self.fname}(C, F):")
+        if checked.kind == "procedure":
+            args = ", ".join(["F.names.get('self')", *(f"F.names[{p!r}]" for p in checked.params)])
+            self.emit(1, f"return {direct}(C, {args})")
+        else:
+            self.emit(1, f"return {direct}(C, F.own())")
+
+    def invariant(self) -> None:
+        self.emit(0, f"def {self.fname}(C, N):")
+        self.prologue()
+        self.emit(1, "v_players = N['players']")
+        statement = self.checked.program.body[0]
+        if not isinstance(statement, ast.ExprStmt):
+            raise RuleRuntimeError(f"cannot compile {type(statement).__name__} as an expression")
+        self.pos = statement.pos
+        self.emit(1, f"return {self.expr(statement.expr)}")
+
+    def resumable(self) -> None:
+        self.emit(0, f"def {self.fname}(C, F):")
+        self.emit(1, "L = F.names if F.owned else F.own()")
+        self.prologue()
+        self.emit(1, "pc = F.pc")
+        self.emit(1, "while True:")
+        self.emit(2, "if pc == 0:")
+        body = self.checked.program.body
+        self.case_offsets.append(body[0].pos if body else 0)
+        self.case_lines = 0
+        self.body(body, 3)
+        if self.case_lines == 0:
+            self.emit(3, "pass")
+        self.emit(2, "return L.get('@')")
+        # case offsets in the order of their numbers (cases are numbered as they are opened)
+        offsets = dict(self._case_at)
+        self.case_offsets = [offsets.get(k, self.case_offsets[0]) for k in range(self.labels)]
+
+    def label(self, n: int = 1) -> int:
+        """A new case number (``n`` consecutive ones: a decision and its continuation)."""
+        first = self.labels
+        self.labels += n
+        return first
+
+    def open_case(self, k: int) -> None:
+        """End the current case by going on to case ``k``, which starts here."""
+        self.emit(3, f"pc = {k}")
+        self.emit(2, f"if pc == {k}:")
+        self._case_at.append((k, self.pos or 0))
+        self.case_lines = 0
+        self.emit(3, "pass")  # a case may be empty: the next one may open at once
+
+    def jump(self, indent: int, k: int) -> None:
+        self.emit(indent, f"pc = {k}")
+        self.emit(indent, "continue")
+
+    # -- statements ----------------------------------------------------------------------------
+    def body(self, body: Sequence[ast.Node], indent: int) -> None:
+        before = len(self.lines)
+        for node in body:
+            self.statement(node, indent)
+        if len(self.lines) == before:
+            self.emit(indent, "pass")
+
+    def stops(self, node: ast.Node) -> bool:
+        """Whether a statement may stop at a decision (it is written as ``pc`` cases)."""
+        if not self.frame:
+            return False
         if isinstance(node, (ast.Let, ast.ExprStmt)):
             value = node.value if isinstance(node, ast.Let) else node.expr
             if isinstance(value, ast.Choose):
-                return False
-            return not (isinstance(value, ast.Call) and _waits(self.resolved.get(id(value))))
-        if isinstance(node, ast.Assign):
-            return True
-        if isinstance(node, ast.Break):
-            return in_loop
+                return True
+            if isinstance(value, ast.Call):
+                targets = self.module.targets(value, self.resolved)
+                return targets is not None and any(self.module.stops.get(t, False) for t in targets)
+            return False
         if isinstance(node, ast.If):
-            return all(self.runs_through(s, in_loop) for s in node.then.body) and (
-                node.orelse is None or all(self.runs_through(s, in_loop) for s in node.orelse.body)
+            return any(self.stops(s) for s in node.then.body) or (
+                node.orelse is not None and any(self.stops(s) for s in node.orelse.body)
             )
         if isinstance(node, (ast.For, ast.Repeat)):
-            return all(self.runs_through(s, True) for s in node.body.body)
+            return any(self.stops(s) for s in node.body.body)
         return False
 
-    def sequence(self, stmts: Sequence[ast.Node]) -> Through:
-        """One closure running statements in order; it returns True when a ``break`` ran."""
-        fns = tuple(self.through(s) for s in stmts)
-        if not fns:
-            return _const(None)
-        if len(fns) == 1:
-            return fns[0]
-        if len(fns) == 2:
-            f0, f1 = fns
-            return lambda L, C: f0(L, C) or f1(L, C)
-        if len(fns) == 3:
-            f0, f1, f2 = fns
-            return lambda L, C: f0(L, C) or f1(L, C) or f2(L, C)
-
-        def run(L: Locals, C: Running) -> bool | None:
-            for f in fns:
-                if f(L, C):
-                    return True
-            return None
-
-        return run
-
-    def through(self, node: ast.Node) -> Through:
-        """A statement that runs through, as a closure that returns True when a ``break``
-        ran and, when it fails, raises a RuleRuntimeError whose ``offset`` is the innermost
-        failing statement's."""
-        pos = node.pos
-        if isinstance(node, (ast.Let, ast.ExprStmt)):
-            # a let binds its name; an expression statement is the program's value so far
-            if isinstance(node, ast.Let):
-                slot, f = self.slot_of(node, node.name), self.expr(node.value)
-            else:
-                slot, f = "@", self.expr(node.expr)
-
-            def let(L: Locals, C: Running) -> None:
-                try:
-                    L[slot] = f(L, C)
-                except RULE_FAILURES as exc:
-                    _raise_located(exc, pos)
-
-            return let
-        if isinstance(node, ast.Assign):
-            value = self.expr(node.value)
-            to_var = isinstance(self.resolved.get(id(node)), StateVar)
-            name = node.name if to_var else self.slot_of(node, node.name)
-            how = node.op
-            index = self.expr(node.index) if to_var and node.index is not None else None
-
-            def assign(L: Locals, C: Running) -> None:
-                try:
-                    if to_var:
-                        C.assign(name, index, how, value, L)
-                    elif how == "=":
-                        L[name] = value(L, C)
-                    else:
-                        L[name] = combine(L[name], how, value(L, C))
-                except RULE_FAILURES as exc:
-                    _raise_located(exc, pos)
-
-            return assign
-        if isinstance(node, ast.Break):
-            return lambda L, C: True
-        if isinstance(node, ast.If):
-            cond, then = self.expr(node.cond), self.sequence(node.then.body)
-            orelse = self.sequence(node.orelse.body) if node.orelse is not None else _const(None)
-
-            def if_(L: Locals, C: Running) -> bool | None:
-                L["@"] = None  # an if whose branch does not run has no value
-                try:
-                    test = cond(L, C)
-                except RULE_FAILURES as exc:
-                    _raise_located(exc, pos)
-                return then(L, C) if test else orelse(L, C)
-
-            return if_
-        if isinstance(node, ast.For):  # the list is fixed when the loop starts
-            items_f = self.expr(node.iterable)
-            return self.loop_through(node, self.slot_of(node, node.var), lambda L, C: _loop_items(items_f(L, C)))
-        if isinstance(node, ast.Repeat):  # a count, checked
-            count_f = self.expr(node.count)
-            return self.loop_through(node, None, lambda L, C: range(_repeat_count(count_f(L, C))))
-        raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
-
-    def loop_through(
-        self, node: ast.For | ast.Repeat, var: str | None, start: Callable[[Locals, Running], Iterable[Any]]
-    ) -> Through:
-        """A loop that runs through: ``start`` gives what it walks, ``var`` names each item."""
-        pos = node.pos
-        body = self.sequence(node.body.body)
-
-        def loop(L: Locals, C: Running) -> None:
-            try:
-                items = start(L, C)
-            except RULE_FAILURES as exc:
-                _raise_located(exc, pos)
-            for item in items:
-                if var is not None:
-                    L[var] = item
-                if body(L, C):
-                    break
-
-        return loop
-
-    def statement(self, node: ast.Node, loops: list[list[int]]) -> None:
+    def statement(self, node: ast.Node, indent: int) -> None:
+        outer = self.pos
         self.pos = node.pos
-        if isinstance(node, ast.Let):
-            self.top(node.value, self.slot_of(node, node.name))
-        elif isinstance(node, ast.ExprStmt):
-            self.top(node.expr, "@")
-        elif isinstance(node, ast.Assign):
-            value = self.expr(node.value)
-            if isinstance(self.resolved.get(id(node)), StateVar):
-                index = self.expr(node.index) if node.index is not None else None
-                self.emit(SETVAR, node.name, index, node.op, value)
+        try:
+            if self.stops(node):
+                self.stopping(node)
             else:
-                self.emit(SETLOCAL, self.slot_of(node, node.name), node.op, value)
-        elif isinstance(node, ast.Break):
-            loops[-1].append(self.emit(JUMP, None))
-        elif isinstance(node, ast.If):
-            self.emit(EXPR, _const(None))  # an if whose branch does not run has no value
-            jump = self.emit(JUMPIFNOT, self.expr(node.cond), None)
-            self.body(node.then.body, loops)
-            if node.orelse is None:
-                self.ins[jump] = (JUMPIFNOT, self.ins[jump][1], len(self.ins))
-            else:
-                skip = self.emit(JUMP, None)
-                self.ins[jump] = (JUMPIFNOT, self.ins[jump][1], len(self.ins))
-                self.body(node.orelse.body, loops)
-                self.ins[skip] = (JUMP, len(self.ins))
-        elif isinstance(node, ast.For):
-            slot = self.slot()
-            self.emit(FORINIT, slot, self.expr(node.iterable))
-            self.loop(FORNEXT, (slot, self.slot_of(node, node.var)), node.body, loops)
-        elif isinstance(node, ast.Repeat):
-            slot = self.slot()
-            self.emit(REPINIT, slot, self.expr(node.count))
-            self.loop(REPNEXT, (slot,), node.body, loops)
+                self.native(node, indent)
+        finally:
+            self.pos = outer
 
-    def loop(self, op: int, args: tuple[str, ...], body: ast.Block, loops: list[list[int]]) -> None:
-        head = self.emit(op, *args, None)
-        breaks: list[int] = []
-        self.body(body.body, loops + [breaks])
-        self.emit(JUMP, head)
-        end = len(self.ins)
-        self.ins[head] = (op, *args, end)
-        for b in breaks:
-            self.ins[b] = (JUMP, end)
+    def native(self, node: ast.Node, indent: int) -> None:
+        """A statement that cannot stop here, as native Python."""
+        if isinstance(node, (ast.Let, ast.ExprStmt)):
+            value = node.value if isinstance(node, ast.Let) else node.expr
+            target = self.slot_of(node, node.name) if isinstance(node, ast.Let) else "@"
+            if isinstance(value, ast.Call) and self.module.targets(value, self.resolved) is not None:
+                self.call_direct(value, target, indent)
+            else:
+                self.emit(indent, f"{self.local(target)} = {self.expr(value)}")
+        elif isinstance(node, ast.Assign):
+            self.assign(node, indent)
+        elif isinstance(node, ast.Break):
+            loop = self.loops[-1]
+            if loop.end is None:
+                self.emit(indent, "break")
+            else:
+                self.jump(indent, loop.end)
+        elif isinstance(node, ast.If):
+            self.emit(indent, f"{self.local('@')} = None")  # an if whose branch does not run has no value
+            self.emit(indent, f"if {self.expr(node.cond, truth=True)}:")
+            self.body(node.then.body, indent + 1)
+            if node.orelse is not None:
+                self.emit(indent, "else:")
+                self.body(node.orelse.body, indent + 1)
+        elif isinstance(node, ast.For):
+            items = self.loop_items(node, indent)
+            var = self.slot_of(node, node.var)
+            self.loops.append(_Loop(None))
+            if self.frame:
+                each = self.temp()
+                self.emit(indent, f"for {each} in {items}:")
+                self.emit(indent + 1, f"{self.local(var)} = {each}")
+            else:
+                self.emit(indent, f"for {self.local(var)} in {items}:")
+            self.body(node.body.body, indent + 1)
+            self.loops.pop()
+        elif isinstance(node, ast.Repeat):
+            count = self.repeat_count(node, indent)
+            self.loops.append(_Loop(None))
+            self.emit(indent, f"for {self.temp()} in range({count}):")
+            self.body(node.body.body, indent + 1)
+            self.loops.pop()
+        else:
+            raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
+
+    def loop_items(self, node: ast.For, indent: int) -> str:
+        """The list a ``for`` walks, fixed when it starts, its rounds counted."""
+        items = self.temp()
+        self.emit(indent, f"{items} = {self.expr(node.iterable)}")
+        self.emit(indent, f"if {items}.__class__ is not tuple: {items} = _loop_items({items})")
+        self.charge(indent, f"len({items})")
+        return items
+
+    def repeat_count(self, node: ast.Repeat, indent: int) -> str:
+        count = self.temp()
+        self.emit(indent, f"{count} = {self.expr(node.count)}")
+        self.emit(
+            indent,
+            f"if {count}.__class__ is not int or not 0 <= {count} <= {MAX_REPEAT}: {count} = _repeat_count({count})",
+        )
+        self.charge(indent, count)
+        return count
+
+    def charge(self, indent: int, steps: str) -> None:
+        self.emit(indent, f"C.left -= {steps}")
+        self.emit(indent, "if C.left < 0: _out_of_steps()")
 
     def slot_of(self, node: ast.Node, name: str) -> str:
-        """The frame slot the checker gave the local ``name`` bound or assigned by ``node``."""
+        """The slot the checker gave the local ``name`` bound or assigned by ``node``."""
         resolved = self.resolved.get(id(node))
         return resolved.slot if isinstance(resolved, LocalName) else name
 
-    def top(self, node: ast.Node, target: str) -> None:
-        if isinstance(node, ast.Choose):
-            each = self.slot_of(node, node.each) if node.each else None
-            self.emit(
-                CHOOSE,
-                target,
-                self.expr(node.player),
-                self.expr(node.options),
-                node.label,
-                node.optional,
-                each,
-                node.secret,
-            )
+    def assign(self, node: ast.Assign, indent: int) -> None:
+        value = self.expr(node.value)
+        if not isinstance(self.resolved.get(id(node)), StateVar):
+            slot = self.local(self.slot_of(node, node.name))
+            if node.op == "=":
+                self.emit(indent, f"{slot} = {value}")
+            else:
+                v = self.temp()
+                self.emit(indent, f"{v} = {value}")
+                self.emit(indent, f"{slot} = {self.combined(slot, node.op, v)}")
             return
-        if isinstance(node, ast.Call):
-            resolved = self.resolved.get(id(node))
-            if isinstance(resolved, ProcedureCall):
-                self.emit(CALL, target, "proc", node.name, tuple(self.expr(a) for a in node.args), ())
-                return
-            if isinstance(resolved, PrimitiveCall) and resolved.primitive.calls:
-                self.emit(
-                    CALL,
-                    target,
-                    "prim",
-                    resolved.primitive.fn,
-                    tuple(self.expr(a) for a in node.args),
-                    tuple((k, self.expr(v)) for k, v in node.kwargs),
-                )
-                return
-        self.emit(LET if target != "@" else EXPR, *((target,) if target != "@" else ()), self.expr(node))
+        name = repr(node.name)
+        index = "None"
+        if node.index is not None:
+            index = self.temp()
+            self.emit(indent, f"{index} = {self.expr(node.index)}")
+        v = self.temp()
+        self.emit(indent, f"{v} = {value}")
+        if self.may_be_list(node.value):
+            self.emit(indent, f"if {v}.__class__ is list: {v} = _freeze({v})")
+        if node.op == "=":
+            self.emit(indent, f"C.write({name}, {index}, {v}, 'set')")
+            return
+        old = f"C.read({name}, {index})" if node.index is not None else f"V[{name}]"
+        self.emit(indent, f"C.write({name}, {index}, {self.combined(old, node.op, v)}, {node.op!r})")
 
-    # -- expressions -----------------------------------------------------------------------
-    def expr(self, node: ast.Node) -> Fn:
+    def combined(self, old: str, op: str, value: str) -> str:
+        """``old += value`` / ``-=``: whole numbers at once, anything else by ``combine``
+        (``value`` is evaluated already; ``old`` is read after it)."""
+        o, r = self.temp(), self.temp()
+        sign = "+" if op == "+=" else "-"
+        return (
+            f"({r} if ({value}.__class__ is int) & (({o} := {old}).__class__ is int) "
+            f"and -{_M} <= ({r} := {o} {sign} {value}) <= {_M} else _combine({o}, {op!r}, {value}))"
+        )
+
+    # -- calls of other programs -----------------------------------------------------------------
+    def call_direct(self, node: ast.Call, target: str, indent: int) -> None:
+        """A statement-level call that cannot stop: a direct procedure, or effect()/trigger()
+        whose programs never stop."""
+        resolved = self.resolved.get(id(node))
+        if isinstance(resolved, ProcedureCall):
+            code = self.module.proc_code.get(resolved.name)
+            if code is None:
+                raise RuleRuntimeError(f"unknown procedure {resolved.name!r}")
+            args = [self.expr(a) for a in node.args]
+            fn = f"d{self.module.index[code]}"
+            self.emit(indent, "C.enter()")
+            self.emit(indent, f"{self.local(target)} = {fn}(C, {', '.join([self.self_value(), *args])})")
+            self.emit(indent, "C.depth -= 1")
+            return
+        requests = self.expr(node)
+        self.emit(indent, f"{self.local(target)} = C.requests_direct({requests}, {self.self_value()})")
+
+    def stopping(self, node: ast.Node) -> None:
+        """A statement that may stop, written as ``pc`` cases (at the function's case level)."""
+        if isinstance(node, (ast.Let, ast.ExprStmt)):
+            value = node.value if isinstance(node, ast.Let) else node.expr
+            target = self.slot_of(node, node.name) if isinstance(node, ast.Let) else "@"
+            if isinstance(value, ast.Choose):
+                self.choose(value, target)
+            elif isinstance(value, ast.Call):
+                self.call_frame(value, target)
+        elif isinstance(node, ast.If):
+            self.emit(3, "L['@'] = None")
+            other = self.label()
+            end = self.label() if node.orelse is not None else other
+            self.emit(3, f"if not {self.expr(node.cond, truth=True)}:")
+            self.jump(4, other)
+            self.body(node.then.body, 3)
+            if node.orelse is not None:
+                self.jump(3, end)
+                self.open_case(other)
+                self.body(node.orelse.body, 3)
+            self.open_case(end)
+        elif isinstance(node, ast.For):
+            items = self.loop_items(node, 3)
+            state = self.loop_slot("f")
+            head, end = self.label(), self.label()
+            self.emit(3, f"L[{state!r}] = ({items}, 0)")
+            self.open_case(head)
+            at = self.temp()
+            self.emit(3, f"{at} = L[{state!r}]")
+            self.emit(3, f"if {at}[1] >= len({at}[0]):")
+            self.jump(4, end)
+            self.emit(3, f"{self.local(self.slot_of(node, node.var))} = {at}[0][{at}[1]]")
+            self.emit(3, f"L[{state!r}] = ({at}[0], {at}[1] + 1)")
+            self.loop_body(node.body.body, head, end)
+        elif isinstance(node, ast.Repeat):
+            count = self.repeat_count(node, 3)
+            state = self.loop_slot("r")
+            head, end = self.label(), self.label()
+            self.emit(3, f"L[{state!r}] = {count}")
+            self.open_case(head)
+            self.emit(3, f"if L[{state!r}] <= 0:")
+            self.jump(4, end)
+            self.emit(3, f"L[{state!r}] -= 1")
+            self.loop_body(node.body.body, head, end)
+
+    def loop_slot(self, kind: str) -> str:
+        """A frame slot for a loop's place (``@f1``: no DSL name can be it)."""
+        self.loop_slots += 1
+        return f"@{kind}{self.loop_slots}"
+
+    def loop_body(self, body: Sequence[ast.Node], head: int, end: int) -> None:
+        self.loops.append(_Loop(end))
+        self.body(body, 3)
+        self.loops.pop()
+        self.jump(3, head)
+        self.open_case(end)
+
+    def choose(self, node: ast.Choose, target: str) -> None:
+        """A decision: case ``k`` works out the options and stops (a resumed game, or a test
+        that changed the state, may run it again); the answer resumes at case ``k + 1``."""
+        k = self.label(2)
+        self.open_case(k)
+        self.emit(3, f"F.pc = {k}")
+        if node.each is None:
+            waits = (
+                f"C.choose_one(L, {target!r}, C.player_index({self.expr(node.player)}), {self.expr(node.options)}, "
+                f"{node.label!r}, {bool(node.optional)!r}, {bool(node.secret)!r})"
+            )
+        else:
+            players, per, p = self.temp(), self.temp(), self.temp()
+            each = self.slot_of(node, node.each)
+            self.emit(3, f"{players} = C.choosers({self.expr(node.player)})")
+            self.override[each] = p
+            self.emit(3, f"{per} = []")
+            self.emit(3, f"for {p} in {players}:")
+            self.emit(4, f"{per}.append(C.options({self.expr(node.options)}, {node.label!r}, {p}))")
+            del self.override[each]
+            waits = f"C.choose_each(L, {target!r}, {players}, {per}, {node.label!r})"
+        self.emit(3, f"if {waits}:")
+        self.emit(4, "return _STOP")
+        self.open_case(k + 1)
+
+    def call_frame(self, node: ast.Call, target: str) -> None:
+        """A call that may stop: the callee runs at once in a frame of its own; when it
+        stops, this frame waits at case ``k`` for its value."""
+        resolved = self.resolved.get(id(node))
+        k = self.label()
+        if isinstance(resolved, ProcedureCall):
+            code = self.module.proc_code[resolved.name]
+            checked = self.module.programs[code]
+            names = {"players": "C.everyone"}
+            for param, arg in zip(checked.params, node.args):
+                names[param] = self.expr(arg)
+            names.setdefault("self", self.self_value())
+            args = ", ".join(f"{n!r}: {v}" for n, v in names.items())
+            self.emit(3, f"F.pc = {k}")
+            value = self.temp()
+            self.emit(3, f"{value} = C.call(r{self.module.index[code]}, {code!r}, {target!r}, {{{args}}})")
+        else:
+            requests = self.expr(node)
+            self.emit(3, f"L[{target!r}] = None")
+            self.emit(3, f"F.pc = {k}")
+            value = self.temp()
+            self.emit(3, f"{value} = C.requests({requests}, {self.self_value()}, {target!r})")
+        self.emit(3, f"if {value} is _STOP:")
+        self.emit(4, "return _STOP")
+        self.emit(3, f"{self.local(target)} = {value}")
+        self.open_case(k)
+
+    # -- expressions ---------------------------------------------------------------------------------
+    def expr(self, node: ast.Node, truth: bool = False) -> str:
+        """Python text for an expression; ``truth``: only its truth counts (an ``if`` test)."""
         if isinstance(node, ast.Const):
-            return _const(freeze(node.value))
+            return self.module.literal(freeze(node.value))
         if isinstance(node, ast.Name):
             return self.name(node)
         if isinstance(node, ast.ListExpr):
-            items = tuple(self.expr(i) for i in node.items)
-            return lambda L, C: tuple(f(L, C) for f in items)
+            items = [self.expr(i) for i in node.items]
+            if not items:
+                return "()"
+            text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+            return text if all(not self.may_be_list(i) for i in node.items) else f"_nest({text})"
         if isinstance(node, ast.Index):
             return self.index(node)
         if isinstance(node, ast.Unary):
-            operand = self.expr(node.operand)
             if node.op == "not":
-                return lambda L, C: not operand(L, C)
-            return lambda L, C: -_number(operand(L, C), "-")
+                return f"(not {self.expr(node.operand, truth=True)})"
+            t = self.temp()
+            return f"(-{t} if ({t} := {self.expr(node.operand)}).__class__ is int else _neg({t}))"
         if isinstance(node, ast.BinOp):
-            return self.binop(node)
+            return self.binop(node, truth)
         if isinstance(node, ast.Call):
             return self.call(node)
         raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
 
-    def name(self, node: ast.Name) -> Fn:
+    def name(self, node: ast.Name) -> str:
         match self.resolved.get(id(node), LocalName(node.name)):
             case LocalName(slot):
-                return lambda L, C: L[slot]
+                return self.local(slot)
             case StateVar(name):
-                return lambda L, C: C.vars[name]
+                return f"V[{name!r}]"
             case ConstantValue(value) if isinstance(value, dict) and "by_players" in value:
                 table = {int(k): freeze(v) for k, v in value["by_players"].items()}
-                return lambda L, C: table[C.player_count]
+                return f"{self.module.constant(table)}[P]"
             case ConstantValue(value) if isinstance(value, dict):
-                return _const(freeze(value.get("value")))
+                return self.module.literal(freeze(value.get("value")))
             case ConstantValue(value):
-                return _const(freeze(value))
+                return self.module.literal(freeze(value))
             case RulesetId(ident):
-                return _const(ident)
+                return self.module.literal(ident)
             case other:
                 raise RuleRuntimeError(f"cannot compile the name {node.name!r} as {type(other).__name__}")
 
-    def index(self, node: ast.Index) -> Fn:
-        base, index = node.base, self.expr(node.index)
+    def index(self, node: ast.Index) -> str:
+        index = self.expr(node.index)
         per = self.resolved.get(id(node))
+        t = self.temp()
         if isinstance(per, PerIndex):
-            name = per.var
-            if per.per == "space":
-                return lambda L, C: C.vars[name][C.space_index(index(L, C))]
+            var = f"V[{per.var!r}]"
+            if per.per == "space":  # the index first, then the variable, as written
+                return f"({var}[{t}] if ({t} := C.space_index({index})) >= 0 else None)"
+            return f"({var}[{t}] if ({t} := {index}).__class__ is int and 0 <= {t} < P else {var}[C.player_index({t})])"
+        return f"_item({self.expr(node.base)}, {index})"
 
-            def of_player(L: Locals, C: Running) -> Any:
-                p = index(L, C)
-                if p.__class__ is not int or not 0 <= p < C.player_count:
-                    p = C.player_index(p)  # raises, saying why
-                return C.vars[name][p]
+    def binop(self, node: ast.BinOp, truth: bool) -> str:
+        op = node.op
+        if op in ("and", "or"):
+            a, b = self.expr(node.left, truth=True), self.expr(node.right, truth=True)
+            return f"({a} {op} {b})" if truth else f"(not not {a} {op} not not {b})"
+        a = self.expr(node.left)
+        b = self.expr(node.right)
+        if op in ("==", "!=", "in"):
+            return f"({a} {op} {b})"
+        right = node.right.value if isinstance(node.right, ast.Const) else None
+        constant = right.__class__ is int and -MAX_INT <= right <= MAX_INT and (right != 0 or op not in ("//", "%"))
+        x, y, r = self.temp(), self.temp(), self.temp()
+        fallback = "_add" if op == "+" else None
+        if constant:
+            test = f"({x} := {a}).__class__ is int"
+            y = b
+        else:
+            test = f"(({x} := {a}).__class__ is int) & (({y} := {b}).__class__ is int)"
+        slow = f"{fallback}({x}, {y})" if fallback else f"_arith({op!r}, {x}, {y})"
+        if op in ("+", "-", "*"):
+            return f"({r} if {test} and -{_M} <= ({r} := {x} {op} {y}) <= {_M} else {slow})"
+        if op in ("//", "%") and not constant:
+            return f"({x} {op} {y} if {test} and {y} else {slow})"
+        return f"({x} {op} {y} if {test} else {slow})"
 
-            return of_player
-        items = self.expr(base)
-
-        def item(L: Locals, C: Running) -> Any:
-            seq, i = items(L, C), index(L, C)
-            if not isinstance(i, int) or isinstance(i, bool):
-                raise RuleRuntimeError(f"a list index must be a number, not {i!r}")
-            return seq[i] if -len(seq) <= i < len(seq) else None
-
-        return item
-
-    def binop(self, node: ast.BinOp) -> Fn:
-        a, b, op = self.expr(node.left), self.expr(node.right), node.op
-        if op == "and":
-            return lambda L, C: bool(a(L, C)) and bool(b(L, C))
-        if op == "or":
-            return lambda L, C: bool(a(L, C)) or bool(b(L, C))
-        if op == "==":
-            return lambda L, C: a(L, C) == b(L, C)
-        if op == "!=":
-            return lambda L, C: a(L, C) != b(L, C)
-        if op == "in":
-            return lambda L, C: a(L, C) in b(L, C)
-        if op == "+":
-
-            def add(L: Locals, C: Running) -> Any:
-                x, y = a(L, C), b(L, C)
-                if x.__class__ is int and y.__class__ is int:
-                    return x + y
-                if isinstance(x, tuple) or isinstance(y, tuple):
-                    return tuple(x or ()) + tuple(y or ())
-                return _number(x, "+") + _number(y, "+")
-
-            return add
-        fn = _ARITH[op]
-        right = self.constant(node.right)
-        if right.__class__ is int and (right != 0 or op not in ("//", "%")):
-            # the common "x - 1", "n // 2", "v >= 3": no check of the constant
-            def arith_const(L: Locals, C: Running) -> Any:
-                x = a(L, C)
-                return fn(x if x.__class__ is int else _number(x, op), right)
-
-            return arith_const
-
-        def arith(L: Locals, C: Running) -> Any:
-            x, y = a(L, C), b(L, C)
-            if x.__class__ is not int:
-                x = _number(x, op)
-            if y.__class__ is not int:
-                y = _number(y, op)
-            return fn(x, y)
-
-        return arith
-
-    def constant(self, node: ast.Node) -> Any:
-        """The value of a literal (None for anything else)."""
-        return freeze(node.value) if isinstance(node, ast.Const) else None
-
-    def call(self, node: ast.Call) -> Fn:
+    def call(self, node: ast.Call) -> str:
         resolved = self.resolved.get(id(node))
         if not isinstance(resolved, PrimitiveCall):
             raise RuleRuntimeError(f"{node.name}() cannot be used inside an expression")
         prim = resolved.primitive
-        fn = prim.fn
         fixed = [p for p in prim.params if not p.variadic]
-        args = []
+        args = ["C"]
         for i, arg in enumerate(node.args):
             param = fixed[i] if i < len(fixed) else prim.params[-1]
             args.append(self.ref(arg) if param.ref else self.expr(arg))
-        kwargs = tuple((k, self.expr(v)) for k, v in node.kwargs)
-        if kwargs:
-            return lambda L, C: fn(C, *[f(L, C) for f in args], **{k: f(L, C) for k, f in kwargs})
-        if len(args) == 0:
-            return lambda L, C: fn(C)
-        if len(args) == 1:
-            (f0,) = args
-            return lambda L, C: fn(C, f0(L, C))
-        if len(args) == 2:
-            f0, f1 = args
-            return lambda L, C: fn(C, f0(L, C), f1(L, C))
-        if len(args) == 3:
-            f0, f1, f2 = args
-            return lambda L, C: fn(C, f0(L, C), f1(L, C), f2(L, C))
-        return lambda L, C: fn(C, *[f(L, C) for f in args])
+        plain = all(_NAME.match(k) and not keyword.iskeyword(k) for k, _ in node.kwargs)
+        if plain:
+            args += [f"{k}={self.expr(v)}" for k, v in node.kwargs]
+        elif node.kwargs:
+            args.append("**{" + ", ".join(f"{k!r}: {self.expr(v)}" for k, v in node.kwargs) + "}")
+        return f"{self.module.primitive(prim)}({', '.join(args)})"
 
-    def ref(self, arg: ast.Node) -> Fn:
-        """A state variable handed to a primitive to change (``deck``, ``hand[p]``)."""
-        if isinstance(arg, ast.Index):
-            name, index = self.state_var(arg.base), self.expr(arg.index)
-            return lambda L, C: Ref(C, name, index(L, C))
-        name = self.state_var(arg)
-        return lambda L, C: Ref(C, name)
-
-    def state_var(self, node: ast.Node) -> str:
+    def may_be_list(self, node: ast.Node) -> bool:
+        """Whether an expression may give a list (else it gives a number, a truth value, a
+        word or none)."""
+        if isinstance(node, ast.Const):
+            return isinstance(node.value, (tuple, list))
+        if isinstance(node, ast.Unary):
+            return False
+        if isinstance(node, ast.BinOp):
+            return node.op == "+" and (self.may_be_list(node.left) or self.may_be_list(node.right))
         resolved = self.resolved.get(id(node))
+        if isinstance(resolved, PrimitiveCall):
+            return resolved.primitive.result not in ("int", "bool", "str", "player", "none")
+        if isinstance(resolved, RulesetId):
+            return False
+        if isinstance(resolved, ConstantValue):
+            value = resolved.value
+            return isinstance(value, (dict, list, tuple))
+        return True
+
+    def ref(self, arg: ast.Node) -> str:
+        """A state variable handed to a primitive to change (``deck``, ``hand[p]``)."""
+        base = arg.base if isinstance(arg, ast.Index) else arg
+        resolved = self.resolved.get(id(base))
         if not isinstance(resolved, StateVar):
-            raise RuleRuntimeError(f"cannot compile {type(node).__name__} as a state variable")
-        return resolved.name
+            raise RuleRuntimeError(f"cannot compile {type(arg).__name__} as a state variable")
+        if isinstance(arg, ast.Index):
+            return f"_Ref(C, {resolved.name!r}, {self.expr(arg.index)})"
+        return f"_Ref(C, {resolved.name!r})"
 
 
-def _waits(resolved: Resolved | None) -> bool:
-    """Whether a call may stop at a decision: a procedure, or a primitive that runs another effect."""
-    return isinstance(resolved, ProcedureCall) or (isinstance(resolved, PrimitiveCall) and resolved.primitive.calls)
-
-
-def _loop_items(items: Any) -> tuple[Any, ...]:
-    if not isinstance(items, tuple):
-        raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
-    return items
-
-
-def _repeat_count(count: Any) -> int:
-    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
-        raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
-    return count
-
-
-def _raise_located(exc: Exception, pos: int) -> NoReturn:
-    """Raise ``exc`` as a rule error that knows where in the DSL text its statement starts
-    (the innermost statement's place wins: it is set first)."""
-    error = RuleRuntimeError.of(exc)
-    if error.offset is None:
-        error.offset = pos
-    raise error
-
-
-def _const(value: Any) -> Fn:
-    return lambda L, C: value
-
-
-def _number(value: Any, op: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleRuntimeError(f"{op!r} needs numbers, got {value!r}")
-    return value
-
-
-def _floordiv(x: int, y: int) -> int:
-    if y == 0:
-        raise RuleRuntimeError("'//' by zero")
-    return x // y
-
-
-def _mod(x: int, y: int) -> int:
-    if y == 0:
-        raise RuleRuntimeError("'%' by zero")
-    return x % y
-
-
-_ARITH: dict[str, Callable[[int, int], Any]] = {
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": _floordiv,
-    "%": _mod,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+def _walk(body: Sequence[ast.Node]) -> Iterator[ast.Node]:
+    """Every statement, and every decision a statement holds, in blocks too."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.Let) and isinstance(node.value, ast.Choose):
+            yield node.value
+        elif isinstance(node, ast.ExprStmt) and isinstance(node.expr, ast.Choose):
+            yield node.expr
+        elif isinstance(node, ast.If):
+            yield from _walk(node.then.body)
+            if node.orelse is not None:
+                yield from _walk(node.orelse.body)
+        elif isinstance(node, (ast.For, ast.Repeat)):
+            yield from _walk(node.body.body)

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import RuleRuntimeError, VenedigError
 from .events import Event
-from .machine import Machine, State, initial_state
+from .machine import Machine, Pending, State, initial_state
 from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .ruleset_base import RulesetBase
 from .views import DecisionView, GameView, json_safe, redact_event, redact_state
@@ -37,6 +37,12 @@ class SaveFileError(VenedigError, ValueError):
     """A saved game that cannot be loaded: corrupt, from another ruleset, or inconsistent."""
 
     code = "save/invalid"
+
+
+class NotRecordedError(VenedigError, ValueError):
+    """What a game made with ``record=False`` cannot give: its past events, or an undo."""
+
+    code = "play/not_recorded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +60,14 @@ class Game:
 
     Players are numbered 0 to n-1 clockwise. ``apply`` leaves the game untouched when it
     raises. Every state can be cloned, saved and resumed: a pending decision is data.
+    With ``record=False`` the game keeps no event log and no undo history (for bots and
+    simulations: faster, and small); everything else is the same.
     """
 
-    def __init__(self, rules: RulesetBase, players: int, seed: int, *, _start: bool = True):
+    #: What runs the rules (the tests swap in the reference interpreter's machine).
+    machine: type[Machine] = Machine
+
+    def __init__(self, rules: RulesetBase, players: int, seed: int, *, record: bool = True, _start: bool = True):
         if rules.compiled is None:
             raise VenedigError(f"ruleset {rules.name!r} has no flow yet: it can be validated and described, not played")
         if players not in rules.players:
@@ -66,12 +77,16 @@ class Game:
         self.rules = rules
         self.players = players
         self.seed = seed
-        self._events: list[Event] = []
+        self.record = record
+        self._events: list[Event] = []  # every event (none kept when not recording)
+        self._unrecorded = 0  # events not kept (record=False): they still count in positions
         self._actions: list[Action] = []  # as applied; their text on demand
         self._history: list[tuple[State, int]] = []
         self._legal: dict[int, tuple[Action, ...]] | None = None
         if _start:
-            self._state = Machine(rules, players, initial_state(rules, players, seed), self._events).run()
+            run = self.machine(rules, players, initial_state(rules, players, seed), self._events if record else None)
+            self._state = run.run()
+            self._unrecorded = run.unrecorded
 
     # -- asking ----------------------------------------------------------------------------
     @property
@@ -93,7 +108,10 @@ class Game:
                     else "nobody is to move: the game is over"
                 )
             player = movers[0]
-        return list(self._legal_by_player().get(player, ()))
+        pending = self._state.pending
+        if pending is None or self._state.over:
+            return []
+        return list(pending.legal_actions(player))
 
     def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
         if self._legal is None:
@@ -126,7 +144,15 @@ class Game:
     @property
     def events(self) -> list[Event]:
         """Every event so far, unredacted (dicts with a ``type``: see :mod:`.events`)."""
+        if not self.record:
+            raise self._not_recorded("its events")
         return list(self._events)
+
+    def _not_recorded(self, what: str) -> NotRecordedError:
+        return NotRecordedError(
+            f"this game keeps no event log and no undo history (it was made with record=False), "
+            f"so it cannot give {what}; make it with record=True (the default) for that"
+        )
 
     @property
     def actions(self) -> list[str]:
@@ -136,7 +162,7 @@ class Game:
     @property
     def position(self) -> Position:
         """Where the game stands now, to ask :meth:`continues` later (cheap: nothing is copied)."""
-        return Position(len(self._actions), len(self._events), self._state)
+        return Position(len(self._actions), len(self._events) + self._unrecorded, self._state)
 
     def continues(self, position: Position) -> bool:
         """Whether the game is at ``position`` or went on from it: no ``undo`` took it back
@@ -156,6 +182,8 @@ class Game:
         n = position.actions
         if n == len(self._actions):
             return self._state is position.state
+        if not self.record:  # no undo: the game only goes on (a position of a clone is not told apart)
+            return n < len(self._actions)
         return n < len(self._actions) == len(self._history) and self._history[n][0] is position.state
 
     def value(self, name: str, index: Any = None) -> Any:
@@ -169,7 +197,11 @@ class Game:
     def view(self, player: int, since: int = 0) -> GameView:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
         in the event log too. ``since``: only the events from ``game.events[since:]`` (a
-        front end that already showed the earlier ones asks for the new ones only)."""
+        front end that already showed the earlier ones asks for the new ones only). A game
+        made with ``record=False`` has no events to give: ask it for those since
+        ``game.position.events``, which are none."""
+        if not self.record and since < self._unrecorded:
+            raise self._not_recorded(f"the events since {since} in a view (ask view(p, since=game.position.events))")
         s = self._state
         pending = s.pending
         decision: DecisionView | None = None
@@ -202,17 +234,48 @@ class Game:
             raise IllegalActionError(
                 f"{action!r} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
-        before, n_events = self._state, len(self._events)
-        pending = before.pending
-        if pending is None or before.over or not pending.accepts(action):
+        pending = self._state.pending
+        if pending is None or self._state.over or not pending.accepts(action):
             raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
+        return self._resume(pending, action)
+
+    def apply_legal(self, index: int, player: int | None = None) -> Game:
+        """Apply ``legal_actions(player)[index]`` (of the only player to move when ``player``
+        is omitted): the fast path for bots and adapters that pick by position, with no
+        action to build or compare. IllegalActionError when there is no such action.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> first = game.legal_actions(1)[0]
+        >>> game.apply_legal(0, player=1).actions == [str(first)]
+        True
+        """
+        pending = self._state.pending
+        if player is None:
+            movers = self.to_move
+            player = movers[0] if len(movers) == 1 else -1
+        actions = pending.legal_actions(player) if pending is not None and not self._state.over else ()
+        if index.__class__ is not int or not 0 <= index < len(actions) or pending is None:
+            raise IllegalActionError(
+                f"no legal action {index!r} of player {player}: "
+                + (f"they have {len(actions)} (0 to {len(actions) - 1})" if actions else "they have none now")
+            )
+        return self._resume(pending, actions[index])
+
+    def _resume(self, pending: Pending, action: Action) -> Game:
+        """Apply a legal ``action`` at ``pending``; the game is left as it was when a rule fails."""
+        before, n_events = self._state, len(self._events)
+        run = self.machine(self.rules, self.players, before, self._events if self.record else None)
         try:
-            self._state = Machine(self.rules, self.players, before, self._events).resume(pending, action)
+            self._state = run.resume(pending, action)
         except Exception:
             self._state = before
             del self._events[n_events:]
             raise
-        self._history.append((before, n_events))
+        if self.record:
+            self._history.append((before, n_events))
+        else:
+            self._unrecorded += run.unrecorded
         self._actions.append(action)
         self._legal = None
         return self
@@ -228,6 +291,8 @@ class Game:
 
     def undo(self) -> Game:
         """Take back the last action."""
+        if not self.record:
+            raise self._not_recorded("an undo")
         if not self._history:
             if self._actions:
                 self._rebuild_history()
@@ -245,6 +310,8 @@ class Game:
         other.rules = self.rules
         other.players = self.players
         other.seed = self.seed
+        other.record = self.record
+        other._unrecorded = self._unrecorded
         other._state = self._state
         other._legal = self._legal
         other._events = list(self._events)
@@ -254,7 +321,10 @@ class Game:
 
     # -- saving ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""
+        """The whole game as JSON-safe data, with the ruleset's hash and a checksum (a game
+        made with ``record=False`` is replayed to give the same save as a recorded one)."""
+        if not self.record:
+            return self._replayed().to_json()
         body = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
@@ -308,10 +378,14 @@ class Game:
         return game
 
     def _rebuild_history(self) -> None:
+        self._history = self._replayed()._history
+
+    def _replayed(self) -> Game:
+        """This game played again with its events and undo history kept."""
         replayed = Game(self.rules, self.players, self.seed)
         for action in self._actions:
             replayed.apply(action)
-        self._history = replayed._history
+        return replayed
 
     def fingerprint(self) -> tuple[str, int, int]:
         """A cheap identity of the game's position: its state and the length of its log
@@ -321,7 +395,7 @@ class Game:
             text = json.dumps(
                 {
                     "vars": s.vars,
-                    "frames": s.frames,
+                    "frames": [[f.code, f.pc, f.target, f.names] for f in s.frames],
                     "pending": None if s.pending is None else s.pending.to_json(),
                     "rng": f"{s.rng:016x}",
                     "over": s.over,
@@ -331,18 +405,19 @@ class Game:
             )
         except TypeError:  # keys of mixed kinds: to_json() makes them all text first
             text = json.dumps(s.to_json(), sort_keys=True)
-        return (text, len(self._events), len(self._actions))
+        return (text, len(self._events) + self._unrecorded, len(self._actions))
 
     def check_invariants(self) -> list[str]:
         """The messages of the ruleset's invariants that do not hold now (those declared
         ``when: end`` only once the game is over)."""
-        run = Machine(self.rules, self.players, self._state, self._events)
+        run = Machine(self.rules, self.players, self._state, None)
+        checks = self.rules.generated.invariants
         failed = []
         for invariant in self.rules.compiled_flow.invariants:
             if invariant.when == "end" and not self._state.over:
                 continue
             try:
-                ok = invariant.check({"players": tuple(range(self.players))}, run)
+                ok = checks[invariant.code](run, {"players": run.everyone})
             except RuleRuntimeError as exc:
                 failed.append(f"{invariant.id}: {invariant.message} (could not be evaluated: {exc})")
                 continue

@@ -3,18 +3,30 @@ decision and resumed by an action.
 
 A :class:`State` is one immutable snapshot (variables, frames, the pending decision, the
 generator, the end); a :class:`Machine` runs from a snapshot to the next decision and
-freezes a new one. The machine is also the context (``ctx``) the primitives see.
+freezes a new one. The machine is also the context (``ctx``) the primitives see, and the
+``C`` of the generated code (:mod:`venedig_rules.effects.compile`): it keeps the budgets
+of one action (:mod:`venedig_rules.effects.runtime`) and locates every rule error at the
+DSL statement that raised it.
+
+A frame is ``(code id, pc, target, names)``: the program, where in it (the ``pc`` case of
+its resumable function; at a decision, the decision's own case), which local of the caller
+receives its value, and its local names. A program runs from its frame until it stops at a
+decision (``STOP``) or ends; a call of a program that may stop pushes the callee's frame
+and runs it at once, so the dispatch loop of :meth:`Machine.run` only turns when a game
+resumes after a decision, to finish the callers waiting below.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..effects.compile import RULE_FAILURES, WAIT, CallOp, ChooseOp, Fn, Locals, combine, freeze
-from ..effects.context import Ref
+from ..effects.compile import Function, Generated
+from ..effects.context import CallRequestLike, Ref
+from ..effects.runtime import MAX_INT, MAX_STEPS, RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int
 from ..errors import Location, RuleRuntimeError
 from . import events
 from . import rng as rnglib
@@ -27,6 +39,8 @@ if TYPE_CHECKING:
 
 #: How deep effects may call each other (procedures, item effects, scoring rules).
 MAX_DEPTH = 64
+
+Locals = dict[str, Any]
 
 
 class CallRequest:
@@ -44,20 +58,16 @@ class CallRequest:
         return f"CallRequest({self.code!r}, {self.names!r}, returns={self.returns})"
 
 
-class SavedFrame(NamedTuple):
-    """A frame in a snapshot: which code, where in it, where its value goes, its names."""
-
-    code: str
-    pc: int
-    target: str | None
-    names: Locals
-
-
 class Frame:
-    """A frame while the machine runs; its names are copied before it first changes them
-    (``owned``), so a snapshot's frames are never changed."""
+    """A running program: which code, where in it (``pc``), which local of the caller gets
+    its value (``target``), its local names.
 
-    __slots__ = ("code", "names", "owned", "pc", "target")
+    A snapshot holds its frames as they were (``shared``): a machine that runs one again
+    runs a copy (:meth:`thaw`), whose names are copied in turn before it first changes
+    them (``owned``), so a snapshot's frames never change.
+    """
+
+    __slots__ = ("code", "names", "owned", "pc", "shared", "target")
 
     def __init__(self, code: str, pc: int, target: str | None, names: Locals, owned: bool = False):
         self.code = code
@@ -65,12 +75,23 @@ class Frame:
         self.target = target
         self.names = names
         self.owned = owned
+        self.shared = False
 
     def own(self) -> Locals:
         """The frame's names, its own to change."""
         if not self.owned:
             self.names, self.owned = dict(self.names), True
         return self.names
+
+    def thaw(self) -> Frame:
+        """A copy of a snapshot's frame to run on."""
+        return Frame(self.code, self.pc, self.target, self.names)
+
+    def to_json(self) -> list[Any]:
+        return [self.code, self.pc, self.target, json_safe(self.names)]
+
+    def __repr__(self) -> str:
+        return f"Frame({self.code!r}, {self.pc}, {self.target!r}, {self.names!r})"
 
 
 @dataclass(frozen=True)
@@ -89,11 +110,15 @@ class PendingChoice:
         """The players who must act now: the chooser."""
         return (self.player,)
 
+    @cached_property
+    def actions(self) -> tuple[Action, ...]:
+        """The chooser's legal actions, in order: built once per decision (the snapshot and
+        every clone share it)."""
+        return _actions(self.player, self.label, self.options, self.optional)
+
     def legal_actions(self, player: int) -> tuple[Action, ...]:
         """``player``'s legal actions, in order (none when the decision is not theirs)."""
-        if player != self.player:
-            return ()
-        return _actions(player, self.label, self.options, self.optional)
+        return self.actions if player == self.player else ()
 
     def accepts(self, action: Action) -> bool:
         """Whether ``action`` is legal now: the chooser names an option, or passes an optional choice."""
@@ -146,6 +171,11 @@ class PendingCommits:
         """The players who must act now: those who have not committed yet, in seat order."""
         return tuple(p for p, c in zip(self.players, self.commits) if c is None)
 
+    @cached_property
+    def actions(self) -> tuple[tuple[Action, ...], ...]:
+        """Each taking part player's actions, in order (built once per decision)."""
+        return tuple(_actions(p, self.label, o, False) for p, o in zip(self.players, self.options))
+
     def legal_actions(self, player: int) -> tuple[Action, ...]:
         """``player``'s legal actions, in order (none once they committed, or when they do
         not take part)."""
@@ -154,7 +184,7 @@ class PendingCommits:
         i = self.players.index(player)
         if self.commits[i] is not None:
             return ()
-        return _actions(player, self.label, self.options[i], False)
+        return self.actions[i]
 
     def accepts(self, action: Action) -> bool:
         """Whether ``action`` is legal now: a player yet to commit names one of their options."""
@@ -171,7 +201,10 @@ class PendingCommits:
         """The decision after ``player`` commits ``value``."""
         i = self.players.index(player)
         commits = self.commits[:i] + ((value,),) + self.commits[i + 1 :]
-        return PendingCommits(self.players, self.label, self.options, commits, self.target)
+        after = PendingCommits(self.players, self.label, self.options, commits, self.target)
+        if "actions" in self.__dict__:  # the actions built already are the same
+            after.__dict__["actions"] = self.__dict__["actions"]
+        return after
 
     def revealed(self, player_count: int) -> tuple[Any, ...]:
         """Every player's committed value by seat (None for a player who took no part)."""
@@ -190,7 +223,7 @@ class State:
     def __init__(
         self,
         vars: dict[str, Any],
-        frames: tuple[SavedFrame, ...],
+        frames: tuple[Frame, ...],
         pending: Pending | None,
         rng: int,
         over: bool = False,
@@ -206,7 +239,7 @@ class State:
     def to_json(self) -> dict[str, Any]:
         return {
             "vars": json_safe(self.vars),
-            "frames": [[c, pc, t, json_safe(L)] for c, pc, t, L in self.frames],
+            "frames": [f.to_json() for f in self.frames],
             "pending": None if self.pending is None else self.pending.to_json(),
             "rng": f"{self.rng:016x}",
             "over": self.over,
@@ -218,7 +251,7 @@ def initial_state(rules: RulesetBase, players: int, seed: int) -> State:
     """The snapshot before the flow's first statement."""
     return State(
         _initial_vars(rules, players),
-        (SavedFrame(rules.compiled_flow.main, 0, None, _base_locals(players)),),
+        (Frame(rules.compiled_flow.main, 0, None, _base_locals(players)),),
         None,
         rnglib.seed_state(seed),
     )
@@ -232,22 +265,27 @@ class Machine:
     """A game's state while the machine runs: the context primitives see as ``ctx``.
 
     ``events`` is the game's event list, appended to in place (the game cuts it back when
-    a run fails).
+    a run fails); None for a game that keeps no events (``record=False``), which only
+    counts them in ``unrecorded``.
     """
 
-    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[Event]):
+    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[Event] | None):
         self.rules = rules
         self.compiled = rules.compiled_flow
+        self.code: Generated = rules.generated
         self.player_count = players
         self.everyone = tuple(range(players))
-        self.vars = state.vars  # copied on the first write
-        self._own_vars = False
-        self.frames = [Frame(c, pc, t, L) for c, pc, t, L in state.frames]
+        self.vars = dict(state.vars)  # the run's own: compiled code keeps it as V
+        self.frames = list(state.frames)  # a snapshot's, shared: each thawed before it runs
         self.pending = state.pending
         self.rng = state.rng
         self.over = state.over
         self.winners = state.winners
-        self.events = events
+        self.record = events is not None
+        self.events: list[Event] = events if events is not None else []
+        self.unrecorded = 0  # events not kept (record=False)
+        self.left = MAX_STEPS  # steps this action may still take
+        self.depth = 0  # direct calls running (frames count besides)
         self._indexed = rules.indexed_vars
         self._player_vars = rules.player_vars
 
@@ -257,17 +295,25 @@ class Machine:
         value = None if action.name == PASS else action.value
         if isinstance(pending, PendingCommits):
             pending = self.pending = pending.committed(action.player, value)
-            self.emit(events.commit(action.player, pending.label, value))
+            if self.record:
+                self.emit(events.commit(action.player, pending.label, value))
+            else:
+                self.unrecorded += 1
             if pending.movers():
                 return self.freeze()
             value = pending.revealed(self.player_count)
-            self.emit(events.reveal(pending.label, value))
-        else:
+            if self.record:
+                self.emit(events.reveal(pending.label, value))
+            else:
+                self.unrecorded += 1
+        elif self.record:
             # a secret choice's value is shown to the chooser only
             self.emit(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
-        frame = self.frames[-1]
+        else:
+            self.unrecorded += 1
+        frame = self.frames[-1] = self.frames[-1].thaw()
         frame.own()[pending.target] = freeze(value)
-        frame.pc += 1
+        frame.pc += 1  # from the decision's case to the one after it
         self.pending = None
         return self.run()
 
@@ -282,53 +328,38 @@ class Machine:
     def _raise_located(self, exc: Exception) -> NoReturn:
         error = RuleRuntimeError.of(exc)
         if error.location is None:
-            error.location = self._location(error.offset)
+            error.location = self._location(exc)
         raise error
 
-    def _location(self, offset: int | None) -> Location | None:
-        """The rule file place of the statement that failed: at ``offset`` in the running
-        code's text (a statement inside a block knows it), else the current instruction's."""
+    def _location(self, exc: Exception) -> Location | None:
+        """The rule file place of the statement that failed: the innermost generated line
+        in the traceback, through the line table; else the case the top frame was in."""
+        where = self.code.locate(exc.__traceback__)
+        if where is not None:
+            return self.rules.positions.in_scalar(*where)
         if not self.frames:
             return None
-        code_id, pc = self.frames[-1].code, self.frames[-1].pc
-        code = self.compiled.codes[code_id]
-        if offset is None:
-            offset = code.offsets[min(pc, len(code.offsets) - 1)] if code.offsets else 0
-        return self.rules.positions.in_scalar(code_id, offset)
+        frame = self.frames[-1]
+        offsets = self.code.cases.get(frame.code) or (0,)
+        return self.rules.positions.in_scalar(frame.code, offsets[min(frame.pc, len(offsets) - 1)])
 
     def _run(self) -> State:
-        codes = self.compiled.codes
+        resume = self.code.resume
         frames = self.frames
         try:
             while frames:
                 frame = frames[-1]
-                L = frame.own()
-                code = codes[frame.code]
-                steps, pc = code.steps, frame.pc
-                end = len(steps)
-                try:
-                    while pc < end:
-                        nxt = steps[pc](L, self)
-                        if nxt >= 0:
-                            pc = nxt
-                        elif nxt == WAIT:
-                            frame.pc = pc
-                            if self.choose(code.instructions[pc], L):
-                                return self.freeze()
-                            pc += 1
-                        else:
-                            frame.pc = pc + 1
-                            self.call(code.instructions[pc], L)
-                            break
-                    else:
-                        frames.pop()
-                        if frames and frame.target is not None:
-                            frames[-1].own()[frame.target] = L.get("@")
-                except GameOver:
-                    raise
-                except BaseException:
-                    frame.pc = pc
-                    raise
+                if frame.shared:
+                    frame = frames[-1] = frame.thaw()
+                value = resume[frame.code](self, frame)
+                if value is STOP:
+                    return self.freeze()
+                frames.pop()
+                if frames and frame.target is not None:
+                    caller = frames[-1]
+                    if caller.shared:
+                        caller = frames[-1] = caller.thaw()
+                    caller.own()[frame.target] = value
         except GameOver:
             frames.clear()
         if not self.over:
@@ -336,63 +367,124 @@ class Machine:
             self.emit(events.game_over())
         return self.freeze()
 
-    def choose(self, op: ChooseOp, L: Locals) -> bool:
-        """Set up a decision; False when there is nothing to decide (an optional choice
-        without options resolves to none at once)."""
-        _, target, player_f, options_f, label, optional, each, secret = op
-        if each is None:
-            player = self.player_index(player_f(L, self))
-            options = _options(options_f(L, self), label)
-            if not options:
-                if optional:
-                    L[target] = None
-                    return False
-                raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
-            self.pending = PendingChoice(player, label, options, bool(optional), target, bool(secret))
-            return True
-        players = tuple(self.player_index(p) for p in player_f(L, self))
-        per: list[tuple[Any, ...]] = []
-        for p in players:
-            inner = dict(L)
-            inner[each] = p
-            options = _options(options_f(inner, self), label)
-            if not options:
-                raise RuleRuntimeError(f"player {p} must choose {label!r} but has no option")
-            per.append(options)
+    # -- what compiled code calls: decisions ---------------------------------------------------
+    def choose_one(
+        self, L: Locals, target: str, player: int, values: Any, label: str, optional: bool, secret: bool
+    ) -> bool:
+        """Set up ``player``'s decision; False when there is nothing to decide (an optional
+        choice without options is none at once)."""
+        options = _options(values, label)
+        if not options:
+            if optional:
+                L[target] = None
+                return False
+            raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
+        self.pending = PendingChoice(player, label, options, optional, target, secret)
+        return True
+
+    def choosers(self, players: Any) -> tuple[int, ...]:
+        """The players of a ``choose each``, checked to be seats."""
+        return tuple(self.player_index(p) for p in players)
+
+    def options(self, values: Any, label: str, player: int) -> tuple[Any, ...]:
+        """One chooser's options at a ``choose each``: there must be some."""
+        options = _options(values, label)
+        if not options:
+            raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
+        return options
+
+    def choose_each(
+        self, L: Locals, target: str, players: tuple[int, ...], options: list[tuple[Any, ...]], label: str
+    ) -> bool:
+        """Set up a simultaneous decision; False when nobody takes part (the value is then
+        none for everyone)."""
         if not players:
             L[target] = tuple(None for _ in range(self.player_count))
             return False
-        self.pending = PendingCommits(players, label, tuple(per), tuple(None for _ in players), target)
+        self.pending = PendingCommits(players, label, tuple(options), tuple(None for _ in players), target)
         return True
 
-    def call(self, op: CallOp, L: Locals) -> None:
-        _, target, kind, callee, args, kwargs = op
+    # -- what compiled code calls: other programs -------------------------------------------------
+    def enter(self) -> None:
+        """A direct call begins: count it against the depth and the step budget."""
+        self.depth += 1
+        if self.depth + len(self.frames) > MAX_DEPTH:
+            self._too_deep()
+        self.left -= 1
+        if self.left < 0:
+            out_of_steps()
+
+    def _too_deep(self) -> NoReturn:
+        raise RuleRuntimeError(f"effects call each other more than {MAX_DEPTH} deep")
+
+    def call(self, run: Function, code: str, target: str, names: Locals) -> Any:
+        """Run a procedure that may stop, in a frame of its own on top of the caller's; its
+        value, or STOP when it waits for a decision (its frame stays)."""
         frames = self.frames
-        if kind == "proc":
-            procedure = self.compiled.procedures[callee]
-            names: Locals = {"players": self.everyone}
-            for param, f in zip(procedure.params, args):
-                names[param] = f(L, self)
-            requests: tuple[tuple[str, Locals, bool], ...] = ((procedure.code, names, True),)
-        else:
-            requests = tuple(
-                (r.code, r.names, r.returns)
-                for r in callee(self, *[f(L, self) for f in args], **{k: f(L, self) for k, f in kwargs})
-            )
-        if len(frames) + len(requests) > MAX_DEPTH:
-            raise RuleRuntimeError(f"effects call each other more than {MAX_DEPTH} deep")
-        L[target] = None
-        one = len(requests) == 1
-        for code, names, returns in reversed(requests):
+        if len(frames) + self.depth >= MAX_DEPTH:
+            self._too_deep()
+        self.left -= 1
+        if self.left < 0:
+            out_of_steps()
+        frame = Frame(code, 0, target, names, True)
+        frames.append(frame)
+        value = run(self, frame)
+        if value is not STOP:
+            frames.pop()
+        return value
+
+    def requests(self, requests: Sequence[CallRequestLike], self_value: Any, target: str) -> Any:
+        """Run the programs a primitive asks for (``effect``, ``trigger``), in order: the
+        value of the only one that returns one (else none), or STOP when one waits for a
+        decision (the ones after it wait in frames beneath it)."""
+        n = len(requests)
+        frames = self.frames
+        if len(frames) + self.depth + n > MAX_DEPTH:
+            self._too_deep()
+        self.left -= n
+        if self.left < 0:
+            out_of_steps()
+        one = n == 1
+        value = None
+        direct, resume = self.code.direct, self.code.resume
+        for i, request in enumerate(requests):
+            names = request.names
             if "self" not in names:
-                names = {**names, "self": L.get("self")}  # (a request's names are never changed)
-            frames.append(Frame(code, 0, target if returns and one else None, names))
+                names = {**names, "self": self_value}  # (a request's names are never changed)
+            fn = direct[request.code]
+            if fn is not None:
+                self.depth += 1
+                result = fn(self, names)
+                self.depth -= 1
+            else:
+                frame = Frame(request.code, 0, target if request.returns and one else None, names)
+                at = len(frames)
+                frames.append(frame)
+                result = resume[request.code](self, frame)
+                if result is STOP:
+                    frames[at:at] = [
+                        Frame(r.code, 0, None, r.names if "self" in r.names else {**r.names, "self": self_value})
+                        for r in reversed(requests[i + 1 :])
+                    ]
+                    return STOP
+                frames.pop()
+            if request.returns and one:
+                value = result
+        return value
+
+    def requests_direct(self, requests: Sequence[CallRequestLike], self_value: Any) -> Any:
+        """:meth:`requests` from a program that cannot stop: none of them may stop either."""
+        value = self.requests(requests, self_value, "@")
+        if isinstance(value, Stop):
+            raise RuleRuntimeError("a program that cannot wait for a decision ran one that did")
+        return value
 
     def freeze(self) -> State:
         if self.over:
             return State(self.vars, (), None, self.rng, self.over, self.winners)
-        frames = tuple(SavedFrame(f.code, f.pc, f.target, f.names) for f in self.frames)
-        return State(self.vars, frames, self.pending, self.rng, self.over, self.winners)
+        for frame in self.frames:
+            frame.shared = True
+        return State(self.vars, tuple(self.frames), self.pending, self.rng, self.over, self.winners)
 
     # -- what primitives use ---------------------------------------------------------------
     def player_index(self, p: Any) -> int:
@@ -419,9 +511,12 @@ class Machine:
     def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
         """Set a state variable (one player's or space's part with ``index``) and emit a
         ``change`` event saying ``why`` (none when ``why`` is None: the caller tells)."""
-        if not self._own_vars:
-            self.vars = dict(self.vars)
-            self._own_vars = True
+        if why == "set" or why == "put":  # a value made anywhere: within the value budgets
+            if value.__class__ is int:
+                if not -MAX_INT <= value <= MAX_INT:
+                    too_big_int(value)
+            elif value.__class__ is tuple and (len(value) > 16 or not _PLAIN.issuperset(map(type, value))):
+                sized(value)
         if index is None:
             if name in self._indexed:
                 size = len(self.vars[name])
@@ -432,44 +527,53 @@ class Machine:
                     )
             self.vars[name] = value
             if why is not None:
-                # events.ChangeEvent, built in place: this runs for every change of the state
-                whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
-                self.events.append(whole)
+                if self.record:
+                    # events.ChangeEvent, built in place: this runs for every change of the state
+                    whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
+                    self.events.append(whole)
+                else:
+                    self.unrecorded += 1
             return
         slot = self._slot(name, index)
         old = self.vars[name]
         self.vars[name] = old[:slot] + (value,) + old[slot + 1 :]
         if why is not None:
-            part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
-            self.events.append(part)
-
-    def assign(self, name: str, index_f: Fn | None, op: str, value_f: Fn, L: Locals) -> None:
-        """``name = value``, ``name[index] += value``, ...: compiled assignments run this."""
-        index = index_f(L, self) if index_f is not None else None
-        value = freeze(value_f(L, self))
-        if op != "=":
-            value = combine(self.read(name, index), op, value)
-        self.write(name, index, value, "set" if op == "=" else op)
+            if self.record:
+                part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
+                self.events.append(part)
+            else:
+                self.unrecorded += 1
 
     def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
         items = tuple(source.get())
         self.write(source.name, source.index, items[:position] + items[position + 1 :], None)
         self.write(target.name, target.index, tuple(target.get()) + (item,), None)
-        self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
+        if self.record:
+            self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
+        else:
+            self.unrecorded += 1
 
     def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))
         return out
 
     def random_below(self, n: int) -> int:
+        if not 0 < n <= MAX_INT:
+            raise RuleRuntimeError(f"random() needs a number from 1 to {MAX_INT}, got {n!r}")
         self.rng, value = rnglib.below(self.rng, n)
         return value
 
     def emit(self, event: Event) -> None:
-        self.events.append(event)
+        if self.record:
+            self.events.append(event)
+        else:
+            self.unrecorded += 1
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:
-        self.emit(events.ruleset_event(kind, {k: json_safe(v) for k, v in fields.items()}))
+        if self.record:
+            self.emit(events.ruleset_event(kind, {k: json_safe(v) for k, v in fields.items()}))
+        else:
+            self.unrecorded += 1
 
     def end(self, winners: tuple[int, ...] | None = None) -> NoReturn:
         """End the game now: the machine stops at once (nothing after this runs)."""
@@ -525,6 +629,8 @@ def _options(values: Any, label: str) -> tuple[Any, ...]:
 
 
 _TUPLE: set[type] = {tuple}
+#: The kinds of item a short list may hold without a closer look at its size.
+_PLAIN: frozenset[type] = frozenset({str, bool, type(None)})
 _STR: set[type] = {str}
 _INT: set[type] = {int}
 

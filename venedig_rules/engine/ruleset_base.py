@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from ..data.board import Board, grid_spaces
 from ..data.yamlsource import PositionMap
-from ..effects import Compiled
+from ..effects import Compiled, Generated
 from ..effects.compile import freeze as _freeze
 from ..errors import RuleRuntimeError, VenedigError, did_you_mean
 
@@ -63,6 +63,12 @@ class RulesetBase:
         if self.compiled is None:
             raise VenedigError(f"ruleset {self.name!r} is data only: it has no flow to run")
         return self.compiled
+
+    @cached_property
+    def generated(self) -> Generated:
+        """The flow's programs compiled to Python functions (on first use; shared by every
+        load of the same rules, by ``rules_hash``)."""
+        return self.compiled_flow.generated(self.rules_hash)
 
     def derived(self, key: str, build: Callable[[RulesetBase], Any]) -> Any:
         """A value computed once per ruleset from its data, e.g. a game module's lookup

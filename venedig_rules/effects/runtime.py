@@ -1,0 +1,279 @@
+"""What compiled DSL code calls while it runs: the checked operations behind its operators,
+and the budgets that keep every program small and short.
+
+The compiler (:mod:`.compile`) writes each operator as a fast path for the common case
+(two whole numbers) and falls back to a function here, which checks the operands and
+raises a :class:`~venedig_rules.errors.RuleRuntimeError` saying what went wrong. The
+reference interpreter (:mod:`.reference`) calls the same functions, so both agree on every
+value and every error.
+
+**Budgets.** A program may not run for hours nor make values no game needs:
+
+- :data:`MAX_STEPS` steps per action: a loop counts its rounds when it starts
+  (``repeat n`` counts ``n``, ``for x in xs`` the length of ``xs``; a ``break`` gives
+  none back), and each call of a procedure, an item's effect or a scoring rule counts one;
+- :data:`MAX_LIST` items in one list, :data:`MAX_ITEMS` items in a value counting the
+  items of the lists inside it, and whole numbers from ``-MAX_INT`` to ``MAX_INT``.
+
+>>> add(2, 3), add((1,), (2, 3)), combine((1, 2, 1), "-=", 1)
+(5, (1, 2, 3), (2, 1))
+>>> mul(2**40, 2**40)
+Traceback (most recent call last):
+...
+venedig_rules.errors.RuleRuntimeError: a number of 25 digits is too big (the DSL's numbers run from ...)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, Final, NoReturn
+
+from ..errors import RuleRuntimeError
+
+#: Largest count a ``repeat`` may run.
+MAX_REPEAT: Final = 100_000
+#: Loop rounds and calls one action may run (``new_game`` counts as one action).
+MAX_STEPS: Final = 1_000_000
+#: Items one list may hold.
+MAX_LIST: Final = 10_000
+#: Items one value may hold, counting the items of the lists inside it (a list inside
+#: counts as one item plus its own items).
+MAX_ITEMS: Final = 100_000
+#: The largest whole number (the smallest is its negative): every number a JavaScript
+#: client reads exactly.
+MAX_INT: Final = 2**53 - 1
+#: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
+#: reported as rule errors with the place of the statement that failed.
+RULE_FAILURES: Final = (TypeError, ValueError, KeyError, IndexError)
+
+
+class Stop:
+    """What a resumable function gives back when it stopped at a decision (a value of its
+    own, never a DSL value)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "STOP"
+
+
+#: The one :class:`Stop`.
+STOP: Final = Stop()
+
+
+def freeze(value: Any) -> Any:
+    """Lists to tuples, recursively: state values are immutable.
+
+    A tuple is taken as already frozen (the DSL and the primitives only make tuples), so
+    this costs nothing for the values the machine passes around.
+
+    >>> freeze([1, [2, 3]]), freeze((1, 2))
+    ((1, (2, 3)), (1, 2))
+    """
+    if value.__class__ is list:
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+# -- budgets -----------------------------------------------------------------------------------
+def show(value: Any) -> str:
+    """A value for an error message, cut short when it is long (and never a number's
+    thousands of digits, which Python refuses to print).
+
+    >>> show(tuple(range(100)))
+    '(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, ... (100 items))'
+    >>> show(10**5000)
+    'a number of 5001 digits'
+    """
+    if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+        digits = len(str(abs(value))) if value.bit_length() < 13_000 else int(value.bit_length() * 0.30103) + 1
+        return f"a number of {digits} digits"
+    if isinstance(value, tuple) and len(value) > 10:
+        return "(" + ", ".join(show(v) for v in value[:10]) + f", ... ({len(value)} items))"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(show(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
+
+
+def too_big_int(value: int) -> NoReturn:
+    raise RuleRuntimeError(f"{show(value)} is too big (the DSL's numbers run from {-MAX_INT} to {MAX_INT})")
+
+
+def too_long(length: int) -> NoReturn:
+    raise RuleRuntimeError(f"a list of {length} items is too long (a list holds at most {MAX_LIST})")
+
+
+def sized(value: Any) -> Any:
+    """``value`` when it keeps the value budgets (its lists' lengths and items, its numbers),
+    else a RuleRuntimeError saying which.
+
+    >>> sized((1, ("a", "b"), None))
+    (1, ('a', 'b'), None)
+    """
+    left = _items_left(value, MAX_ITEMS, {})
+    if left < 0:
+        raise RuleRuntimeError(f"a value of more than {MAX_ITEMS} items in all (nested lists counted) is too big")
+    return value
+
+
+def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
+    """``left`` less the items of ``value`` (below 0 once over the budget); ``seen`` keeps the
+    size of each list already counted, so a list shared many times is walked once."""
+    kind = value.__class__
+    if kind is int:
+        if not -MAX_INT <= value <= MAX_INT:
+            too_big_int(value)
+        return left
+    if kind is not tuple:
+        return left
+    n = len(value)
+    if n > MAX_LIST:
+        too_long(n)
+    known = seen.get(id(value))
+    if known is not None:
+        return left - known
+    start = left
+    left -= n
+    kinds = set(map(type, value))
+    if int in kinds:
+        for item in value:
+            if item.__class__ is int and not -MAX_INT <= item <= MAX_INT:
+                too_big_int(item)
+    if tuple in kinds or list in kinds:
+        for item in value:
+            if left < 0:
+                return left
+            if item.__class__ is tuple or item.__class__ is list:
+                left = _items_left(item, left, seen)
+    seen[id(value)] = start - left
+    return left
+
+
+def nest(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A list literal whose items the compiler could not prove to be plain: checked when one
+    is a list or a number."""
+    for item in items:
+        kind = item.__class__
+        if kind is tuple or kind is int or kind is list:
+            return sized(items)  # type: ignore[no-any-return]
+    return items
+
+
+def join(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Two lists as one, within the budgets."""
+    n = len(a) + len(b)
+    if n > MAX_LIST:
+        too_long(n)
+    out = a + b
+    if tuple in map(type, out):
+        return sized(out)  # type: ignore[no-any-return]
+    return out
+
+
+# -- operators ---------------------------------------------------------------------------------
+def number(value: Any, op: str) -> int:
+    """``value`` when it is a whole number (not true or false), for operator ``op``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleRuntimeError(f"{op!r} needs numbers, got {show(value)}")
+    return value
+
+
+def bounded(value: int) -> int:
+    """A number an operator made, when it is within the budget."""
+    if -MAX_INT <= value <= MAX_INT:
+        return value
+    too_big_int(value)
+
+
+def add(x: Any, y: Any) -> Any:
+    """``x + y``: numbers add; next to a list, ``none`` is the empty list and lists join."""
+    if x.__class__ is int and y.__class__ is int:
+        return bounded(x + y)
+    if isinstance(x, tuple) or isinstance(y, tuple):
+        return join(tuple(x or ()), tuple(y or ()))
+    return bounded(number(x, "+") + number(y, "+"))
+
+
+def sub(x: Any, y: Any) -> int:
+    return bounded(number(x, "-") - number(y, "-"))
+
+
+def mul(x: Any, y: Any) -> int:
+    return bounded(number(x, "*") * number(y, "*"))
+
+
+def neg(x: Any) -> int:
+    return -number(x, "-")
+
+
+def _floordiv(x: int, y: int) -> int:
+    if y == 0:
+        raise RuleRuntimeError("'//' by zero")
+    return x // y
+
+
+def _mod(x: int, y: int) -> int:
+    if y == 0:
+        raise RuleRuntimeError("'%' by zero")
+    return x % y
+
+
+ARITH: Final[dict[str, Callable[[int, int], Any]]] = {
+    "+": lambda x, y: bounded(x + y),
+    "-": lambda x, y: bounded(x - y),
+    "*": lambda x, y: bounded(x * y),
+    "//": _floordiv,
+    "%": _mod,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+def arith(op: str, x: Any, y: Any) -> Any:
+    """``x op y`` for an arithmetic or order operator, its operands checked to be numbers."""
+    return ARITH[op](number(x, op), number(y, op))
+
+
+def item(seq: Any, i: Any) -> Any:
+    """``seq[i]``: a negative index counts from the end; out of range is none."""
+    if not isinstance(i, int) or isinstance(i, bool):
+        raise RuleRuntimeError(f"a list index must be a number, not {show(i)}")
+    return seq[i] if -len(seq) <= i < len(seq) else None
+
+
+def combine(old: Any, op: str, value: Any) -> Any:
+    """``old += value`` or ``old -= value``: numbers add; lists append, or lose one copy."""
+    if isinstance(old, tuple):
+        if op == "+=":
+            return join(old, value if isinstance(value, tuple) else (value,))
+        items = list(old)
+        if value in items:
+            items.remove(value)
+        return tuple(items)
+    if not isinstance(old, int) or isinstance(old, bool) or not isinstance(value, int):
+        raise RuleRuntimeError(f"{op} needs numbers or lists, got {show(old)} and {show(value)}")
+    return bounded(old + value if op == "+=" else old - value)
+
+
+def loop_items(items: Any) -> tuple[Any, ...]:
+    """What a ``for`` walks: a list."""
+    if not isinstance(items, tuple):
+        raise RuleRuntimeError(f"'for' needs a list, got {show(items)}")
+    return items
+
+
+def repeat_count(count: Any) -> int:
+    """How often a ``repeat`` runs: 0 to :data:`MAX_REPEAT`."""
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
+        raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {show(count)}")
+    return count
+
+
+def out_of_steps() -> NoReturn:
+    raise RuleRuntimeError(
+        f"the rules ran more than {MAX_STEPS} steps (loop rounds and calls) in one action; "
+        "a loop or a recursion runs too long"
+    )
