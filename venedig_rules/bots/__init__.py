@@ -90,7 +90,8 @@ class SeatViews:
     square. Each view is a fresh dict with a fresh events list; the event dicts in it are
     shared with the seat's later views (read them, do not change them). When the game no
     longer continues the position of a seat's last view (after an ``undo``), that seat's
-    view is built again from the start.
+    view is built again from the start. A game made with ``record=False`` gives its seats
+    the state only: their views hold no events.
 
     >>> import venedig_rules as vr
     >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
@@ -108,6 +109,8 @@ class SeatViews:
     def __call__(self, player: int) -> GameView:
         game = self.game
         last = self._last.get(player)
+        if not game.record:  # no past events to give: the state only
+            return game.view(player, since=game.position.events)
         seen, events = (last.position.events, last.events) if last and game.continues(last.position) else (0, [])
         view = game.view(player, since=seen)
         events.extend(view["events"])  # the seat's own list, never handed out

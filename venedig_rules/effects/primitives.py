@@ -19,6 +19,7 @@ from typing import Annotated, Any, TypeVar
 from ..errors import RuleRuntimeError
 from .context import CallRequestLike, Context
 from .registry import CORE, OMITTED, ListRef, Player
+from .runtime import MAX_LIST
 
 __all__ = ["RuleRuntimeError"]
 
@@ -155,8 +156,8 @@ def reversed_(ctx: Context, items: Sequence[Any]) -> tuple[Any, ...]:
 @P(example="range(1, 4)  # [1, 2, 3]")
 def range_(ctx: Context, low: int, high: int) -> tuple[int, ...]:
     """The whole numbers from low up to high, high excluded."""
-    if high - low > 10_000:
-        raise RuleRuntimeError(f"range({low}, {high}) is too long")
+    if high - low > MAX_LIST:
+        raise RuleRuntimeError(f"range({low}, {high}) is too long (a list holds at most {MAX_LIST})")
     return tuple(range(low, high))
 
 

@@ -1,0 +1,205 @@
+"""The fast paths: games that keep no record (``record=False``), the runtime budgets that
+stop hostile programs (issue 11, D8/D9), playing by index, and the generated code agreeing
+with the reference interpreter on every bundled ruleset."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+import venedig_rules as vr
+from venedig_rules.bots import RandomBot, play_out
+from venedig_rules.effects.runtime import MAX_INT, MAX_LIST, MAX_STEPS
+from venedig_rules.engine.game import NotRecordedError
+from venedig_rules.engine.notation import IllegalActionError
+from venedig_rules.engine.reference import ReferenceGame
+from venedig_rules.errors import RuleRuntimeError
+
+TESTS = Path(__file__).parent
+LAGOON = TESTS / "rulesets" / "lagoon"
+BUNDLED = ["venedig", "saeulen", "rialto"]
+
+
+def random_game(rules: vr.Ruleset, players: int, seed: int, *, record: bool = True, steps: int = 10_000) -> vr.Game:
+    game = rules.new_game(players, seed, record=record)
+    chooser = random.Random(seed)
+    while not game.is_over and steps:
+        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+        steps -= 1
+    return game
+
+
+# == record=False =============================================================================
+@pytest.mark.parametrize("name", [*BUNDLED, str(LAGOON)])
+def test_a_game_without_record_plays_exactly_as_a_recorded_one(name):
+    rules = vr.load(name)
+    players = rules.players.start
+    recorded = rules.new_game(players, 11)
+    fast = rules.new_game(players, 11, record=False)
+    chooser = random.Random(11)
+    while not recorded.is_over:
+        assert fast.to_move == recorded.to_move and fast.check_invariants() == []
+        mover = chooser.choice(recorded.to_move)
+        legal = recorded.legal_actions(mover)
+        assert fast.legal_actions(mover) == legal
+        action = chooser.choice(legal)
+        recorded.apply(action)
+        fast.apply(action)
+        assert fast.fingerprint()[0] == recorded.fingerprint()[0]
+        assert fast.position.events == len(recorded.events)
+    assert fast.is_over and fast.winners == recorded.winners
+    assert fast.to_json() == recorded.to_json()  # a save replays the actions to give the same file
+
+
+def test_a_game_without_record_refuses_undo_and_its_events_saying_why():
+    game = random_game(vr.load(LAGOON), 2, 3, record=False, steps=4)
+    for ask in (game.undo, lambda: game.events, lambda: game.view(0), lambda: game.view(1, since=0)):
+        with pytest.raises(NotRecordedError, match=r"record=False.*record=True") as info:
+            ask()
+        assert info.value.code == "play/not_recorded"
+    view = game.view(0, since=game.position.events)
+    assert view["events"] == [] and view["state"] == game.clone().view(0, since=game.position.events)["state"]
+
+
+def test_a_game_without_record_keeps_only_its_state():
+    game = random_game(vr.load("venedig"), 3, 5, record=False)
+    assert game.is_over and game._events == [] and game._history == []
+
+
+def test_bots_play_out_a_game_without_record():
+    rules = vr.load("saeulen")
+    fast = play_out(rules.new_game(3, 4, record=False), {p: RandomBot(p) for p in range(3)})
+    slow = play_out(rules.new_game(3, 4), {p: RandomBot(p) for p in range(3)})
+    assert fast.is_over and fast.actions == slow.actions
+
+
+# == playing by index =========================================================================
+def test_apply_legal_plays_the_action_at_that_index():
+    rules = vr.load("rialto")
+    game, other = rules.new_game(3, 2), rules.new_game(3, 2)
+    chooser = random.Random(2)
+    for _ in range(40):
+        mover = chooser.choice(game.to_move)
+        legal = game.legal_actions(mover)
+        i = chooser.randrange(len(legal))
+        game.apply_legal(i, player=mover)
+        other.apply(legal[i])
+        assert game.fingerprint() == other.fingerprint()
+
+
+@pytest.mark.parametrize("index", [-1, 10_000, True, 1.0, "0"])
+def test_apply_legal_refuses_an_index_that_is_no_legal_action(index):
+    game = vr.load(LAGOON).new_game(2, 7)
+    before = game.fingerprint()
+    with pytest.raises(IllegalActionError, match="no legal action"):
+        game.apply_legal(index, player=game.to_move[0])
+    assert game.fingerprint() == before
+
+
+# == runtime budgets (issue 11: D8, D9) =======================================================
+HEAD = """\
+id: calc
+title: Calc
+players: {min: 2, max: 4}
+state:
+  out: {type: any, start: null}
+flow:
+  max_actions: 10
+  procedures:
+    grow:
+      params: {n: int}
+      body: |
+        if n > 0 { grow(n - 1); grow(n - 1) }
+  main: |
+    let go = choose 0 from [1] as "go";
+"""
+
+HOSTILE = {
+    "nested repeats": "repeat 100000 { repeat 100000 { out = 1 } }",
+    "branching recursion": "grow(60)",
+    "repeated squaring": "let n = 2; repeat 100 { n = n * n }; out = n",
+    "a list doubling": "let xs = [1]; repeat 100 { xs = xs + xs }; out = xs",
+    "nested lists": "let xs = [1, 2]; repeat 100 { xs = [xs, xs, xs] }; out = xs",
+    "a long range": "out = range(0, 100000000)",
+}
+
+
+def hostile(tmp_path: Path, program: str) -> Path:
+    root = tmp_path / "calc"
+    root.mkdir()
+    (root / "components.yaml").write_text("components:\n  - {id: marker, name: Marker, count: 1}\n")
+    (root / "game.yaml").write_text(HEAD + "    " + program + "\n")
+    return root
+
+
+@pytest.mark.parametrize("program", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_a_hostile_program_is_stopped_by_a_budget_at_its_statement_and_the_game_is_untouched(tmp_path, program):
+    root = hostile(tmp_path, program)
+    game = vr.load(root).new_game(2, 0)
+    before, save = game.fingerprint(), game.to_json()
+    start = time.process_time()
+    with pytest.raises(RuleRuntimeError) as info:
+        game.apply("p0 go(1)")
+    assert time.process_time() - start < 20  # the budget stops it, long before hours
+    error = info.value
+    assert error.code == "play/rule" and error.location is not None
+    assert Path(error.location.file).name == "game.yaml" and error.location.line in (
+        12,
+        15,
+    )  # the statement, or the recursion's call
+    assert "too" in error.message  # too long, too big, too many steps
+    assert game.fingerprint() == before and game.to_json() == save
+    game.view(0)  # the untouched game still gives views
+
+
+def test_the_step_budget_says_how_many_steps_an_action_may_take(tmp_path):
+    game = vr.load(hostile(tmp_path, HOSTILE["nested repeats"])).new_game(2, 0)
+    with pytest.raises(RuleRuntimeError, match=f"more than {MAX_STEPS} steps"):
+        game.apply("p0 go(1)")
+
+
+@pytest.mark.parametrize(
+    ("program", "message"),
+    [
+        ("out = 9007199254740991 + 1", "too big"),
+        (f"out = {MAX_INT} * 2", "too big"),
+        (f"out = range(0, {MAX_LIST + 1})", f"at most {MAX_LIST}"),
+    ],
+)
+def test_a_value_past_its_budget_is_refused_where_it_is_made(tmp_path, program, message):
+    game = vr.load(hostile(tmp_path, program)).new_game(2, 0)
+    with pytest.raises(RuleRuntimeError, match=message) as info:
+        game.apply("p0 go(1)")
+    assert info.value.location is not None and info.value.location.line == 15
+
+
+def test_a_program_within_the_budgets_runs_to_its_end(tmp_path):
+    program = f"let n = 0; repeat 1000 {{ repeat 900 {{ n += 1 }} }}; out = [n, range(0, {MAX_LIST})[-1]]"
+    game = vr.load(hostile(tmp_path, program)).new_game(2, 0).apply("p0 go(1)")
+    assert game.value("out") == (900_000, MAX_LIST - 1)
+    game.to_json(), game.view(1)
+
+
+# == the generated code and the reference interpreter =========================================
+@pytest.mark.parametrize("name", [*BUNDLED, str(LAGOON)])
+def test_the_generated_code_plays_every_game_as_the_reference_interpreter(name):
+    rules = vr.load(name)
+    for players in rules.players:
+        seed = 100 + players
+        game, reference = rules.new_game(players, seed), ReferenceGame(rules, players, seed)
+        chooser = random.Random(seed)
+        while True:
+            assert game.events == reference.events
+            s, r = game._state, reference._state
+            assert (s.vars, s.rng, s.over, s.winners, s.pending) == (r.vars, r.rng, r.over, r.winners, r.pending)
+            if game.is_over:
+                break
+            mover = chooser.choice(game.to_move)
+            legal = game.legal_actions(mover)
+            assert reference.legal_actions(mover) == legal
+            action = chooser.choice(legal)
+            game.apply(action)
+            reference.apply(action)
