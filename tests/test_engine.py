@@ -457,7 +457,7 @@ def test_a_loaded_game_plays_on_like_the_original(rules):
 
 def test_a_save_names_its_format_version_rules_and_checksum(rules):
     data = rules.new_game(players=2, seed=5).to_json()
-    assert data["format"] == "venedig-rules/game" and data["version"] == 1
+    assert data["format"] == "venedig-rules/game" and data["version"] == 2
     assert data["rules_hash"] == rules.rules_hash and data["ruleset"] == rules.name
     assert (data["players"], data["seed"], data["actions"]) == (2, 5, [])
     assert data == with_checksum(data), "the checksum should follow the documented scheme"
@@ -485,7 +485,7 @@ def test_from_json_refuses_another_format(rules):
 
 
 def test_from_json_refuses_another_version(rules):
-    refused(rules, with_checksum({**saved(rules), "version": 2}), "version", "2")
+    refused(rules, with_checksum({**saved(rules), "version": 3}), "version", "3")
 
 
 def test_from_json_refuses_a_save_from_a_copy_with_one_changed_number(rules, tmp_path):

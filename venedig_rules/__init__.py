@@ -15,7 +15,7 @@ files); ``effects`` (the DSL); ``games`` (game primitives); ``engine`` (rulesets
 
 from ._version import __version__
 from .data.reading import bundled, bundled_variants, rules_hash
-from .engine.game import Game, SaveFileError
+from .engine.game import Game, NotRecordedError, SaveFileError
 from .engine.loading import load, validate
 from .engine.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .engine.ruleset import Ruleset
@@ -53,6 +53,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidRulesError",
     "Location",
+    "NotRecordedError",
     "ParamError",
     "RuleFileError",
     "RuleReferenceError",

@@ -156,6 +156,8 @@ class Generated:
         return self.lines[line - 1]
 
 
+#: How many generated modules :func:`generate` keeps (the oldest goes first).
+CACHE_SIZE = 32
 #: Generated modules by what decides their text: rules hash, primitives, procedure params.
 _CACHE: dict[tuple[Any, ...], Generated] = {}
 
@@ -192,6 +194,8 @@ def generate(
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     generated = Generated(text, filename, module.table, namespace, module.function_names, module.cases)
     if cache_key is not None:
+        if len(_CACHE) >= CACHE_SIZE:  # a service validating many variants keeps the latest only
+            del _CACHE[next(iter(_CACHE))]
         _CACHE[cache_key] = generated
     return generated
 

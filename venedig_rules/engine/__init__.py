@@ -3,7 +3,7 @@
 May import: ``errors``, ``data``, ``effects``, ``games`` (never a client: present, bots, testing, cli).
 """
 
-from .game import Game, SaveFileError
+from .game import Game, NotRecordedError, SaveFileError
 from .loading import load, validate
 from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .ruleset import Ruleset
@@ -13,6 +13,7 @@ __all__ = [
     "ActionSyntaxError",
     "Game",
     "IllegalActionError",
+    "NotRecordedError",
     "Ruleset",
     "SaveFileError",
     "load",

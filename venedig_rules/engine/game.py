@@ -30,7 +30,7 @@ from .ruleset_base import RulesetBase
 from .views import DecisionView, GameView, json_safe, redact_event, redact_state
 
 SAVE_FORMAT = "venedig-rules/game"
-SAVE_VERSION = 1
+SAVE_VERSION = 2  # 2: a frame's pc counts the cases of generated code, not instructions
 
 
 class SaveFileError(VenedigError, ValueError):
