@@ -1,6 +1,7 @@
 """Speed figures of venedig-rules; prints them with their targets, asserts nothing.
 
 Run: python benchmarks/bench.py [--games N] [--repeat R]
+     python benchmarks/bench.py --baseline REV [--games N] [--rounds R]
 
 - load: reading, checking and compiling each ruleset from YAML (median of 5, fresh each
   time; the DSL parser itself is built once per process, see "first load")
@@ -10,16 +11,28 @@ Run: python benchmarks/bench.py [--games N] [--repeat R]
   same games R times, best and median (shared machines are noisy: the best is the figure
   least disturbed by other work)
 - clone: Game.clone() of a mid-game state (median over many)
+
+With ``--baseline REV`` it instead compares this tree with commit REV side by side: REV is
+unpacked (``git archive``) into a temporary folder and run from there with this
+environment's dependencies; every round plays the same random games of each bundled game
+once with each side, each batch in a fresh process, in alternating order, and times them as
+CPU time per action (the machine is shared: CPU time and interleaving keep the ratio
+honest). Modes: the default (``legal_actions`` -> random choice -> ``apply``) of both
+sides, and this tree's ``record=False`` against the baseline's default. Then the memory a
+finished game keeps (tracemalloc) and the cost of a late-game view.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,11 +96,139 @@ def clone_us(rules, players: int) -> float:
     return statistics.median(runs)
 
 
+# -- side by side with another commit ---------------------------------------------------------
+#: One batch of random playouts, run in a fresh process with one side's package first on the
+#: path: prints CPU seconds and actions. ``record`` is passed only when it is False (a baseline
+#: may not know it).
+WORKER = """
+import json, random, sys, time
+sys.path.insert(0, sys.argv[1])
+import venedig_rules as vr
+name, players, games, record = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+rules = vr.load(name)
+extra = {} if record else {"record": False}
+rules.new_game(players, 0, **extra)  # compile and warm up outside the timing
+chooser, actions = random.Random(0), 0
+start = time.process_time()
+for seed in range(games):
+    game = rules.new_game(players, seed, **extra)
+    while not game.is_over:
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+        actions += 1
+print(json.dumps([time.process_time() - start, actions]))
+"""
+
+
+def unpack(rev: str, into: Path) -> Path:
+    """Commit ``rev`` of this repository as files in ``into`` (no worktree, no checkout)."""
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def batch(root: Path, name: str, players: int, games: int, record: bool) -> tuple[float, int]:
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER, str(root), name, str(players), str(games), "1" if record else "0"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    seconds, actions = json.loads(out)
+    return seconds, actions
+
+
+def retained_kb(rules, players: int, games: int, record: bool) -> float:
+    """The memory a finished game keeps (mean over ``games``), the ruleset's caches warm."""
+    chooser = random.Random(0)
+    rules.new_game(players, 0, record=record)
+    sizes = []
+    for seed in range(games):
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        game = rules.new_game(players, seed, record=record)
+        while not game.is_over:
+            game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+        sizes.append((tracemalloc.get_traced_memory()[0] - before) / 1024)
+        tracemalloc.stop()
+        del game
+    return statistics.mean(sizes)
+
+
+def view_costs(rules, players: int) -> tuple[float, float, int]:
+    """ms of a full ``view(p)`` near the end of a game, and of ``view(p, since=cursor)`` for
+    the events of the last action; the number of those events."""
+    chooser = random.Random(3)
+    game = rules.new_game(players, 3)
+    while not game.is_over:
+        before = game.clone()
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    game = before
+    mover = game.to_move[0]
+    cursor = game.position.events
+    game.apply(game.legal_actions(mover)[0])
+    new = game.position.events - cursor
+    full = min(_ms(lambda p=p: game.view(p)) for p in range(players) for _ in range(5))
+    since = min(_ms(lambda p=p: game.view(p, since=cursor)) for p in range(players) for _ in range(20))
+    return full, since, new
+
+
+def _ms(call) -> float:
+    start = time.perf_counter()
+    call()
+    return (time.perf_counter() - start) * 1000
+
+
+def compare(rev: str, games: int, rounds: int) -> None:
+    """Interleaved playouts of this tree and commit ``rev``, then memory and views."""
+    with tempfile.TemporaryDirectory(prefix="venedig-baseline-") as tmp:
+        base = unpack(rev, Path(tmp))
+        print(f"this tree against {rev} (unpacked in {base}); {games} games per batch, {rounds} rounds; CPU time")
+        runs: dict[tuple[str, str], list[tuple[float, int]]] = {}
+        names = [n for n in vr.bundled() if vr.load(n).playable]
+        for r in range(rounds):
+            for name in names:
+                players = vr.load(name).players.start
+                sides = [("baseline", base, True), ("default", ROOT, True), ("record=False", ROOT, False)]
+                for label, root, record in sides if r % 2 == 0 else sides[::-1]:
+                    runs.setdefault((name, label), []).append(batch(root, name, players, games, record))
+        print(f"\n{'game':<10} {'mode':<13} {'actions/s (median)':>19} {'ratio':>7}  (per round)")
+        for name in names:
+            base_rates = [a / s for s, a in runs[(name, "baseline")]]
+            for label in ("baseline", "default", "record=False"):
+                rates = [a / s for s, a in runs[(name, label)]]
+                ratios = [x / b for x, b in zip(rates, base_rates)]
+                each = " ".join(f"{x:.2f}" for x in ratios)
+                print(
+                    f"{name:<10} {label:<13} {statistics.median(rates):19,.0f} "
+                    f"{statistics.median(ratios):6.2f}x  ({each})"
+                )
+    print("\nmemory a finished game keeps (tracemalloc, mean of 5), target < 100 KB with record=False")
+    for name in names:
+        rules = vr.load(name)
+        n = rules.players.start
+        print(
+            f"  {name:<10} {n}p  record=True {retained_kb(rules, n, 5, True):8.0f} KB   "
+            f"record=False {retained_kb(rules, n, 5, False):6.0f} KB"
+        )
+    print("\nlate-game views (best), target view(p) < 5 ms, view(p, since) in proportion to the new events")
+    for name in names:
+        rules = vr.load(name)
+        n = rules.players.stop - 1
+        full, since, new = view_costs(rules, n)
+        print(f"  {name:<10} {n}p  view(p) {full:6.2f} ms   view(p, since) {since:6.3f} ms for {new} new events")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per player count (default 200)")
     parser.add_argument("--repeat", type=int, default=3, help="times each batch of games is played (default 3)")
+    parser.add_argument("--baseline", metavar="REV", help="compare with commit REV side by side instead")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds with --baseline (default 3)")
     args = parser.parse_args()
+    if args.baseline:
+        compare(args.baseline, args.games, args.rounds)
+        return
     print(f"venedig-rules {vr.__version__}, Python {sys.version.split()[0]}")
     print("\nload and compile from YAML (median of 5), target < 300 ms")
     for name in [*vr.bundled(), LAGOON]:
