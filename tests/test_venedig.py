@@ -10,6 +10,9 @@ seats: Klaus is p0, Jürgen p1, as in the rulebook's examples.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import venedig_rules as vr
@@ -82,6 +85,16 @@ def fresh(players: int = 3, rules: vr.Ruleset = RULES, seed: int = 1) -> vr.Game
     game = rules.new_game(players, seed)
     assert game._state.pending.label == "play"
     return game
+
+
+def with_constants(tmp_path: Path, **values) -> vr.Ruleset:
+    """The venedig ruleset with some constants changed, through a variant file."""
+    overlay = {name: {"value": value} for name, value in values.items()}
+    text = "extends: venedig\nid: changed\ntitle: Changed\ndescription: Constants changed by a test.\n"
+    text += "overlay:\n  game:\n    constants: " + json.dumps(overlay) + "\n"
+    path = tmp_path / "changed.yaml"
+    path.write_text(text, encoding="utf-8")
+    return vr.load(path)
 
 
 def empty_hands(players: int) -> list[list[str]]:
@@ -525,6 +538,29 @@ def test_rule_drain_zero_to_two_swamp_tiles_and_keep_their_gold_secret():
         e["value"] == {"hidden": len(e["value"]) if isinstance(e["value"], list) else 2} or isinstance(e["value"], dict)
         for e in drained
     )
+
+
+def test_rule_drain_min_they_may_also_choose_to_skip_this_action(tmp_path):
+    # "They may also choose to skip this action": drain_min 0 offers a pass at once; the
+    # constant is live, so a designer's drain_min 1 makes the first tile compulsory.
+    assert RULES.constant("drain_min") == 0
+    strict = with_constants(tmp_path, drain_min=1)
+    game = play(fresh(2, strict), "p0 pass")
+    assert game._state.pending.label == "drain" and "p0 pass" not in texts(game)
+    play(game, "p0 drain(a7)")
+    assert "p0 pass" in texts(game)  # the second tile stays optional (drain_max 2)
+
+
+def test_rule_cards_play_min_they_may_also_choose_not_to_play_any_cards(tmp_path):
+    # "They may also choose not to play any cards": cards_play_min 0 offers a pass; with
+    # cards_play_min 2 only lay-outs of two cards or more are offered, and no pass.
+    hand = [["casa_card", "campo_card", "palazzo_card"], [], []]
+    assert "p0 pass" in texts(arrange(fresh(), hand=hand))
+    game = arrange(fresh(rules=with_constants(tmp_path, cards_play_min=2)), hand=hand)
+    assert "p0 pass" not in texts(game)
+    assert all(t.count("_card") >= 2 for t in texts(game))
+    game = with_constants(tmp_path, cards_play_min=4).new_game(3, 1)  # 3 cards in hand: nothing that large
+    assert game._state.pending.label == "drain"  # not asked to play at all
 
 
 # -- action 3: drawing -----------------------------------------------------------------------------

@@ -87,6 +87,7 @@ class _Facts:
                 "draw_pool_place",
                 "draw_pool_take",
                 "pool_types_unique",
+                "cards_play_min",
                 "cards_play_max",
                 "skip_occupied",
             )
@@ -148,8 +149,8 @@ def _counts(ctx, f: _Facts, laid_out: tuple, ghost: tuple, who: Any, building: s
 def playable_sets(ctx, hand, laid_out, ghost, who):
     """Every non-empty set of hand cards ``who`` may lay out at once, each sorted: of each
     building type either complete sets (built alone) plus cards that, with those laid out by
-    all players, do not exceed the cards the building needs, or only such cards; at most
-    ``cards_play_max`` cards."""
+    all players, do not exceed the cards the building needs, or only such cards; at least
+    ``cards_play_min`` and at most ``cards_play_max`` cards."""
     f = _facts(ctx)
     key = (hand, laid_out, ghost, who)
     found = f.playable_cache.get(key)
@@ -168,11 +169,11 @@ def playable_sets(ctx, hand, laid_out, ghost, who):
             if n == 0 or _split(f, cards[:n], mine, others, building) is not None
         ]
         choices.append(ok)
-    limit = f.constants["cards_play_max"]
+    least, limit = max(1, f.constants["cards_play_min"]), f.constants["cards_play_max"]
     out = set()
     for combo in product(*choices):
         chosen = tuple(sorted(c for part in combo for c in part))
-        if chosen and len(chosen) <= limit:
+        if least <= len(chosen) <= limit:
             out.add(chosen)
     found = f.playable_cache[key] = tuple(sorted(out))
     return found
