@@ -18,7 +18,7 @@ import pytest
 import venedig_rules as vr
 from venedig_rules.effects.compile import freeze
 from venedig_rules.engine.machine import Machine, State
-from venedig_rules.engine.notation import IllegalActionError
+from venedig_rules.engine.notation import IllegalActionError, parse_action
 
 RULES = vr.load("venedig")
 TWO = vr.load("venedig", variants=["two_player"])
@@ -59,19 +59,32 @@ def arrange(game: vr.Game, **values) -> vr.Game:
     return game
 
 
+GOLD_LABELS = ("exchange", "hand_in")
+
+
 def play(game: vr.Game, *actions: str) -> vr.Game:
+    """Apply actions; the gold exchanges offered on the way are passed unless the action is one."""
     for action in actions:
+        if parse_action(action).name not in GOLD_LABELS:
+            pass_while(game, "exchange")
         game.apply(action)
     return game
 
 
 def texts(game: vr.Game, player: int | None = None) -> list[str]:
+    """The legal actions of the next decision that is not a gold exchange (those are passed)."""
+    pass_while(game, "exchange")
     return sorted(str(a) for a in game.legal_actions(player))
 
 
-def pass_while(game: vr.Game, label: str) -> None:
-    """Pass every pending decision of this label (e.g. optional gold exchanges)."""
-    while not game.is_over and game._state.pending.label == label:
+def offered(game: vr.Game) -> list[str]:
+    """The legal actions of the pending decision, whatever it is."""
+    return sorted(str(a) for a in game.legal_actions())
+
+
+def pass_while(game: vr.Game, *labels: str) -> None:
+    """Pass every pending decision of these labels (e.g. the optional gold exchanges)."""
+    while not game.is_over and game._state.pending.label in labels:
         game.apply(f"p{game.to_move[0]} pass")
 
 
@@ -83,6 +96,7 @@ def fresh(players: int = 3, rules: vr.Ruleset = RULES, seed: int = 1) -> vr.Game
     """A new game at p0's first decision (playing cards), with no swamp tile anywhere near
     the scenarios unless a test puts one there."""
     game = rules.new_game(players, seed)
+    pass_while(game, "exchange")  # the secret gold exchange offered at the start of every turn
     assert game._state.pending.label == "play"
     return game
 
@@ -200,6 +214,7 @@ def test_rule_begin_a_building_takes_the_master_builder_piece():
 def test_rule_juergen_plays_two_basilica_cards_and_takes_the_master_piece_from_klaus():
     game = arrange(fresh(), hand=[["casa_card"], ["campo_card"], []])
     play(game, "p0 pass", "p0 pass", "p0 draw([pile])")  # Klaus's turn: nothing but a draw
+    pass_while(game, "exchange")
     assert game.to_move == (JUERGEN,)
     arrange(
         game,
@@ -235,6 +250,7 @@ def test_rule_a_complete_set_builds_alone_and_others_cards_and_the_piece_stay():
     site = texts(game)[0]
     play(game, site)
     play(game, texts(game)[0])  # Klaus, building alone, chooses the district
+    pass_while(game, "exchange")
     assert dict(game.value("master_piece"))["ponte"] == JUERGEN
     assert game.value("laid_out")[JUERGEN] == ("ponte_card",)
     assert game.value("discard_pile").count("ponte_card") == 3
@@ -251,6 +267,7 @@ def test_a_player_building_alone_over_several_turns_uses_the_master_piece():
     play(game, "p0 play([ponte_card,ponte_card])")
     play(game, texts(game)[0])
     play(game, texts(game)[0])  # district
+    pass_while(game, "exchange")
     assert dict(game.value("master_piece"))["ponte"] is None  # returned after the build
     moved = events_of(game, "gondola")
     assert [e["player"] for e in moved] == [KLAUS]
@@ -560,6 +577,7 @@ def test_rule_cards_play_min_they_may_also_choose_not_to_play_any_cards(tmp_path
     assert "p0 pass" not in texts(game)
     assert all(t.count("_card") >= 2 for t in texts(game))
     game = with_constants(tmp_path, cards_play_min=4).new_game(3, 1)  # 3 cards in hand: nothing that large
+    pass_while(game, "exchange")
     assert game._state.pending.label == "drain"  # not asked to play at all
 
 
@@ -595,6 +613,7 @@ def test_rule_the_hand_limit_of_five_bounds_both_draw_options():
     assert not any("place" in t for t in texts(game))  # 4 - 1 + 3 > 5
     game = arrange(fresh(2), hand=[["casa_card"] * 5, []], pool=["campo_card"])
     play(game, "p0 pass", "p0 pass")
+    pass_while(game, "exchange")
     assert game.to_move == (JUERGEN,)  # a full hand draws nothing (assumed)
 
 
@@ -621,8 +640,8 @@ def test_rule_five_gold_is_one_step_no_change_given_treasures_return_swamps_leav
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_2", "treasure_4", "swamp_0"], []], treasure_supply=[])
     play(game, texts(game)[0])  # draw
-    assert texts(game) == ["p0 exchange(1)", "p0 pass"]
-    play(game, "p0 exchange(1)")
+    assert offered(game) == ["p0 exchange(1)", "p0 pass"]
+    play(game, "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_4])")  # the only way: still asked, in secret
     assert game.value("gondola")[KLAUS] == 1
     assert game.value("gold_tiles")[KLAUS] == ("swamp_0",)  # 6 gold handed in, 1 lost
     assert game.value("treasure_supply") == ("treasure_4",) and game.value("swamp_out") == ("swamp_2",)
@@ -636,7 +655,7 @@ def test_rule_the_player_picks_the_tiles_to_hand_in_treasure_and_swamp_gold_mixe
     play(game, "p0 exchange(1)")
     # every set worth 5 or more that needs each of its tiles ([swamp_1,treasure_5] does not
     # need the swamp tile); a 0-gold tile is never one of them
-    assert texts(game) == ["p0 hand_in([swamp_2,treasure_3])", "p0 hand_in([treasure_5])"]
+    assert offered(game) == ["p0 hand_in([swamp_2,treasure_3])", "p0 hand_in([treasure_5])"]
     play(game, "p0 hand_in([swamp_2,treasure_3])")
     assert sorted(game.value("gold_tiles")[KLAUS]) == ["swamp_0", "swamp_1", "treasure_5"]
     assert game.value("treasure_supply") == ("treasure_3",) and game.value("swamp_out") == ("swamp_2",)
@@ -659,8 +678,41 @@ def test_exchanges_are_offered_at_the_start_and_end_of_ones_own_turn_only():
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[[], ["treasure_5"]])
-    play(game, texts(game)[0])  # p0 draws: p1 has gold, p0 none
-    assert game.to_move == (JUERGEN,) and game._state.pending.label == "exchange"
+    play(game, texts(game)[0])  # p0 draws: p1 has gold, p0 none; p0 is asked all the same
+    assert game.to_move == (KLAUS,) and offered(game) == ["p0 pass"]
+    game.apply("p0 pass")
+    assert game.to_move == (JUERGEN,) and offered(game) == ["p1 exchange(1)", "p1 pass"]
+
+
+def test_rule_players_should_keep_their_gold_pieces_secret_so_an_exchange_offer_shows_nothing():
+    # "Players should keep their gold pieces secret from the others": the player whose turn
+    # it is is asked about an exchange at the same points whatever gold they hold, in
+    # secret, so neither the question nor a pass tells Jürgen whether Klaus holds 5 gold.
+    seen = []
+    for gold in (["swamp_0", "swamp_1"], ["treasure_5", "treasure_6"]):
+        game = fresh(2)
+        arrange(game, gold_tiles=[gold, []])
+        play(game, "p0 pass", "p0 pass", "p0 draw([pile])")  # nothing played or drained; a card drawn
+        assert game.to_move == (KLAUS,) and game._state.pending.label == "exchange"
+        seen.append((game.view(JUERGEN), offered(game)))
+        game.apply("p0 pass")
+        assert game.to_move == (JUERGEN,)
+        seen.append((game.view(JUERGEN), [e for e in game.view(JUERGEN)["events"] if e["type"] == "choice"][-1]))
+    (poor_asked, poor_options), (poor_passed, poor_pass), (rich_asked, rich_options), (rich_passed, rich_pass) = seen
+    assert poor_options == ["p0 pass"] and rich_options == ["p0 exchange(1)", "p0 exchange(2)", "p0 pass"]
+    assert poor_asked == rich_asked and poor_passed == rich_passed
+    assert (
+        poor_pass
+        == rich_pass
+        == {
+            "type": "choice",
+            "player": KLAUS,
+            "label": "exchange",
+            "value": None,
+            "passed": True,
+            "hidden": True,
+        }
+    )
 
 
 # -- the worked example turn ----------------------------------------------------------------------------
@@ -755,15 +807,20 @@ def test_rule_final_exchange_clockwise_from_the_left_of_the_ender():
         hand=[["basilica_card"] * 4, [], []],
         gondola=[58, 0, 0],
         active=KLAUS,
-        gold_tiles=[["treasure_5"], ["treasure_6"], ["treasure_5"]],
+        gold_tiles=[["treasure_5"], ["treasure_6"], ["swamp_2"]],
     )
     play(game, "p0 play([basilica_card,basilica_card,basilica_card,basilica_card])", "p0 site([g10,h10,h11])")
     order = []
     while not game.is_over:
-        order.append(game.to_move[0])
-        game.apply(f"p{game.to_move[0]} final_exchange(1)")
+        p = game.to_move[0]
+        order.append(p)
+        if offered(game) == [f"p{p} pass"]:  # asked all the same, in secret: gold is kept secret
+            game.apply(f"p{p} pass")
+        else:
+            game.apply(f"p{p} final_exchange(1)")
+            game.apply(offered(game)[0])  # hand_in: one way each, still asked in secret
     assert order == [1, 2, 0]
-    assert game.value("gondola") == (66, 1, 2)
+    assert game.value("gondola") == (66, 1, 0)
 
 
 def test_short_rules_end_stops_at_once_and_converts_gold_automatically():

@@ -21,7 +21,7 @@ or of a master builder piece may appear, as the value of the constant ``imaginar
 
 >>> import venedig_rules as vr
 >>> game = vr.load("venedig").new_game(players=3, seed=1)
->>> game.legal_actions()[0].name
+>>> game.apply("p0 pass").legal_actions()[0].name   # after the secret gold exchange
 'play'
 """
 
