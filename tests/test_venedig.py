@@ -62,12 +62,15 @@ def arrange(game: vr.Game, **values) -> vr.Game:
 GOLD_LABELS = ("exchange", "hand_in")
 
 
-def play(game: vr.Game, *actions: str) -> vr.Game:
-    """Apply actions; the gold exchanges offered on the way are passed unless the action is one."""
+def play(game: vr.Game, *actions: str, settle: bool = True) -> vr.Game:
+    """Apply actions; the gold exchanges offered on the way are passed unless the action is
+    one, and (with ``settle``) those offered after the last action too."""
     for action in actions:
         if parse_action(action).name not in GOLD_LABELS:
             pass_while(game, "exchange")
         game.apply(action)
+    if settle:
+        pass_while(game, "exchange")
     return game
 
 
@@ -639,7 +642,7 @@ def test_rule_five_gold_is_one_step_no_change_given_treasures_return_swamps_leav
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_2", "treasure_4", "swamp_0"], []], treasure_supply=[])
-    play(game, texts(game)[0])  # draw
+    play(game, texts(game)[0], settle=False)  # draw
     assert offered(game) == ["p0 exchange(1)", "p0 pass"]
     play(game, "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_4])")  # the only way: still asked, in secret
     assert game.value("gondola")[KLAUS] == 1
@@ -651,7 +654,7 @@ def test_rule_the_player_picks_the_tiles_to_hand_in_treasure_and_swamp_gold_mixe
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_1", "swamp_2", "treasure_3", "treasure_5", "swamp_0"], []], treasure_supply=[])
-    play(game, texts(game)[0])  # draw
+    play(game, texts(game)[0], settle=False)  # draw
     play(game, "p0 exchange(1)")
     # every set worth 5 or more that needs each of its tiles ([swamp_1,treasure_5] does not
     # need the swamp tile); a 0-gold tile is never one of them
@@ -666,7 +669,7 @@ def test_which_tiles_were_handed_in_stays_secret_from_the_other_players():
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_2", "treasure_3", "treasure_5"], []], treasure_supply=[])
-    play(game, texts(game)[0], "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_3])")
+    play(game, texts(game)[0], "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_3])", settle=False)
     theirs = [e for e in game.view(JUERGEN)["events"] if e["type"] == "choice" and e["label"] == "hand_in"]
     mine = [e for e in game.view(KLAUS)["events"] if e["type"] == "choice" and e["label"] == "hand_in"]
     assert theirs[0]["value"] == {"hidden": 2} and mine[0]["value"] == ["swamp_2", "treasure_3"]
@@ -678,7 +681,7 @@ def test_exchanges_are_offered_at_the_start_and_end_of_ones_own_turn_only():
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[[], ["treasure_5"]])
-    play(game, texts(game)[0])  # p0 draws: p1 has gold, p0 none; p0 is asked all the same
+    play(game, texts(game)[0], settle=False)  # p0 draws: p1 has gold, p0 none; p0 is asked all the same
     assert game.to_move == (KLAUS,) and offered(game) == ["p0 pass"]
     game.apply("p0 pass")
     assert game.to_move == (JUERGEN,) and offered(game) == ["p1 exchange(1)", "p1 pass"]
@@ -692,7 +695,7 @@ def test_rule_players_should_keep_their_gold_pieces_secret_so_an_exchange_offer_
     for gold in (["swamp_0", "swamp_1"], ["treasure_5", "treasure_6"]):
         game = fresh(2)
         arrange(game, gold_tiles=[gold, []])
-        play(game, "p0 pass", "p0 pass", "p0 draw([pile])")  # nothing played or drained; a card drawn
+        play(game, "p0 pass", "p0 pass", "p0 draw([pile])", settle=False)  # nothing played or drained; a card drawn
         assert game.to_move == (KLAUS,) and game._state.pending.label == "exchange"
         seen.append((game.view(JUERGEN), offered(game)))
         game.apply("p0 pass")
@@ -713,6 +716,47 @@ def test_rule_players_should_keep_their_gold_pieces_secret_so_an_exchange_offer_
             "hidden": True,
         }
     )
+
+
+def test_rule_at_any_point_during_their_turn_a_player_may_exchange_once_another_master_builder_picks_the_district():
+    # "At any point during their turn, a player may exchange": Jürgen, master builder of a
+    # Palazzo Klaus completes, places it in Giudecca; before the treasures are handed out,
+    # Klaus exchanges 5 gold to move from 13 (San Polo, San Marco) to 14 (at Giudecca).
+    game = arrange(
+        fresh(2),
+        hand=[["palazzo_card"], []],
+        gondola=[13, 40],
+        laid_out=laid(2, p1=["palazzo_card"] * 2),
+        master_piece=pieces(palazzo=JUERGEN),
+        gold_tiles=[["treasure_5"], []],
+        treasure_supply=["treasure_4"],
+        swamp_gold=EMPTY,
+    )
+    play(game, "p0 play([palazzo_card])")
+    assert game.to_move == (JUERGEN,) and game._state.pending.label == "site"
+    play(game, "p1 site([g10,h10])", settle=False)
+    assert game.to_move == (KLAUS,) and offered(game) == ["p0 exchange(1)", "p0 pass"]
+    assert not events_of(game, "treasure")  # the treasures come after
+    play(game, "p0 exchange(1)", "p0 hand_in([treasure_5])")
+    assert events_of(game, "gondola")[0]["to_step"] == 14
+    assert [e["player"] for e in events_of(game, "treasure")] == [KLAUS]  # now at Giudecca's shore
+
+
+def test_rule_the_player_whose_turn_it_is_may_exchange_after_every_gondola_move():
+    # the order of the moves decides who skips whom, so Klaus may exchange between them
+    game = arrange(
+        fresh(),
+        hand=[["basilica_card"], [], []],
+        gondola=[0, 0, 0],
+        laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
+        master_piece=pieces(basilica=JUERGEN),
+    )
+    play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])", settle=False)
+    asked = []
+    while game._state.pending.label == "exchange":
+        asked.append([e["player"] for e in events_of(game, "gondola")])
+        game.apply("p0 pass")
+    assert asked == [[], [JUERGEN], [JUERGEN, THIRD], [JUERGEN, THIRD, KLAUS]]
 
 
 # -- the worked example turn ----------------------------------------------------------------------------
@@ -745,7 +789,7 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
     assert game.value("gondola")[KLAUS] == 14
     play(game, "p0 site([m4,n6])")
     assert len(events_of(game, "treasure")) == 2  # step 14 touches neither Castello nor San Marco
-    play(game, "p0 district(san_marco)")
+    play(game, "p0 district(san_marco)", settle=False)
     assert events_of(game, "points")[-1]["points"] == 5
     assert game.value("gondola") == (19, 20)  # exactly behind Jürgen
     play(game, "p0 exchange(1)")
