@@ -21,7 +21,7 @@ from venedig_rules.engine.machine import Machine, State
 from venedig_rules.engine.notation import IllegalActionError, parse_action
 
 RULES = vr.load("venedig")
-TWO = vr.load("venedig", variants=["two_player"])
+PLAIN_TWO = vr.load("venedig", variants=["no_imaginary_player"])
 SHORT = vr.load("venedig", variants=["short_rules_end"])
 KLAUS, JUERGEN, THIRD = 0, 1, 2
 
@@ -59,18 +59,20 @@ def arrange(game: vr.Game, **values) -> vr.Game:
     return game
 
 
-GOLD_LABELS = ("exchange", "hand_in")
+#: Optional decisions the scenarios pass on the way: the secret gold exchange, and in a
+#: two-player game the reveal for the imaginary player before and after a turn.
+ASIDES = ("exchange", "imaginary")
 
 
 def play(game: vr.Game, *actions: str, settle: bool = True) -> vr.Game:
-    """Apply actions; the gold exchanges offered on the way are passed unless the action is
+    """Apply actions; the asides offered on the way are passed unless the action answers
     one, and (with ``settle``) those offered after the last action too."""
     for action in actions:
-        if parse_action(action).name not in GOLD_LABELS:
-            pass_while(game, "exchange")
+        if parse_action(action).name not in (*ASIDES, "hand_in"):
+            pass_while(game, *ASIDES)
         game.apply(action)
     if settle:
-        pass_while(game, "exchange")
+        pass_while(game, *ASIDES)
     return game
 
 
@@ -99,7 +101,7 @@ def fresh(players: int = 3, rules: vr.Ruleset = RULES, seed: int = 1) -> vr.Game
     """A new game at p0's first decision (playing cards), with no swamp tile anywhere near
     the scenarios unless a test puts one there."""
     game = rules.new_game(players, seed)
-    pass_while(game, "exchange")  # the secret gold exchange offered at the start of every turn
+    pass_while(game, *ASIDES)  # the secret gold exchange (and the imaginary player's reveal)
     assert game._state.pending.label == "play"
     return game
 
@@ -678,9 +680,9 @@ def test_which_tiles_were_handed_in_stays_secret_from_the_other_players():
 
 
 def test_exchanges_are_offered_at_the_start_and_end_of_ones_own_turn_only():
-    game = fresh(2)
+    game = fresh(3)
     play(game, "p0 pass", "p0 pass")
-    arrange(game, gold_tiles=[[], ["treasure_5"]])
+    arrange(game, gold_tiles=[[], ["treasure_5"], []])
     play(game, texts(game)[0], settle=False)  # p0 draws: p1 has gold, p0 none; p0 is asked all the same
     assert game.to_move == (KLAUS,) and offered(game) == ["p0 pass"]
     game.apply("p0 pass")
@@ -693,8 +695,8 @@ def test_rule_players_should_keep_their_gold_pieces_secret_so_an_exchange_offer_
     # secret, so neither the question nor a pass tells Jürgen whether Klaus holds 5 gold.
     seen = []
     for gold in (["swamp_0", "swamp_1"], ["treasure_5", "treasure_6"]):
-        game = fresh(2)
-        arrange(game, gold_tiles=[gold, []])
+        game = fresh(3)
+        arrange(game, gold_tiles=[gold, [], []])
         play(game, "p0 pass", "p0 pass", "p0 draw([pile])", settle=False)  # nothing played or drained; a card drawn
         assert game.to_move == (KLAUS,) and game._state.pending.label == "exchange"
         seen.append((game.view(JUERGEN), offered(game)))
@@ -882,7 +884,7 @@ def test_short_rules_end_stops_at_once_and_converts_gold_automatically():
 
 
 def test_two_player_reveal_for_the_imaginary_player_before_the_turn():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     assert texts(game) == ["p0 imaginary(reveal)", "p0 pass"]
     top = game.value("draw_pile")[0]
     play(game, "p0 imaginary(reveal)")
@@ -895,7 +897,7 @@ def test_two_player_reveal_for_the_imaginary_player_before_the_turn():
 
 
 def test_two_player_a_card_involving_the_imaginary_player_in_a_third_type_is_discarded():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     arrange(
         game,
         imaginary_laid_out=["palazzo_card", "campo_card"],
@@ -911,7 +913,7 @@ def test_two_player_a_card_involving_the_imaginary_player_in_a_third_type_is_dis
 
 
 def test_two_player_the_acting_player_sites_a_building_of_the_imaginary_master():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     arrange(
         game,
         imaginary_laid_out=["campo_card", "campo_card"],
@@ -928,7 +930,7 @@ def test_two_player_the_acting_player_sites_a_building_of_the_imaginary_master()
 
 
 def test_two_player_the_imaginary_player_takes_part_in_master_builder_rules():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     arrange(
         game,
         imaginary_laid_out=["basilica_card"],
@@ -940,15 +942,29 @@ def test_two_player_the_imaginary_player_takes_part_in_master_builder_rules():
     assert dict(game.value("master_piece"))["basilica"] == "imaginary"
 
 
+def test_rule_in_a_two_player_game_an_imaginary_third_player_takes_part():
+    # "In a two-player game, an imaginary third player takes part": a two-player game of
+    # venedig is the rulebook's; without it, only as the named variant no_imaginary_player.
+    assert RULES.constant("imaginary_player", players=2) is True
+    assert not any(RULES.constant("imaginary_player", players=n) for n in (3, 4, 5))
+    assert texts(RULES.new_game(2, 1)) == ["p0 imaginary(reveal)", "p0 pass"]
+    assert "imaginary" not in {a.name for a in RULES.new_game(3, 1).legal_actions()}
+    assert PLAIN_TWO.players == range(2, 3) and PLAIN_TWO.constant("imaginary_player") is False
+    plain = PLAIN_TWO.new_game(2, 1)
+    pass_while(plain, "exchange")
+    assert plain._state.pending.label == "play"
+
+
 def test_the_variants_load_and_the_short_rules_only_change_the_end():
-    assert TWO.players == range(2, 3) and TWO.constant("imaginary_player") is True
     assert SHORT.constant("end_last_build_movement") is False
     assert SHORT.constant("final_exchange_mode") == "automatic"
 
 
 # -- whole games ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    "rules, players", [(RULES, 2), (RULES, 5), (TWO, 2), (SHORT, 3)], ids=["2p", "5p", "two_player", "short_rules_end"]
+    "rules, players",
+    [(RULES, 2), (RULES, 5), (PLAIN_TWO, 2), (SHORT, 3)],
+    ids=["2p", "5p", "no_imaginary_player", "short_rules_end"],
 )
 def test_random_games_end_with_the_invariants_holding(rules, players):
     import random

@@ -16,7 +16,7 @@ tile params (``gold``, ``spent``) and the constants of ``game.yaml`` (``hand_lim
 ``draw_*``, ``cards_play_max``, ``gondola_track``, ``imaginary_name``, ...). Facts derived
 from the ruleset (candidate sites, neighbourhoods) are computed once per ruleset.
 
-The imaginary third player of the two-player variant appears wherever a holder of cards
+The imaginary third player of a two-player game appears wherever a holder of cards
 or of a master builder piece may appear, as the value of the constant ``imaginary_name``.
 
 >>> import venedig_rules as vr
