@@ -11,6 +11,7 @@ Players are seats 0..n-1; in the rulebook's colour examples p0 is blue and p1 re
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -796,6 +797,17 @@ def test_illegal_actions_are_refused():
     game = new(2)
     with pytest.raises(IllegalActionError):
         game.apply("p1 steal(0)")
+
+
+def test_every_cards_note_gives_its_own_reasons():
+    # the notes of arsonist_p5 and gondolier_p5 had been copied from other cards: a note
+    # that names a player count names the card's own, and no two cards of a role share one
+    for card in RULES.items("cards"):
+        note = card.get("note") or ""
+        for said in re.findall(r"(?:from|joins at) (\d) players", note):
+            assert int(said) == card["min_players"], card["id"]
+    notes = [(c["type"], c.get("note")) for c in RULES.items("cards") if c["type"] in ("arsonist", "gondolier")]
+    assert len(set(notes)) == len(notes)
 
 
 # == invariants (rules/saeulen/invariants.yaml) =======================================================
