@@ -11,6 +11,7 @@ Players are seats 0..n-1; in the rulebook's colour examples p0 is blue and p1 re
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from typing import Any
@@ -643,6 +644,31 @@ def test_reaching_80_wins_at_once():
     game.apply("p0 build(square_bbff_start)").apply("p0 place([b7,c7,b8,c8])")
     # the arms come first: p0 reaches 80 (not 82) and wins before red's marker would score
     assert game.is_over and game.winners == (0,) and score(game) == {0: 80, 1: 79}
+
+
+def test_covered_markers_are_returned_to_their_owner_also_when_their_score_ends_the_game_at_80():
+    """ "Pillar markers which are covered are returned to their owner." and "The owner of a
+    pillar marker covered by the city tile gains 3 points for each pillar marker covered."
+    Red's 3 points take him to 80 and end the game at once; his marker is back all the
+    same (it returns as the tile covers it), so the invariant markers_on_free_pillars holds."""
+    blue, red = 0, 1
+    game = _builder(
+        "master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8"], scores={red: 77}, markers={"c8": red}
+    )
+    game.apply("p0 build(square_bbff_start)").apply("p0 place([b7,c7,b8,c8])")
+    assert game.is_over and game.winners == (red,) and score(game) == {blue: 7, red: 80}
+    assert game.value("marker", "c8") is None and len(game.value("reserve", red)) == 8
+    ok(game)
+
+
+def test_a_random_game_ended_at_80_by_a_covered_marker_keeps_every_invariant():
+    # the audit's game: 4 players, seed 2, random play; p2 reaches 80 by a covered marker
+    game, chooser = new(4, seed=2), random.Random(2)
+    while not game.is_over:
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+        ok(game)
+    last = of_type(game.events, "score")[-1]
+    assert (last["reason"], last["total"], game.winners) == ("covered marker", 80, (last["player"],))
 
 
 # == Gondolier =======================================================================================
