@@ -93,7 +93,6 @@ def quiet_stage(stage, players=3, seed=0, round_=1, rules=RULES, **values):
     base = dict(
         hand=hands,
         buildings={p: [] for p in range(players)},
-        held={p: sum(1 for c in hands[p] if RULES.item(c)["type"] == stage) for p in range(players)},
     )
     base.update(values)
     return set_vars(game, **base)
@@ -698,6 +697,27 @@ def test_blue_4_puts_a_councilman_from_the_general_supply_into_the_current_distr
 # -- German summary variant ------------------------------------------------------------------------
 def test_german_summary_bridge_penalty_only_without_a_bridge_card():
     game = quiet_stage("bridge", rules=GERMAN, hand={0: [BRIDGE], 1: [], 2: []})
+    before = vp(game)
+    play(game, "p0 pass")
+    finish_stage(game)
+    assert vp(game) == [before[0], before[1] - 1, before[2] - 1]
+
+
+def test_others_see_how_many_cards_a_player_holds_never_of_which_type():
+    """ "Each player's hand size needs to be clearly visible at all times": the size, and
+    nothing more. (The state variable `held` showed everybody, at every stage, how many
+    cards of the stage's type each player held; it is gone.)"""
+    seen = []
+    for hand in ([BRIDGE, BRIDGE], [GOLD, DOGE]):
+        game = quiet_stage("bridge", hand={0: [BRIDGE], 1: hand, 2: []})
+        seen.append(game.view(0)["state"])
+    assert seen[0] == seen[1] and seen[0]["hand"][1] == {"hidden": 2}
+    assert "held" not in RULES.compiled.state
+
+
+def test_german_summary_bridge_penalty_spares_a_player_who_could_play_a_joker_as_a_bridge():
+    # 004: "Hat ein Spieler keine Brücke, die er ausspielen kann": a Joker is any card there
+    game = quiet_stage("bridge", rules=GERMAN, hand={0: [JOKER], 1: [], 2: []})
     before = vp(game)
     play(game, "p0 pass")
     finish_stage(game)

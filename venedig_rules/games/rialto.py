@@ -118,13 +118,6 @@ def no_tiles(ctx):
     return tuple(None for _ in _facts(ctx).connections)
 
 
-@P(params=["kind:str"], changes=True, example='record_held("bridge")')
-def record_held(ctx, kind):
-    """Note how many cards of a card type each player holds as a stage begins (``held``)."""
-    types = _facts(ctx).card_type
-    ctx.write("held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.read("hand")), "stage")
-
-
 @P(result="list", example="free_connections()")
 def free_connections(ctx):
     """The connections without a bridge or gondola tile, in board.yaml order."""
