@@ -193,6 +193,23 @@ def test_select_cards_a_row_then_two_from_the_pile_in_doge_order_and_keep_seven(
     assert len(game.value("row_discard")) == 6 and game.value("rows") == ()  # leftover row discarded
 
 
+def test_reduce_hands_the_discarded_card_goes_face_down_and_nobody_else_learns_it():
+    """ "Each player has to keep their own, face-down discard pile": the choice of the card
+    to discard is secret, so neither its choice event nor its move names it to the others."""
+    game = drive(RULES.new_game(3, 0), lambda g: label(g) == "discard")
+    card = game.legal_actions(0)[0].value
+    play(game, f"p0 discard({card})")
+    for viewer in (1, 2):
+        events = game.view(viewer)["events"]
+        choice = [e for e in events if e["type"] == "choice" and e["label"] == "discard"][-1]
+        assert choice["value"] == "?" and choice["hidden"] is True
+        moved = [e for e in events if e["type"] == "move" and e["to"] == ["discard", 0]][-1]
+        assert moved["item"] == "?"
+        assert game.view(viewer)["state"]["discard"][0] == {"hidden": 1}
+    mine = [e for e in game.view(0)["events"] if e["type"] == "choice" and e["label"] == "discard"][-1]
+    assert mine["value"] == card
+
+
 def test_leftover_cards_are_kept_for_the_next_round():
     game = quiet_stage("doge", hand={0: [GOLD, GOLD]})
     drive(game, lambda g: g.value("round") == 2 and label(g) == "take_row" and g.to_move == (0,))
