@@ -653,6 +653,28 @@ def test_yellow_1_delays_the_turn_after_all_others_and_gives_a_coin():
     assert game.to_move == (0,) and label(game) == "play" and game.value("turn_queue") == (0,)
 
 
+def test_yellow_1_is_not_offered_to_the_last_player_of_a_stage_whose_turn_it_cannot_delay():
+    """Yellow 1: "delay your turn until all others have had theirs": with nobody left to go
+    after him, a player's turn cannot be delayed, so the building is not offered."""
+    game = quiet_stage(
+        "doge",
+        hand={0: [DOGE], 1: [DOGE], 2: [DOGE]},
+        buildings={0: ["yellow_1", "yellow_1"], 1: [], 2: ["yellow_1"]},
+        purse=[2, 0, 1],
+    )
+    assert "p0 activate(yellow_1)" in [str(a) for a in game.legal_actions(0)]
+    play(game, "p0 activate(yellow_1)")  # p0 goes last now
+    play(game, "p1 pass")
+    assert game.to_move == (2,) and label(game) == "activate"  # p0 is still to go after p2
+    play(game, "p2 pass")
+    play(game, "p2 pass")  # no card played
+    assert game.to_move == (0,) and label(game) == "play"  # his second yellow 1 is not offered
+    game = quiet_stage("doge", hand={0: [DOGE], 1: [DOGE], 2: [DOGE]}, buildings={2: ["yellow_1"]}, purse=[0, 0, 1])
+    play(game, "p0 pass")
+    play(game, "p1 pass")
+    assert game.to_move == (2,) and label(game) == "play"  # the last player of the stage
+
+
 def test_yellow_2_plays_a_card_of_another_type_as_the_stage_type():
     game = _yellow("yellow_2", hand=[GOLD])
     play(game, "p0 convert(gold_card)")

@@ -54,6 +54,7 @@ class _Facts:
         self.tile_component = {t["id"]: t.get("component") for t in rules.items("tiles", "tiles")}
         self.building_value = {b["id"]: (b.get("params") or {}).get("value") for b in rules.items("buildings")}
         self.building_phase = {b["id"]: (b.get("params") or {}).get("phase") for b in rules.items("buildings")}
+        self.delays_turn = {b["id"]: bool(rules.item_param(b["id"], "delays_turn")) for b in rules.items("buildings")}
         self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
         self.components = {c["id"]: c for c in rules.items("components")}
         self.doge_track = rules.board.track(rules.constant("doge_track"))
@@ -529,18 +530,20 @@ def _unactivate(ctx, p, b) -> None:
 @P(params=["p:player", "phase:int", "cost:int"], result="list", example="activatable(self, 1, activation_cost)")
 def activatable(ctx, p, phase, cost):
     """p's buildings of a phase without a coin on them, if p has the coins to activate one;
-    a building whose ability would do nothing now (yellow 1 with nobody left to go after
-    its owner) is left out."""
+    a building that delays its owner's turn (param ``delays_turn``, yellow 1) is left out
+    when nobody else is still to take a turn in the stage (``turn_queue``): for the last
+    player it would delay nothing."""
     if ctx.read("purse")[p] < cost:
         return ()
     f = _facts(ctx)
     owned = ctx.read("buildings")[p]
     active = ctx.read("activated")[p]
-    out = []
-    for b in dict.fromkeys(owned):
-        if f.building_phase[b] == phase and owned.count(b) > active.count(b):
-            out.append(b)
-    return tuple(out)
+    others_to_go = any(q != p for q in ctx.read("turn_queue"))
+    return tuple(
+        b
+        for b in dict.fromkeys(owned)
+        if f.building_phase[b] == phase and owned.count(b) > active.count(b) and (others_to_go or not f.delays_turn[b])
+    )
 
 
 @P(params=["p:player", "b:str", "cost:int"], changes=True, example="activate(self, b, activation_cost)")
