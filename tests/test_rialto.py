@@ -342,6 +342,28 @@ def test_stage_c_above_value_four_takes_a_four_and_one_up_to_the_difference():
     assert game.value("buildings", 0) == ("yellow_4", "blue_2")
 
 
+def test_stage_c_above_value_four_a_smaller_single_building_brings_no_second_one():
+    """Decided: "take a 4, then one more of value up to the difference"; 001 lets a player
+    "choose a building with a value equal to or lower than the number of cards played", so
+    the first may be smaller than a 4, but only a 4 brings the second building."""
+    game = quiet_stage("building", hand={0: [BUILDING] * 5, 1: [], 2: []})
+    play(game, "p0 play([5,0])")
+    drive(game, lambda g: label(g) == "build")
+    assert "p0 build(green_3)" in [str(a) for a in game.legal_actions(0)]  # the first pick need not be a 4
+    play(game, "p0 build(green_3)")
+    assert label(game) != "build" and game.value("buildings", 0) == ("green_3",)
+
+
+def test_stage_c_above_value_four_the_first_building_must_be_a_four_in_the_variant():
+    rules = vr.load("rialto", variants=["building_four_first"])
+    game = quiet_stage("building", rules=rules, hand={0: [BUILDING] * 5, 1: [], 2: []})
+    play(game, "p0 play([5,0])")
+    drive(game, lambda g: label(g) == "build")
+    assert {a.value for a in game.legal_actions(0)} - {None} == {"green_4", "yellow_4", "blue_4"}
+    play(game, "p0 build(green_4)")
+    assert {a.value for a in game.legal_actions(0)} - {None} >= {"green_2", "blue_1"}
+
+
 def test_stage_c_full_board_returns_a_building_for_its_value():
     full = ["green_1", "green_2", "blue_2", "blue_2", "blue_1", "blue_3", "green_4"]
     game = quiet_stage(
@@ -509,6 +531,40 @@ def test_district_bonus_two_players_in_the_same_stage_f_each_score_it():
     finish_stage(game)
     assert vp(game) == [before[0] + 5, before[1] + 5, before[2]]
     assert side not in game.value("bonus_up")
+
+
+def test_district_bonus_in_stage_f_is_given_at_once_and_stays_open_for_the_same_stage():
+    """Decided: E's bonus "immediately gets 5 victory points"; in F "each one of them gets
+    the bonus": p0 scores it as his councilman arrives, before p1 acts, and p1, arriving in
+    the same stage F, still gets it though p0 turned the tile."""
+    game = quiet_stage("councilman", hand={0: [COUNCILMAN], 1: [COUNCILMAN], 2: []})
+    district = game.value("district")
+    side = RULES.item(district)["side"]
+    others = [d for d in DISTRICTS if RULES.item(d)["side"] == side and d != district]
+    row = _row(**{d: 1 for d in others})
+    set_vars(game, in_district={0: row, 1: row})
+    before, done = vp(game), len(game.events)
+    play(game, "p0 play([1,0])")
+    play(game, "p1 play([1,0])")
+    finish_stage(game)
+    kinds = [(e["type"], e.get("player")) for e in game.events[done:] if e["type"] in ("councilman", "district_bonus")]
+    assert kinds[:2] == [("councilman", 0), ("district_bonus", 0)]  # at once, before the next councilman
+    assert ("district_bonus", 1) in kinds and vp(game)[:2] == [before[0] + 5, before[1] + 5]
+    assert side not in game.value("bonus_up") and game.value("stage_bonus") == ()
+
+
+def test_district_bonus_in_stage_f_at_the_end_of_the_stage_in_the_variant():
+    rules = vr.load("rialto", variants=["district_bonus_end_of_stage_f"])
+    game = quiet_stage("councilman", rules=rules, hand={0: [COUNCILMAN], 1: [], 2: []})
+    district = game.value("district")
+    side = RULES.item(district)["side"]
+    row = _row(**{d: 1 for d in DISTRICTS if RULES.item(d)["side"] == side and d != district})
+    set_vars(game, in_district={0: row})
+    before = vp(game)
+    play(game, "p0 play([1,0])")
+    finish_stage(game)
+    kinds = [e["type"] for e in game.events if e["type"] in ("councilman", "district_bonus", "counted")]
+    assert kinds[-1] == "district_bonus" and vp(game)[0] == before[0] + 5  # after all the councilmen
 
 
 # -- final scoring --------------------------------------------------------------------------------
