@@ -237,11 +237,27 @@ def test_stage_a_starts_with_the_player_ahead_and_each_player_has_one_turn_clock
     assert game.to_move == (2,)
 
 
+def test_every_player_gets_a_turn_and_being_asked_shows_nothing_of_his_hand():
+    """ "each player gets a single turn to play any number of cards matching the current
+    stage ... he may even play none at all and simply pass": every player is asked, also
+    one without a card he could play, in secret, so the others cannot tell the two apart."""
+    seen = []
+    for hand in ([DOGE], [GOLD]):
+        game = quiet_stage("doge", hand={0: [DOGE], 1: hand, 2: []})
+        play(game, "p0 pass")
+        assert game.to_move == (1,) and label(game) == "play"
+        play(game, "p1 pass")
+        assert game.to_move == (2,) and [str(a) for a in game.legal_actions(2)] == ["p2 pass"]
+        seen.append(game.view(0))
+    assert seen[0] == seen[1]
+
+
 def test_later_stage_starts_with_the_previous_bonus_winner():
     game = quiet_stage("doge", hand={0: [DOGE], 1: [DOGE, DOGE], 2: []})
     play(game, "p0 play([1,0])")
     n = len(game.events)
     play(game, "p1 play([2,0])")
+    play(game, "p2 pass")  # asked like everyone, though he holds no card
     stages = [e for e in game.events[n:] if e["type"] == "stage"]
     assert stages[0] == {"type": "stage", "stage": "gold", "player": 1}
 
@@ -249,7 +265,8 @@ def test_later_stage_starts_with_the_previous_bonus_winner():
 def test_nobody_playing_gives_no_bonus_and_keeps_the_starting_player():
     game = quiet_stage("doge", hand={0: [DOGE], 1: [], 2: []})
     n = len(game.events)
-    play(game, "p0 pass")
+    for p in range(3):
+        play(game, f"p{p} pass")
     counted = [e for e in game.events[n:] if e["type"] == "counted"]
     stages = [e for e in game.events[n:] if e["type"] == "stage"]
     assert counted[0] == {"type": "counted", "stage": "doge", "counts": [0, 0, 0], "winner": None}
@@ -463,6 +480,8 @@ def test_stage_f_empty_personal_supply_moves_councilmen_already_on_the_board():
     row[DISTRICTS.index(other)] = 2
     set_vars(game, in_district={0: row})
     play(game, "p0 play([1,0])")
+    play(game, "p1 pass")
+    play(game, "p2 pass")
     assert label(game) == "move_councilman" and [a.value for a in game.legal_actions(0)][:1] == [other]
     play(game, f"p0 move_councilman({other})")
     play(game, f"p0 move_councilman({other})")  # the bonus councilman
@@ -482,7 +501,7 @@ def test_two_jokers_count_as_one_card_of_a_missing_type_plus_further_jokers():
     game = quiet_stage("doge", hand={0: [JOKER, JOKER, JOKER], 1: [JOKER], 2: []})
     assert {a.value for a in game.legal_actions(0)} == {(0, 2), (0, 3), None}
     play(game, "p0 play([0,3])")
-    finish_stage(game)  # p1's lone Joker cannot be played: he is not even asked
+    finish_stage(game)  # p1's lone Joker cannot be played: he can only pass
     assert game.value("doge_step", 0) == 2 + 1  # 3 Jokers count 2, plus the bonus
 
 
@@ -734,8 +753,9 @@ def test_yellow_1_is_not_offered_to_the_last_player_of_a_stage_whose_turn_it_can
 def test_yellow_2_plays_a_card_of_another_type_as_the_stage_type():
     game = _yellow("yellow_2", hand=[GOLD])
     play(game, "p0 convert(gold_card)")
-    assert game.value("hand", 0) == () and game.value("discard", 0)[-1] == GOLD
+    assert game.value("hand", 0) == () and game.value("played", 0) == (GOLD,)
     finish_stage(game)
+    assert game.value("discard", 0)[-1] == GOLD
     assert game.value("doge_step", 0) == 1 + 1  # 1 card and the bonus
 
 
