@@ -136,6 +136,21 @@ def test_round_tiles_are_dealt_at_random():
     assert len(orders) > 1
 
 
+def test_the_order_the_districts_are_played_through_is_defined_by_the_round_tiles(tmp_path):
+    # "in round 1, put the district token on tile 1, etc": the tiles' numbers decide
+    variant = tmp_path / "swapped.yaml"
+    variant.write_text(
+        "extends: rialto\nid: swapped\ntitle: Swapped\ndescription: Round tiles 1 and 2 swapped.\n"
+        "overlay:\n  tiles:\n    tiles:\n      - {id: round_tile_1, params: {number: 2}}\n"
+        "      - {id: round_tile_2, params: {number: 1}}\n",
+        encoding="utf-8",
+    )
+    base, swapped = RULES.new_game(3, 4).value("round_tiles"), vr.load(variant).new_game(3, 4).value("round_tiles")
+    assert swapped == (base[1], base[0], *base[2:])
+    game = drive(RULES.new_game(3, 4), lambda g: label(g) == "take_row")
+    assert game.value("district") == base[0]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_doge_counters_placed_counter_clockwise_so_the_starting_player_is_on_top(players):
     game = RULES.new_game(players, 11)
@@ -215,6 +230,20 @@ def test_leftover_cards_are_kept_for_the_next_round():
     drive(game, lambda g: g.value("round") == 2 and label(g) == "take_row" and g.to_move == (0,))
     play(game, "p0 take_row(0)")
     assert game.value("hand", 0).count(GOLD) >= 2 and len(game.value("hand", 0)) == 10
+
+
+def test_leftover_cards_kept_is_live_and_without_it_the_hand_is_discarded_at_round_end(tmp_path):
+    # "He may keep leftover cards for the next round": the constant leftover_cards_kept
+    # (true) carries that sentence; a designer's false discards them at the end of a round
+    variant = tmp_path / "no_leftovers.yaml"
+    variant.write_text(
+        "extends: rialto\nid: no_leftovers\ntitle: No leftovers\ndescription: Leftover cards are discarded.\n"
+        "overlay:\n  game:\n    constants:\n      leftover_cards_kept: {value: false}\n",
+        encoding="utf-8",
+    )
+    game = quiet_stage("doge", rules=vr.load(variant), hand={0: [GOLD, GOLD]})
+    drive(game, lambda g: g.value("round") == 2)
+    assert game.value("hand") == ((), (), ()) and GOLD in game.value("discard", 0)
 
 
 def test_empty_draw_pile_is_rebuilt_from_all_discarded_cards():
