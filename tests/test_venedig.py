@@ -393,8 +393,11 @@ def _palazzo_game():
 
 
 def test_rule_palazzo_example_klaus_and_juergen_five_undeveloped_spaces_give_5_and_2():
+    # "There are 6 spaces around the Palazzo, of which 5 are undeveloped. Master builder
+    # Jürgen receives 5 points and Klaus receives 2 points."
     game = _palazzo_game()
-    assert RULES.board.placements("palazzo_pair", None, unordered=True)
+    around = {n for s in ("c3", "c4") for n in RULES.board.neighbours(s)} - {"c3", "c4"}
+    assert len(around) == 6 and [s for s in sorted(around) if game.value("built", s)] == ["d3"]
     play(game, "p0 play([palazzo_card])")
     assert game.to_move == (JUERGEN,)  # the master builder places it
     play(game, "p1 site([c3,c4])")
