@@ -566,53 +566,42 @@ def test_district_bonus_from_the_gondola_bonus_is_immediate_and_turns_the_tile()
     assert vp(game)[0] == before[0] + 5 and game.value("bonus_up") == ("red",)
 
 
+def _stage_f_one_district_short(rules=RULES, seats=(0, 1)):
+    """Stage F; each of ``seats`` holds a Councilman card and has a councilman in the two
+    other districts of the current district's side. Gives the game and that side."""
+    game = quiet_stage("councilman", rules=rules, hand={p: [COUNCILMAN] if p in seats else [] for p in range(3)})
+    side = RULES.item(game.value("district"))["side"]
+    on_side = [d for d in DISTRICTS if RULES.item(d)["side"] == side and d != game.value("district")]
+    row = _row(**{d: 1 for d in on_side})
+    set_vars(game, in_district={p: row for p in seats})
+    return game, side
+
+
 def test_district_bonus_two_players_in_the_same_stage_f_each_score_it():
-    game = quiet_stage("councilman", hand={0: [COUNCILMAN], 1: [COUNCILMAN], 2: []})
-    district = game.value("district")
-    side = RULES.item(district)["side"]
-    others = [d for d in DISTRICTS if RULES.item(d)["side"] == side and d != district]
-    row = _row(**{d: 1 for d in others})
-    set_vars(game, in_district={0: row, 1: row})
-    before = vp(game)
-    play(game, "p0 play([1,0])")
-    play(game, "p1 play([1,0])")
-    finish_stage(game)
-    assert vp(game) == [before[0] + 5, before[1] + 5, before[2]]
-    assert side not in game.value("bonus_up")
-
-
-def test_district_bonus_in_stage_f_is_given_at_once_and_stays_open_for_the_same_stage():
-    """Decided: E's bonus "immediately gets 5 victory points"; in F "each one of them gets
-    the bonus": p0 scores it as his councilman arrives, before p1 acts, and p1, arriving in
-    the same stage F, still gets it though p0 turned the tile."""
-    game = quiet_stage("councilman", hand={0: [COUNCILMAN], 1: [COUNCILMAN], 2: []})
-    district = game.value("district")
-    side = RULES.item(district)["side"]
-    others = [d for d in DISTRICTS if RULES.item(d)["side"] == side and d != district]
-    row = _row(**{d: 1 for d in others})
-    set_vars(game, in_district={0: row, 1: row})
+    """ "If more than one player happens to accomplish this during the same stage F, each
+    one of them gets the bonus." Decided: given at once, as in E ("immediately gets 5
+    victory points"): p0 scores it as his councilman arrives, before p1 acts, and p1,
+    arriving in the same stage F, still gets it though p0 turned the tile."""
+    game, side = _stage_f_one_district_short()
     before, done = vp(game), len(game.events)
     play(game, "p0 play([1,0])")
     play(game, "p1 play([1,0])")
     finish_stage(game)
     kinds = [(e["type"], e.get("player")) for e in game.events[done:] if e["type"] in ("councilman", "district_bonus")]
     assert kinds[:2] == [("councilman", 0), ("district_bonus", 0)]  # at once, before the next councilman
-    assert ("district_bonus", 1) in kinds and vp(game)[:2] == [before[0] + 5, before[1] + 5]
+    assert ("district_bonus", 1) in kinds and vp(game) == [before[0] + 5, before[1] + 5, before[2]]
     assert side not in game.value("bonus_up") and game.value("stage_bonus") == ()
 
 
 def test_district_bonus_in_stage_f_at_the_end_of_the_stage_in_the_variant():
     rules = vr.load("rialto", variants=["district_bonus_end_of_stage_f"])
-    game = quiet_stage("councilman", rules=rules, hand={0: [COUNCILMAN], 1: [], 2: []})
-    district = game.value("district")
-    side = RULES.item(district)["side"]
-    row = _row(**{d: 1 for d in DISTRICTS if RULES.item(d)["side"] == side and d != district})
-    set_vars(game, in_district={0: row})
+    game, side = _stage_f_one_district_short(rules, seats=(0,))
     before = vp(game)
     play(game, "p0 play([1,0])")
     finish_stage(game)
     kinds = [e["type"] for e in game.events if e["type"] in ("councilman", "district_bonus", "counted")]
     assert kinds[-1] == "district_bonus" and vp(game)[0] == before[0] + 5  # after all the councilmen
+    assert side not in game.value("bonus_up")
 
 
 # -- final scoring --------------------------------------------------------------------------------
@@ -839,8 +828,11 @@ def test_blue_4_puts_a_councilman_from_the_general_supply_into_the_current_distr
 
 
 # -- German summary variant ------------------------------------------------------------------------
-def test_german_summary_bridge_penalty_only_without_a_bridge_card():
-    game = quiet_stage("bridge", rules=GERMAN, hand={0: [BRIDGE], 1: [], 2: []})
+@pytest.mark.parametrize("card", [BRIDGE, JOKER], ids=["bridge", "joker"])
+def test_german_summary_bridge_penalty_only_without_a_bridge_card(card):
+    # 004: "Hat ein Spieler keine Brücke, die er ausspielen kann": p0 holds a Bridge card,
+    # or a Joker, which counts as any card there; he passes and keeps his point
+    game = quiet_stage("bridge", rules=GERMAN, hand={0: [card], 1: [], 2: []})
     before = vp(game)
     play(game, "p0 pass")
     finish_stage(game)
@@ -857,15 +849,6 @@ def test_others_see_how_many_cards_a_player_holds_never_of_which_type():
         seen.append(game.view(0)["state"])
     assert seen[0] == seen[1] and seen[0]["hand"][1] == {"hidden": 2}
     assert "held" not in RULES.compiled.state
-
-
-def test_german_summary_bridge_penalty_spares_a_player_who_could_play_a_joker_as_a_bridge():
-    # 004: "Hat ein Spieler keine Brücke, die er ausspielen kann": a Joker is any card there
-    game = quiet_stage("bridge", rules=GERMAN, hand={0: [JOKER], 1: [], 2: []})
-    before = vp(game)
-    play(game, "p0 pass")
-    finish_stage(game)
-    assert vp(game) == [before[0], before[1] - 1, before[2] - 1]
 
 
 def test_german_summary_building_may_be_exchanged_any_time():

@@ -440,14 +440,20 @@ def test_rule_basilica_gives_seven_and_casa_one():
     assert [e["points"] for e in events_of(game, "points")] == [7, 1]
 
 
-def test_rule_helpers_get_half_the_points_rounded_down():
-    game = arrange(
+def _basilica_of_three() -> vr.Game:
+    """Klaus (to play) completes a Basilica with one card; Jürgen, master builder, has two
+    laid out, the third player one; every gondola on the start."""
+    return arrange(
         fresh(),
         hand=[["basilica_card"], [], []],
         gondola=[0, 0, 0],
         laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
         master_piece=pieces(basilica=JUERGEN),
     )
+
+
+def test_rule_helpers_get_half_the_points_rounded_down():
+    game = _basilica_of_three()
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])")
     moves = [(e["player"], e["steps"]) for e in events_of(game, "gondola")]
     assert moves == [(JUERGEN, 7), (THIRD, 3), (KLAUS, 3)]  # master first, then clockwise
@@ -749,13 +755,7 @@ def test_rule_at_any_point_during_their_turn_a_player_may_exchange_once_another_
 
 def test_rule_the_player_whose_turn_it_is_may_exchange_after_every_gondola_move():
     # the order of the moves decides who skips whom, so Klaus may exchange between them
-    game = arrange(
-        fresh(),
-        hand=[["basilica_card"], [], []],
-        gondola=[0, 0, 0],
-        laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
-        master_piece=pieces(basilica=JUERGEN),
-    )
+    game = _basilica_of_three()
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])", settle=False)
     asked = []
     while game._state.pending.label == "exchange":
