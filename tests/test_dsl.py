@@ -1321,7 +1321,7 @@ def test_a_runtime_error_in_a_card_effect_is_located_in_cards_yaml(tmp_path):
         ("1 // 0", "'//' by zero"),
         ("5 % 0", "'%' by zero"),
         ("div(7, 0)", "div() by zero"),
-        ("range(0, 10001)", "range(0, 10001) is too long"),
+        ("range(0, 10001)", "range(0, 10001) is too long (a list holds at most 10000)"),
     ],
 )
 def test_impossible_arithmetic_is_a_runtime_error(tmp_path, program, message):

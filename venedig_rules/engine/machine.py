@@ -30,7 +30,7 @@ from ..effects.runtime import MAX_INT, MAX_STEPS, RULE_FAILURES, STOP, Stop, fre
 from ..errors import Location, RuleRuntimeError
 from . import events
 from . import rng as rnglib
-from .events import ChangeEvent, Event
+from .events import ChangeEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
 from .views import json_safe
 
@@ -120,6 +120,10 @@ class PendingChoice:
         """``player``'s legal actions, in order (none when the decision is not theirs)."""
         return self.actions if player == self.player else ()
 
+    def legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        """Each mover's legal actions (what the game asks at every step: one call for all)."""
+        return {self.player: self.actions}
+
     def accepts(self, action: Action) -> bool:
         """Whether ``action`` is legal now: the chooser names an option, or passes an optional choice."""
         if action.player != self.player:
@@ -185,6 +189,10 @@ class PendingCommits:
         if self.commits[i] is not None:
             return ()
         return self.actions[i]
+
+    def legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        """Each mover's legal actions, in seat order."""
+        return {p: actions for p, actions, commit in zip(self.players, self.actions, self.commits) if commit is None}
 
     def accepts(self, action: Action) -> bool:
         """Whether ``action`` is legal now: a player yet to commit names one of their options."""
@@ -372,13 +380,15 @@ class Machine:
         self, L: Locals, target: str, player: int, values: Any, label: str, optional: bool, secret: bool
     ) -> bool:
         """Set up ``player``'s decision; False when there is nothing to decide (an optional
-        choice without options is none at once)."""
+        choice without options is none at once, unless it is secret: a secret choice is
+        always asked, so that whether it has options shows nobody anything)."""
         options = _options(values, label)
         if not options:
-            if optional:
+            if optional and not secret:
                 L[target] = None
                 return False
-            raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
+            if not optional:
+                raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
         self.pending = PendingChoice(player, label, options, optional, target, secret)
         return True
 
@@ -528,7 +538,7 @@ class Machine:
             self.vars[name] = value
             if why is not None:
                 if self.record:
-                    # events.ChangeEvent, built in place: this runs for every change of the state
+                    # events.change(), built in place: this runs at every step (so do move and narrate)
                     whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
                     self.events.append(whole)
                 else:
@@ -549,7 +559,14 @@ class Machine:
         self.write(source.name, source.index, items[:position] + items[position + 1 :], None)
         self.write(target.name, target.index, tuple(target.get()) + (item,), None)
         if self.record:
-            self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
+            # events.move(), built in place: this runs at every step (so do change and narrate)
+            event: MoveEvent = {
+                "type": "move",
+                "item": item,
+                "from": [source.name, source.index],
+                "to": [target.name, target.index],
+            }
+            self.events.append(event)
         else:
             self.unrecorded += 1
 
@@ -571,7 +588,8 @@ class Machine:
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:
         if self.record:
-            self.emit(events.ruleset_event(kind, {k: json_safe(v) for k, v in fields.items()}))
+            event: RulesetEvent = {"type": kind, **{k: json_safe(v) for k, v in fields.items()}}
+            self.events.append(event)
         else:
             self.unrecorded += 1
 

@@ -113,16 +113,17 @@ class ReferenceMachine(Machine):
 
     def choose(self, op: ChooseOp, L: Locals) -> bool:
         """Set up a decision; False when there is nothing to decide (an optional choice
-        without options resolves to none at once)."""
+        without options resolves to none at once, unless it is secret)."""
         _, target, player_f, options_f, label, optional, each, secret = op
         if each is None:
             player = self.player_index(player_f(L, self))
             options = _options(options_f(L, self), label)
             if not options:
-                if optional:
+                if optional and not secret:
                     L[target] = None
                     return False
-                raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
+                if not optional:
+                    raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
             self.pending = PendingChoice(player, label, options, bool(optional), target, bool(secret))
             return True
         players = tuple(self.player_index(p) for p in player_f(L, self))
