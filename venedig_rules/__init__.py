@@ -20,6 +20,7 @@ from .engine.notation import Action, ActionSyntaxError, IllegalActionError, pars
 from .engine.ruleset import Ruleset
 from .errors import (
     CountError,
+    DeclarationError,
     DslError,
     DslNameError,
     DslSyntaxError,
@@ -33,6 +34,7 @@ from .errors import (
     RuleRuntimeError,
     RulesError,
     SchemaError,
+    TextError,
     UnknownRulesetError,
     VariantError,
     VenedigError,
@@ -43,6 +45,7 @@ __all__ = [
     "Action",
     "ActionSyntaxError",
     "CountError",
+    "DeclarationError",
     "DslError",
     "DslNameError",
     "DslSyntaxError",
@@ -60,6 +63,7 @@ __all__ = [
     "Ruleset",
     "SaveFileError",
     "SchemaError",
+    "TextError",
     "UnknownRulesetError",
     "VariantError",
     "VenedigError",

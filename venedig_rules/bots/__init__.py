@@ -101,17 +101,17 @@ class SeatViews:
 
     def __init__(self, game: Game):
         self.game = game
-        # per seat: (state seen, actions then, events then, the seat's events so far)
+        # per seat: (state seen, actions then, the view's cursor then, the seat's events so far)
         self._last: dict[int, tuple[object, int, int, list[dict]]] = {}
 
     def __call__(self, player: int) -> dict:
         game = self.game
-        state, actions, seen, events = self._last.get(player, (None, 0, 0, []))
+        state, actions, cursor, events = self._last.get(player, (None, 0, 0, []))
         if state is not None and not self._continues(state, actions):
-            seen, events = 0, []
-        view = game.view(player, since=seen)
+            cursor, events = 0, []
+        view = game.view(player, since=cursor)
         events.extend(view["events"])  # the seat's own list, never handed out
-        self._last[player] = (game._state, len(game._actions), len(game._events), events)
+        self._last[player] = (game._state, len(game._actions), view["cursor"], events)
         view["events"] = list(events)
         return view
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import CountError, DuplicateIdError, ParamError, RuleReferenceError, RulesError, did_you_mean
 from . import board as boardlib
+from . import textcheck
 from .yamlsource import PositionMap, pointer
 
 #: Id namespaces: name -> (file kind, list key) holding items with an ``id``.
@@ -77,6 +78,7 @@ class _Checker:
         yield from self.params()
         yield from self.counts()
         yield from self.players()
+        yield from textcheck.check(self.data, self.positions, self.ids, self.spaces)
         if dsl_checker is not None:
             for (kind, key), fields in DSL_FIELDS.items():
                 for ptr, item in self.items(kind, key):

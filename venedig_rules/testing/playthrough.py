@@ -1,8 +1,9 @@
 """Golden playthroughs: a seeded game played by random bots, written as a readable log.
 
 Lines starting with ``> `` are actions; the lines under each are the events it caused, as
-sentences; the last line gives the scores. Replaying the actions must give the same text,
-which pins down every rule of a ruleset: any change in play shows up as a diff.
+the narrator tells them (state changes included); the last line gives the scores.
+Replaying the actions must give the same text, which pins down every rule of a ruleset:
+any change in play shows up as a diff.
 
 >>> import venedig_rules as vr
 >>> text = render(vr.load("tests/rulesets/lagoon"), players=2, seed=1)
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots import RandomBot, play_out
-from ..present.narration import sentence
+from ..present.narrator import Narrator
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -39,7 +40,7 @@ def render(rules: Ruleset, players: int, seed: int) -> str:
 def log_text(game: Game) -> str:
     """The log of a game: header, actions with their events, final line."""
     rules = game.rules
-    templates = rules.data["game"].get("events") or {}
+    narrator = Narrator(rules)
     lines = [
         f"# venedig-rules playthrough: {rules.name}, {game.players} players, seed {game.seed}",
         f"# rules_hash {rules.rules_hash}",
@@ -47,14 +48,14 @@ def log_text(game: Game) -> str:
     ]
     replay = rules.new_game(game.players, game.seed)
     seen = 0
-    lines += _events(templates, replay.events[seen:])
+    lines += _events(narrator, replay.events[seen:])
     seen = len(replay.events)
     for action in game.actions:
         replay.apply(action)
         lines.append(f"> {action}")
-        lines += _events(templates, replay.events[seen:])
+        lines += _events(narrator, replay.events[seen:])
         seen = len(replay.events)
-    lines.append(final_line(replay))
+    lines.append(f"= {narrator.result(replay)}")
     return "\n".join(lines) + "\n"
 
 
@@ -67,15 +68,8 @@ def command_name(rules: Ruleset) -> str:
     return " ".join([name, *(f"--variant {v}" for v in rules.variants)])
 
 
-def final_line(game: Game) -> str:
-    scores = ", ".join(f"p{p} {s}" for p, s in game.scores.items())
-    if not game.is_over:
-        return f"= not over; scores: {scores}"
-    return f"= scores: {scores}; winners: {', '.join(f'p{p}' for p in game.winners)}"
-
-
-def _events(templates, events: Iterable[dict]) -> list[str]:
-    return [f"  {text}" for text in (sentence(templates, e) for e in events) if text]
+def _events(narrator: Narrator, events: Iterable[dict]) -> list[str]:
+    return [f"  {text}" for text in narrator.lines(events, verbose=True)]
 
 
 def replay_text(rules: Ruleset, text: str) -> str:

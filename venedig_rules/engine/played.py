@@ -1,0 +1,42 @@
+"""What the modules that describe a game (its decisions, views, table undo and refusals)
+read of it: the :class:`~venedig_rules.engine.game.Game` seen as a Protocol, so that they
+need not import the module that uses them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .machine import State
+    from .notation import Action
+    from .ruleset_base import RulesetBase
+
+
+class PlayedGame(Protocol):
+    """A game in progress (``engine.game.Game`` is one): its rules, its state and its log."""
+
+    rules: RulesetBase
+    players: int
+    _state: State
+    _events: list[dict[str, Any]]
+    _actions: list[Action]
+    _history: list[tuple[State, int]]
+
+    @property
+    def to_move(self) -> tuple[int, ...]: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    def actions(self) -> list[str]: ...
+
+    def legal_actions(self, player: int | None = None) -> list[Action]: ...
+
+    def view(self, player: int, since: int = 0) -> dict[str, Any]: ...
+
+    def _rebuild_history(self) -> None: ...

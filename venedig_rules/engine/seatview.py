@@ -1,0 +1,171 @@
+"""A seat's view of a game: its redacted state, its decision, who is deciding what, and
+its own event log with a sentence per event, counted the way the seat received it.
+
+A seat's log leaves out the rule events addressed to other seats (``event(..., to: p)``),
+so it can be shorter than ``game.events``. ``view["cursor"]`` is the number of events the
+seat has received so far; ``view(p, since=cursor)`` gives only the ones after those. The
+redacted events and their sentences are kept per seat and per language, brought up to date
+with the new events only (and cut back when an undo took events away), so following a game
+with ``since`` costs time in the new events, not in the length of the game.
+
+>>> import venedig_rules as vr
+>>> game = vr.load("venedig").new_game(players=3, seed=7)
+>>> view = build_view(game, 1)
+>>> view["waiting_for"], view["cursor"] == len(view["events"])
+([{'player': 0, 'label': 'play', 'prompt': 'p0 is laying out building cards'}], True)
+>>> build_view(game, 1, since=view["cursor"])["events"]
+[]
+>>> view["events"][1]["text"]
+'p0 draws a card'
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .decisions import describe, waiting
+from .machine import PendingCommits
+from .views import json_safe, redact_event, redact_state
+from .wording import Wording
+
+if TYPE_CHECKING:
+    from .played import PlayedGame
+
+
+class SeatLog:
+    """One seat's redacted events, in step with the game's log: the raw events it has seen
+    (to notice an undo), the index in ``game.events`` of each event it received, the
+    redacted events, and their sentences by (language, names)."""
+
+    __slots__ = ("events", "index", "player", "raw", "texts")
+
+    def __init__(self, player: int | None):
+        self.player = player
+        self.raw: list[dict[str, Any]] = []
+        self.index: list[int] = []
+        self.events: list[dict[str, Any]] = []
+        self.texts: dict[tuple[str, tuple[str, ...] | None], list[str]] = {}
+
+    def sync(self, game: PlayedGame) -> None:
+        """Take in the game's new events, after cutting back what an undo took away."""
+        events = game._events
+        keep = _common_prefix(self.raw, events)
+        if keep < len(self.raw):
+            del self.raw[keep:]
+            cut = _first_at_or_after(self.index, keep)
+            del self.index[cut:], self.events[cut:]
+            for texts in self.texts.values():
+                del texts[cut:]
+        for i in range(len(self.raw), len(events)):
+            event = events[i]
+            self.raw.append(event)
+            shown = redact_event(game.rules, event, self.player)
+            if shown is not None:
+                self.index.append(i)
+                self.events.append(shown)
+
+    def sentences(self, wording: Wording, start: int) -> list[str]:
+        """The sentence of each of the seat's events from ``start`` on."""
+        key = (wording.code, wording.names)
+        texts = self.texts.setdefault(key, [])
+        for event in self.events[len(texts) :]:
+            texts.append(wording.event(event))
+        return texts[start:]
+
+
+def seat_log(game: PlayedGame, player: int | None) -> SeatLog:
+    """The seat's log, brought up to date (kept on the game; a clone starts its own)."""
+    logs: dict[int | None, SeatLog] = game.__dict__.setdefault("_seat_logs", {})
+    log = logs.get(player)
+    if log is None:
+        log = logs[player] = SeatLog(player)
+    log.sync(game)
+    return log
+
+
+def cursor(game: PlayedGame, player: int | None) -> int:
+    """How many events ``player`` has received so far: the ``cursor`` of its view now."""
+    return len(seat_log(game, player).events)
+
+
+def build_view(
+    game: PlayedGame,
+    player: int,
+    since: int = 0,
+    *,
+    compact: bool = False,
+    lang: str = "en",
+    names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """What ``player`` may know, JSON-safe (see ``Game.view``)."""
+    log = seat_log(game, player)
+    if not 0 <= since <= len(log.events):
+        raise ValueError(
+            f"since={since} is not a count of the events p{player} has received (0 to {len(log.events)}); "
+            "after an undo, ask again from 0"
+        )
+    wording = Wording(game.rules, lang, names)
+    s = game._state
+    pending = s.pending
+    decision = None
+    if pending is not None and player in game.to_move:
+        described = describe(game, player, lang, names)
+        assert described is not None
+        decision = {
+            "label": pending.label,
+            "actions": [str(a) for a in game.legal_actions(player)],
+            "prompt": described["prompt"],
+            "options": described["options"],
+        }
+    committed = None
+    if isinstance(pending, PendingCommits) and player in pending.players:
+        commit = pending.commit_of(player)
+        committed = json_safe(commit[0]) if commit is not None else None
+    texts = log.sentences(wording, since)
+    view = {
+        "ruleset": game.rules.name,
+        "player": player,
+        "players": game.players,
+        "to_move": list(game.to_move),
+        "over": s.over,
+        "winners": list(game.winners),
+        "state": redact_state(game.rules, s.vars, player, game.players),
+        "decision": decision,
+        "your_commit": committed,
+        "waiting_for": waiting(game, lang, names),
+        "events": [{**event, "text": text} for event, text in zip(log.events[since:], texts)],
+        "cursor": len(log.events),
+        "lang": lang,
+    }
+    return compacted(view) if compact else view
+
+
+def compacted(value: Any) -> Any:
+    """``value`` without the null entries of its mappings (lists keep their places)."""
+    if isinstance(value, dict):
+        return {k: compacted(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [compacted(v) for v in value]
+    return value
+
+
+def _common_prefix(seen: list[dict[str, Any]], events: list[dict[str, Any]]) -> int:
+    """How many of ``seen`` are still the game's first events (the same objects): events
+    only grow or are cut back, so the answer is found by bisection."""
+    low, high = 0, min(len(seen), len(events))
+    if high == len(seen) and (high == 0 or events[high - 1] is seen[high - 1]):
+        return high
+    while low < high:
+        mid = (low + high + 1) // 2
+        if events[mid - 1] is seen[mid - 1]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _first_at_or_after(index: list[int], raw: int) -> int:
+    """The position in the sorted ``index`` of the first raw index >= ``raw``."""
+    return bisect_left(index, raw)
