@@ -49,6 +49,8 @@ LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "it": "Italia
 _PLAYER = ValueType("player")
 _NUMBER = ValueType("number")
 _TEXT = ValueType("text")
+#: The types of the engine texts' fields (the others are text the engine has made).
+_ENGINE_TYPES = {"player": _PLAYER, "seat": _NUMBER, "n": _NUMBER, "item": ANY, "value": ANY}
 
 
 def check(
@@ -296,7 +298,7 @@ class _Check:
                 f"{what} has no text for "
                 + (", ".join(map(repr, uncovered)) if uncovered else "other words")
                 + '; expected one per word, or "" for the rest',
-                self.at(ptr),
+                self.key_at(ptr),
             )
 
     def event_texts(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
@@ -369,10 +371,8 @@ class _Check:
                     self.key_at(ptr),
                 )
                 continue
-            fields = {
-                n: (_PLAYER if n == "player" else _NUMBER if n in ("seat", "n") else _TEXT) for n in ENGINE_FIELDS[key]
-            }
-            yield from self.template(text, ptr, fields, f"engine text {key!r}", plain=True)
+            fields = {n: _ENGINE_TYPES.get(n, _TEXT) for n in ENGINE_FIELDS[key]}
+            yield from self.template(text, ptr, fields, f"engine text {key!r}")
         missing = [k for k in ENGINE_FIELDS if k not in own and k not in defaults]
         if missing:
             yield TextError(
@@ -389,8 +389,10 @@ class _Check:
                 if other == code:
                     continue
                 for path in sorted(_entries(self.tables.get(other, {})) - _entries(self.tables.get(code, {}))):
-                    if (path[0] == "names" and code == "en") or (path[0] == "words" and path[1] in self.words_needed):
-                        continue  # English names default to the items'; a needed word is told once
+                    if (path[0] == "names" and (code == "en" or path[1] in NAMED)) or (
+                        path[0] == "words" and path[1] in self.words_needed
+                    ):
+                        continue  # English names default to the items'; needed names and words are told once
                     shown = "/".join(path)
                     yield TextError(
                         f"{shown} has a {self.language(other)} text but no {self.language(code)} one; "
@@ -399,9 +401,7 @@ class _Check:
                     )
 
     # -- templates -------------------------------------------------------------------------
-    def template(
-        self, text: Any, ptr: str, fields: Mapping[str, ValueType], what: str, plain: bool = False
-    ) -> Iterator[RulesError]:
+    def template(self, text: Any, ptr: str, fields: Mapping[str, ValueType], what: str) -> Iterator[RulesError]:
         if not isinstance(text, str):
             return
         try:
@@ -410,11 +410,11 @@ class _Check:
             yield TextError(f"{what}: {exc.message}", self.positions.in_scalar(ptr, exc.offset))
             return
         for p in template.placeholders:
-            problem = self.placeholder(p, fields, plain)
+            problem = self.placeholder(p, fields)
             if problem:
                 yield TextError(f"{what} {problem}", self.positions.in_scalar(ptr, p.offset + 1))
 
-    def placeholder(self, p: Placeholder, fields: Mapping[str, ValueType], plain: bool) -> str:
+    def placeholder(self, p: Placeholder, fields: Mapping[str, ValueType]) -> str:
         if p.field not in fields:
             names = ", ".join(sorted(fields)) or "none"
             return f"names field {p.field!r}, which it does not have{did_you_mean(p.field, fields)}; fields: {names}"
@@ -427,8 +427,8 @@ class _Check:
                 return f"takes item {i} of {p.field!r}, which has fewer items"
         if p.format is None or vt is None:
             return ""
-        if plain:
-            return f"gives {p.field!r} a format ({p.format!r}); engine texts take their fields as they are"
+        if vt.kind == "text":
+            return f"gives {p.field!r} a format ({p.format!r}), but it is text made already: it takes none"
         if p.format not in FORMATS:
             return f"uses format {p.format!r}{did_you_mean(p.format, FORMATS)}; expected one of {', '.join(FORMATS)}"
         return self.format_problem(p, vt, fields)

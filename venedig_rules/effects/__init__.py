@@ -18,7 +18,7 @@ from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Scope, VarInfo, check
 from .compile import Code, compile_expression, compile_program
-from .declared import check_declarations
+from .declared import check_contexts, check_declarations
 from .parse import DslParseError, ExprStmt, Program, parse
 from .parse import caret as _caret
 from .registry import CORE, Registry
@@ -119,6 +119,7 @@ def compile_ruleset(
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
+    errors += check_contexts(compiled.codes.values(), data, positions)
     return (compiled if not errors else None), errors
 
 

@@ -158,6 +158,9 @@ class _Checker:
         return self.expr(node, env)
 
     def choose(self, node: ast.Choose, env: _Env) -> str:
+        # the locals a decision's texts may show, by name -> frame slot (keyed apart from
+        # the names the node binds: a negative id)
+        self.resolved[-id(node)] = ("scope", dict(env.slots))
         if not self.scope.may_wait:
             self.problem(node, "dsl/syntax", "a decision ('choose') is not allowed here")
         if not _LABEL.fullmatch(node.label) or node.label == "pass":

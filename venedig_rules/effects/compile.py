@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleRuntimeError
@@ -42,6 +42,9 @@ class Code:
     text: str
     offsets: tuple[int, ...] = ()  # per instruction: where its statement starts in ``text``
     steps: tuple[Callable[[dict, Any], int], ...] = ()  # per instruction: run it, give the next index
+    #: per decision instruction: the locals in scope there, name -> frame slot (what a
+    #: decision's texts may show of the code that decides)
+    choose_names: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 def compile_program(code_id: str, program: ast.Program, resolved: Resolution) -> Code:
@@ -59,7 +62,7 @@ def compile_program(code_id: str, program: ast.Program, resolved: Resolution) ->
         return i
 
     steps = tuple(_step(op, pc, land) for pc, op in enumerate(instructions))
-    return Code(code_id, instructions, program.text, tuple(builder.offsets), steps)
+    return Code(code_id, instructions, program.text, tuple(builder.offsets), steps, builder.choose_names)
 
 
 def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any], int]:
@@ -191,6 +194,7 @@ class _Builder:
         self.offsets: list[int] = []
         self.pos = 0
         self.slots = 0
+        self.choose_names: dict[int, dict[str, str]] = {}
 
     def emit(self, *op) -> int:
         self.ins.append(op)
@@ -390,6 +394,7 @@ class _Builder:
     def top(self, node: ast.Node, target: str) -> None:
         if isinstance(node, ast.Choose):
             each = self.slot_of(node, node.each) if node.each else None
+            self.choose_names[len(self.ins)] = self.resolved.get(-id(node), ("scope", {}))[1]
             self.emit(
                 CHOOSE,
                 target,

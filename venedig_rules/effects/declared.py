@@ -15,12 +15,13 @@ event 'drain' has field 'space', which game.yaml events/drain/fields does not de
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ..data.yamlsource import PositionMap
 from ..errors import DeclarationError, RulesError, did_you_mean
+from .compile import Code
 from .parse import Call, Choose, Const, Node, Program, caret
 
 #: Field names every event has: ``type`` (its kind) and ``text`` (its sentence, in views).
@@ -51,6 +52,29 @@ def check_declarations(
                 )
             elif isinstance(node, Call) and node.name == "event":
                 errors += _event_problems(node, events, ptr, positions, program.text)
+    return errors
+
+
+def check_contexts(codes: Iterable[Code], data: Mapping[str, Any], positions: PositionMap) -> list[RulesError]:
+    """The context names a decision declares that are no local where it is made (its texts
+    could never show them)."""
+    decisions = _mapping(_mapping(data.get("game")).get("decisions"))
+    errors: list[RulesError] = []
+    for code in codes:
+        for pc, visible in code.choose_names.items():
+            label = code.instructions[pc][4]
+            wanted = _mapping(_mapping(decisions.get(label)).get("context"))
+            for name in wanted:
+                if name not in visible:
+                    offset = code.offsets[pc]
+                    errors.append(
+                        DeclarationError(
+                            f"decision {label!r} declares context {name!r}, which is no local where it is made"
+                            f"{did_you_mean(name, visible)}; expected a name bound by let, for or a parameter",
+                            positions.in_scalar(code.id, offset),
+                            caret(code.text, offset),
+                        )
+                    )
     return errors
 
 

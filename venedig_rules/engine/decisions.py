@@ -118,7 +118,8 @@ def context(game: PlayedGame, wording: Wording) -> dict[str, Typed]:
     """The declared context names of the pending decision, from the choosing code's names."""
     pending = game._state.pending
     decl = wording.tables.declarations.decisions.get(pending.label) if pending is not None else None
-    if decl is None or not decl.context or not game._state.frames:
+    if decl is None or not decl.context or not game._state.frames or game.rules.compiled is None:
         return {}
-    names = game._state.frames[-1].names
-    return {name: (names.get(name), vt or ANY) for name, vt in decl.context.items()}
+    frame = game._state.frames[-1]
+    slots = game.rules.compiled.codes[frame.code].choose_names.get(frame.pc, {})
+    return {name: (frame.names.get(slots.get(name, name)), vt or ANY) for name, vt in decl.context.items()}

@@ -25,9 +25,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .decisions import describe, waiting
+from .decisions import prompt, waiting
 from .machine import PendingCommits
-from .views import json_safe, redact_event, redact_state
+from .views import is_redacted, json_safe, redact_event, redact_state
 from .wording import Wording
 
 if TYPE_CHECKING:
@@ -66,13 +66,48 @@ class SeatLog:
                 self.index.append(i)
                 self.events.append(shown)
 
-    def sentences(self, wording: Wording, start: int) -> list[str]:
-        """The sentence of each of the seat's events from ``start`` on."""
+    def sentences(self, wording: Wording, start: int, shared: SharedTexts) -> list[str]:
+        """The sentence of each of the seat's events from ``start`` on (an event the seat
+        sees as it is has the same sentence for every seat: it is told once)."""
         key = (wording.code, wording.names)
         texts = self.texts.setdefault(key, [])
-        for event in self.events[len(texts) :]:
-            texts.append(wording.event(event))
+        for i in range(len(texts), len(self.events)):
+            event, raw = self.events[i], self.raw[self.index[i]]
+            texts.append(shared.text(wording, key, raw) if _as_is(event, raw) else wording.event(event))
         return texts[start:]
+
+
+class SharedTexts:
+    """The sentences of events every seat that sees them sees as they are, by language and
+    names, told once for all seats. An entry keeps its event, so a key is never reused."""
+
+    __slots__ = ("by_key", "size")
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple[object, ...], tuple[dict[str, Any], str]] = {}
+        self.size = 0
+
+    def text(self, wording: Wording, key: tuple[object, ...], raw: dict[str, Any]) -> str:
+        found = self.by_key.get((*key, id(raw)))
+        if found is not None and found[0] is raw:
+            return found[1]
+        text = wording.event(raw)
+        self.by_key[(*key, id(raw))] = (raw, text)
+        return text
+
+    def trim(self, events: int) -> None:
+        """Forget everything once the cache holds far more than the game's events (undone
+        events stay in it until then)."""
+        if len(self.by_key) > 4 * events + 1000:
+            self.by_key.clear()
+
+
+def _as_is(shown: dict[str, Any], raw: dict[str, Any]) -> bool:
+    """Whether a seat sees an event as it is (no value or item redacted)."""
+    for field in ("value", "item"):
+        if field in shown and is_redacted(shown[field]) and not is_redacted(raw[field]):
+            return False
+    return True
 
 
 def seat_log(game: PlayedGame, player: int | None) -> SeatLog:
@@ -111,19 +146,18 @@ def build_view(
     pending = s.pending
     decision = None
     if pending is not None and player in game.to_move:
-        described = describe(game, player, lang, names)
-        assert described is not None
         decision = {
             "label": pending.label,
             "actions": [str(a) for a in game.legal_actions(player)],
-            "prompt": described["prompt"],
-            "options": described["options"],
+            "prompt": prompt(game, wording, player),
         }
     committed = None
     if isinstance(pending, PendingCommits) and player in pending.players:
         commit = pending.commit_of(player)
         committed = json_safe(commit[0]) if commit is not None else None
-    texts = log.sentences(wording, since)
+    shared: SharedTexts = game.__dict__.setdefault("_shared_texts", SharedTexts())
+    shared.trim(len(game._events))
+    texts = log.sentences(wording, since, shared)
     view = {
         "ruleset": game.rules.name,
         "player": player,

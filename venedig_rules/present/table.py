@@ -35,6 +35,10 @@ HELP = """  a number picks that option; any other text shows the options contain
   ?   this help;  q   leave the game"""
 
 
+def _stdin() -> str:
+    return input()
+
+
 def _stdout(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -56,11 +60,11 @@ class HumanSeat:
         game: Game,
         player: int,
         narrator: Narrator,
-        read: Callable[[], str] = input,
+        read: Callable[[], str] | None = None,
         write: Callable[[str], object] | None = None,
     ):
         self.game, self.player, self.narrator = game, player, narrator
-        self.read, self.write = read, write or _stdout
+        self.read, self.write = read or _stdin, write or _stdout
 
     def say(self, text: str) -> None:
         self.write(text if text.endswith("\n") else text + "\n")
@@ -70,7 +74,7 @@ class HumanSeat:
         w = self.narrator.wording
         game, player = self.game, self.player
         view = game.view(player, lang=w.code, names=w.names)
-        decision = view["decision"]
+        decision = game.decision(player, w.code, w.names)
         assert decision is not None, f"p{player} is not to move"
         actions = game.legal_actions(player)
         self.say(f"\n-- {w.player(player)}: your position --")

@@ -209,6 +209,8 @@ def check_state(
         problem = view_problem(game, view)
         if problem:
             raise _Failed("text", f"player {p}'s view: {problem}")
+        if full and game.view(p, since=view["cursor"])["events"]:
+            raise _Failed("cursor", f"player {p}'s view(p, since=view['cursor']) still has events")
     problem = decision_problem(game)
     if problem:
         raise _Failed("decision", problem)

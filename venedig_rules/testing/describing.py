@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..data.valuetypes import ID_KINDS, Ids, ValueType, fits, resolve
 from ..engine.decisions import option_texts
+from ..engine.decisions import waiting as waiting_for
+from ..engine.seatview import cursor
 from ..engine.wording import Wording, language_codes, tables
 from ..present.narrator import Narrator, is_state_change
 
@@ -35,7 +37,7 @@ _LEFTOVER = re.compile(r"\{[a-z_][a-z0-9_.:=]*\}")
 def decision_problem(game: Game) -> str | None:
     """The first problem of the pending decisions, as every seat and spectator sees them."""
     movers = game.to_move
-    waiting = game.view(movers[0])["waiting_for"] if movers else []
+    waiting = waiting_for(game)
     if [w["player"] for w in waiting] != list(movers):
         return f"waiting_for lists {[w['player'] for w in waiting]}, but {list(movers)} are to move"
     for entry in waiting:
@@ -101,9 +103,9 @@ def ref_problem(game: Game, ref: Mapping[str, Any]) -> str | None:
 
 def view_problem(game: Game, view: Mapping[str, Any]) -> str | None:
     """The first event of a view without a sentence, or a rule event that does not fit its
-    declaration, or a cursor that does not end the seat's log."""
-    if game.view(view["player"], since=view["cursor"])["events"]:
-        return "view(p, since=view['cursor']) still has events"
+    declaration, or a cursor that does not count the seat's events."""
+    if view["cursor"] != cursor(game, view["player"]):
+        return f"the view's cursor is {view['cursor']}, but the seat has received {cursor(game, view['player'])} events"
     for event in view["events"]:
         text = event.get("text")
         if not isinstance(text, str) or not text.strip():
@@ -171,6 +173,9 @@ def log_problem(game: Game, names: Sequence[str] = TEST_NAMES) -> str | None:
             shown = raw.intersection(re.findall(r"[a-z][a-z0-9_]*", line))
             if shown:
                 return f"the {code} log line {line!r} names {sorted(shown)[0]!r} by its id"
+            bare = _untyped_seats(game, event) & set(re.findall(r"\b\d+\b", line))
+            if bare:
+                return f"the {code} log line {line!r} shows a seat as {sorted(bare)[0]} (a field of type any)"
             for seat in _seats(game, event):
                 if seats[seat] not in line:
                     return f"the {code} log line {line!r} does not name {seats[seat]} (seat {seat})"
@@ -185,6 +190,17 @@ def _raw_ids(game: Game) -> set[str]:
     assert game.rules.compiled is not None
     names |= set(game.rules.compiled.state)
     return {n for n in names if "_" in n or any(c.isdigit() for c in n)}
+
+
+def _untyped_seats(game: Game, event: Mapping[str, Any]) -> set[str]:
+    """The seat numbers held by fields of an event declared ``any`` (as text): such a field
+    names a seat as a bare number."""
+    fields = tables(game.rules).declarations.events.get(str(event.get("type")), {})
+    return {
+        str(v)
+        for n, v in event.items()
+        if n in fields and fields[n].kind == "any" and type(v) is int and 0 <= v < game.players
+    }
 
 
 def _seats(game: Game, event: Mapping[str, Any]) -> list[int]:

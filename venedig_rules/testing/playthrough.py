@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..bots import RandomBot, play_out
 from ..present.narrator import Narrator
@@ -68,7 +68,7 @@ def command_name(rules: Ruleset) -> str:
     return " ".join([name, *(f"--variant {v}" for v in rules.variants)])
 
 
-def _events(narrator: Narrator, events: Iterable[dict]) -> list[str]:
+def _events(narrator: Narrator, events: Iterable[dict[str, Any]]) -> list[str]:
     return [f"  {text}" for text in narrator.lines(events, verbose=True)]
 
 
