@@ -229,3 +229,19 @@ def test_a_variant_changes_a_prompt_and_a_name_without_code(tmp_path):
     assert game.decision(0)["options"][0]["text"] == "Lay out 1 church card"
     assert game.decision(0, lang="de")["prompt"] == "Welche Karten jetzt?"
     assert vr.load(variant).rules_hash != vr.load("venedig").rules_hash
+
+
+def test_the_engine_texts_every_ruleset_shares_fit_their_schema_and_fields():
+    from venedig_rules.data import schema
+    from venedig_rules.data.templates import parse_template
+    from venedig_rules.data.texts import ENGINE_FIELDS, FORMATS
+    from venedig_rules.data.yamlsource import load
+
+    source = load(rules_root() / "texts.yaml")
+    assert schema.validate("texts", source.data, source.positions) == []
+    for code in ("en", "de"):
+        engine = source.data["languages"][code]["engine"]
+        assert set(engine) == set(ENGINE_FIELDS), code
+        for key, text in engine.items():
+            for p in parse_template(text).placeholders:
+                assert p.field in ENGINE_FIELDS[key] and (p.format is None or p.format in FORMATS), (code, key)

@@ -29,7 +29,6 @@ from typing import Any
 from .resources import rules_root
 from .templates import Template, TemplateError, parse_template
 from .valuetypes import ValueType, parse_type
-from .yamlsource import PositionMap
 from .yamlsource import load as load_yaml
 
 #: The sections of one language's table.
@@ -77,8 +76,6 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "count": ("n", "name"),
     "pass_option": (),
 }
-#: The fields a move sentence (``moves: {"from>to": ...}``) may use.
-MOVE_FIELDS = ("item", "from", "to", "from_player", "to_player", "from_space", "to_space")
 #: Placeholder formats: ``name`` (the default), ``a`` (with the indefinite article: ``a
 #: Casa card``), ``plural`` (the name for several: ``Casa cards``), ``list``, ``count``
 #: (``2 Casa cards and 1 Ponte card``), ``range`` (first to last space: ``A5`` to ``B6``),
@@ -253,24 +250,10 @@ def english_names(data: Mapping[str, Any]) -> Iterator[tuple[str, str, Name]]:
                     yield kind, item["id"], Name(item["name"], item["name"], item["name"])
 
 
-@dataclass(frozen=True)
-class EngineDefaults:
-    """The engine's default texts as read, with where each came from."""
-
-    data: Mapping[str, Any]
-    positions: PositionMap
-
-
 @cache
-def engine_source() -> EngineDefaults:
-    """``rules/texts.yaml``, read once."""
-    source = load_yaml(rules_root() / ENGINE_TEXTS)
-    return EngineDefaults(source.data, source.positions)
-
-
 def engine_defaults() -> Mapping[str, Any]:
-    """The engine's default tables by language code."""
-    return _mapping(_mapping(engine_source().data).get("languages"))
+    """The engine's default tables by language code (``rules/texts.yaml``, read once)."""
+    return _mapping(_mapping(load_yaml(rules_root() / ENGINE_TEXTS).data).get("languages"))
 
 
 def _decision(d: Mapping[str, Any]) -> DecisionTexts:

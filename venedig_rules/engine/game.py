@@ -150,7 +150,7 @@ class Game:
         compact: bool = False,
         lang: str = "en",
         names: Sequence[str] | None = None,
-    ) -> dict:
+    ) -> dict[str, Any]:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
         in the event log too, each event with its ``text``; the seat's ``decision``, who is
         ``waiting_for`` what, and the ``cursor``. ``since``: only the events after the first
@@ -165,7 +165,7 @@ class Game:
         """
         return build_view(self, player, since, compact=compact, lang=lang, names=names)
 
-    def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> dict | None:
+    def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> dict[str, Any] | None:
         """The pending decision of ``player``, for people, or None when that seat is not to
         move: ``player``, ``label``, ``prompt``, ``secret``, ``simultaneous`` and ``options``
         (one per legal action, in ``legal_actions`` order: ``action``, ``text``, ``refs``).

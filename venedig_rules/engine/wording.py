@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..data.templates import Placeholder, Template
-from ..data.texts import Declarations, Language, Name, declarations, languages
+from ..data.texts import NAMED, Declarations, Language, Name, declarations, languages
 from ..data.valuetypes import ANY, ID_KINDS, Ids, ValueType, resolve
 from .views import is_redacted
 
@@ -58,22 +58,13 @@ def tables(rules: RulesetBase) -> Tables:
 
 def _build_tables(rules: RulesetBase) -> Tables:
     by_kind: dict[str, frozenset[str]] = {"space": frozenset(rules.space_ids)}
-    lists = {
-        "card": ("cards", "cards"),
-        "card_type": ("cards", "types"),
-        "tile": ("tiles", "tiles"),
-        "shape": ("tiles", "shapes"),
-        "building": ("buildings", "buildings"),
-        "district": ("board", "regions"),
-        "connection": ("board", "connections"),
-        "component": ("components", "components"),
-    }
-    for kind, (file_kind, key) in lists.items():
-        by_kind[kind] = frozenset(i["id"] for i in rules.items(file_kind, key) if isinstance(i.get("id"), str))
-    by_kind["track"] = frozenset(
-        i["id"] for file_kind in ("board", "scoring") for i in rules.items(file_kind, "tracks") if "id" in i
-    )
-    assert set(by_kind) == set(ID_KINDS)
+    for kind, lists in {**NAMED, "component": (("components", "components"),)}.items():
+        by_kind[kind] = frozenset(
+            item["id"]
+            for file_kind, key in lists
+            for item in rules.items(file_kind, key)
+            if isinstance(item.get("id"), str)
+        )
     return Tables(
         languages(rules.data),
         declarations(rules.data),
@@ -167,11 +158,9 @@ class Wording:
         vt = resolve(vt, value, self.tables.ids)
         kind = vt.kind
         if kind in ID_KINDS or kind == "word":
-            return (
-                self.name(value, kind=kind if kind != "word" else None)
-                if isinstance(value, str)
-                else self.generic(value)
-            )
+            if not isinstance(value, str):
+                return self.generic(value)
+            return self.word(value) if kind == "word" else self.name(value, kind=kind)
         if kind == "player":
             return self.player(value)
         if kind in ("number", "text"):
