@@ -164,7 +164,7 @@ def test_a_human_takes_back_an_action_the_table_allows_and_saves(monkeypatch, ca
 
 
 def test_a_human_is_told_why_an_action_cannot_be_taken_back(monkeypatch, capsys):
-    answers = iter(["8", "1", "u", "q"])  # pass, drain a swamp: its gold is seen
+    answers = iter(["8", "drain(a7)", "u", "q"])  # pass, drain a swamp (by its action): its gold is seen
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
     assert "cannot take it back: p0 drain(a7) revealed something" in capsys.readouterr().out

@@ -182,7 +182,13 @@ class Game:
     def can_undo(self, player: int) -> TableUndo:
         """Whether ``player`` may take back its last action at the table (it is the last
         action, it revealed nothing, no chance was drawn after it), with the reason when
-        not; true exactly when allowed. ``undo()`` itself takes back any action."""
+        not; true exactly when allowed. ``undo()`` itself takes back any action.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")
+        >>> bool(game.can_undo(0)), game.can_undo(1).reason
+        (True, 'p1 has not acted yet')
+        """
         return check_table_undo(self, player)
 
     # -- acting ----------------------------------------------------------------------------

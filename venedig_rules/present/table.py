@@ -1,5 +1,6 @@
 """A human at the terminal: the seat's position as text, the prompt, the options numbered
-with their texts; a number picks one, part of a text narrows them down, ``u`` takes back
+with their texts; a number (or an action's text) picks one, part of a text narrows them
+down (and picks the only one left), ``u`` takes back
 the seat's last action where the table allows it, ``s FILE`` saves the game, ``?`` helps,
 ``q`` (or the end of the input) leaves.
 
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.notation import Action
 
-HELP = """  a number picks that option; any other text shows the options containing it
+HELP = """  a number picks that option, and so does its action (drain(f11)); any other text
+  shows the options containing it (one alone is picked)
   u   take back your last action (when the table allows it)
   s FILE   save the game to FILE (it holds every secret: keep it to yourself)
   ?   this help;  q   leave the game"""
@@ -104,6 +106,8 @@ class HumanSeat:
                 self.save(answer[2:].strip())
             elif answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
+            elif any(answer in (str(a), str(a).split(" ", 1)[1]) for a in actions):  # an action's own text
+                return next(a for a in actions if answer in (str(a), str(a).split(" ", 1)[1]))
             elif answer:
                 found = [i for i, t in enumerate(texts) if answer.lower() in t.lower()]
                 if len(found) == 1:
