@@ -399,6 +399,24 @@ def test_undo_takes_back_the_end_of_the_game(rules):
     assert not game.is_over and game.to_move and game.winners == ()
 
 
+def test_a_game_continues_every_earlier_position_until_an_undo_takes_it_back_past_one(rules):
+    game = rules.new_game(players=3, seed=4)
+    rng = random.Random(4)
+    positions = [game.position]
+    for _ in range(6):
+        step(game, rng)
+        positions.append(game.position)
+    assert all(game.continues(p) for p in positions)
+    assert [p.actions for p in positions] == list(range(7))
+    assert positions[-1].events == len(game.events)
+    clone = game.clone()
+    game.undo().undo()
+    assert [game.continues(p) for p in positions] == [True] * 5 + [False] * 2
+    assert all(clone.continues(p) for p in positions)  # a clone goes on by itself
+    game.apply(game.legal_actions(game.to_move[0])[0])
+    assert game.continues(positions[4]) and not game.continues(positions[6])
+
+
 # -- clone -----------------------------------------------------------------------------------
 def test_a_clone_is_equal_in_to_json(rules):
     game = playout(rules.new_game(players=3, seed=2), 2, steps=9)
@@ -665,6 +683,18 @@ def test_a_private_rule_event_is_shown_only_to_its_addressee(tmp_path):
         peeks = [e for e in game.view(p)["events"] if e["type"] == "peek"]
         secret = game.value("secret", p)
         assert peeks == [{"type": "peek", "to": p, "secret": secret, "text": f"p{p} learns the secret number {secret}"}]
+
+
+def test_a_secret_decision_with_pass_is_asked_even_without_options(tmp_path):
+    # whether a secret decision has options must not show: with none, only the pass is left
+    secret = ("shuffle(deck);", 'shuffle(deck); let peek = choose 1 from [] as "peek" or pass secretly;')
+    game = vr.load(lagoon_copy(tmp_path / "secret", game=secret)).new_game(players=3, seed=7)
+    assert game.to_move == (1,) and [str(a) for a in game.legal_actions(1)] == ["p1 pass"]
+    game.apply("p1 pass")
+    assert next(e for e in game.events if e.get("label") == "peek")["passed"] is True
+    public = ("shuffle(deck);", 'shuffle(deck); let peek = choose 1 from [] as "peek" or pass;')
+    game = vr.load(lagoon_copy(tmp_path / "public", game=public)).new_game(players=3, seed=7)
+    assert not [e for e in game.events if e.get("label") == "peek"]  # not secret: none at once, unasked
 
 
 # -- the end -----------------------------------------------------------------------------------
