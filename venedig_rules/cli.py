@@ -23,8 +23,6 @@ from .present.describe import describe, table
 from .simulate import command as simulate_command
 
 if TYPE_CHECKING:
-    from .engine.game import Game
-    from .engine.notation import Action
     from .engine.ruleset import Ruleset
 
 #: A subcommand: runs with the parsed arguments, returns the exit status.

@@ -110,9 +110,7 @@ class DecisionScope(NamedTuple):
     slots: dict[str, str]
 
 
-Resolved = (
-    LocalName | StateVar | ConstantValue | RulesetId | PerIndex | ProcedureCall | PrimitiveCall | DecisionScope
-)
+Resolved = LocalName | StateVar | ConstantValue | RulesetId | PerIndex | ProcedureCall | PrimitiveCall | DecisionScope
 #: What each name, call, binding and indexing resolved to, by ``id(node)``.
 Resolution = dict[int, Resolved]
 

@@ -171,7 +171,7 @@ class Game:
 
     def view(
         self,
-        player: int,
+        player: int | None,
         since: int = 0,
         *,
         compact: bool = False,
@@ -183,18 +183,20 @@ class Game:
         ``waiting_for`` what, and the ``cursor``. ``since``: only the events after the first
         ``since`` the seat has received (pass the last view's ``cursor``). ``compact``: no
         null entries. ``lang``, ``names``: the language and the seats' names of the texts.
+        ``player=None`` is a spectator: only what every seat may know (the one public view
+        that ``waiting_for``, board pictures and the web front end use).
 
         >>> import venedig_rules as vr
         >>> game = vr.load("venedig").new_game(players=3, seed=7)
         >>> view = game.view(1)
         >>> game.view(1, since=view["cursor"])["events"], view["waiting_for"][0]["prompt"]
         ([], 'p0 is laying out building cards')
+        >>> game.view(None)["state"]["hand"], game.view(None)["decision"]
+        ([{'hidden': 5}, {'hidden': 5}, {'hidden': 5}], None)
         """
         return build_view(self, player, since, compact=compact, lang=lang, names=names)
 
-    def decision(
-        self, player: int, lang: str = "en", names: Sequence[str] | None = None
-    ) -> DecisionDescription | None:
+    def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
         """The pending decision of ``player``, for people, or None when that seat is not to
         move: ``player``, ``label``, ``prompt``, ``secret``, ``simultaneous`` and ``options``
         (one per legal action, in ``legal_actions`` order: ``action``, ``text``, ``refs``).

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .ruleset_base import RulesetBase
 
 HIDDEN = "?"
+#: The seat number a spectator's view is redacted for: no seat owns it, so it sees only what
+#: every seat may see (``None`` already means "sees everything" to the redaction functions).
+SPECTATOR = -1
 
 
 class DecisionView(TypedDict):
@@ -41,10 +44,10 @@ class Waiting(TypedDict):
 
 
 class GameView(TypedDict):
-    """What one player may know of a game (``game.view(player)``), JSON-safe."""
+    """What one player (or a spectator) may know of a game (``game.view(player)``), JSON-safe."""
 
     ruleset: str
-    player: int
+    player: int | None  # None: a spectator
     players: int
     to_move: list[int]
     over: bool
