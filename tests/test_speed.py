@@ -106,6 +106,8 @@ title: Calc
 players: {min: 2, max: 4}
 state:
   out: {type: any, start: null}
+decisions:
+  go: {value: any}
 flow:
   max_actions: 10
   procedures:
@@ -116,6 +118,9 @@ flow:
   main: |
     let go = choose 0 from [1] as "go";
 """
+#: The lines of the program under test and of the recursion's body in game.yaml.
+MAIN_LINE = HEAD.count("\n") + 1
+GROW_LINE = HEAD[: HEAD.index("if n > 0")].count("\n") + 1
 
 HOSTILE = {
     "nested repeats": "repeat 100000 { repeat 100000 { out = 1 } }",
@@ -132,6 +137,9 @@ def hostile(tmp_path: Path, program: str) -> Path:
     root.mkdir()
     (root / "components.yaml").write_text("components:\n  - {id: marker, name: Marker, count: 1}\n")
     (root / "game.yaml").write_text(HEAD + "    " + program + "\n")
+    (root / "texts.yaml").write_text(
+        "languages:\n  en:\n    decisions:\n      go: {prompt: Go, waiting: '{player} goes', option: '{value}'}\n"
+    )
     return root
 
 
@@ -146,10 +154,7 @@ def test_a_hostile_program_is_stopped_by_a_budget_at_its_statement_and_the_game_
     assert time.process_time() - start < 20  # the budget stops it, long before hours
     error = info.value
     assert error.code == "play/rule" and error.location is not None
-    assert Path(error.location.file).name == "game.yaml" and error.location.line in (
-        12,
-        15,
-    )  # the statement, or the recursion's call
+    assert Path(error.location.file).name == "game.yaml" and error.location.line in (MAIN_LINE, GROW_LINE)
     assert "too" in error.message  # too long, too big, too many steps
     assert game.fingerprint() == before and game.to_json() == save
     game.view(0)  # the untouched game still gives views
@@ -173,7 +178,7 @@ def test_a_value_past_its_budget_is_refused_where_it_is_made(tmp_path, program, 
     game = vr.load(hostile(tmp_path, program)).new_game(2, 0)
     with pytest.raises(RuleRuntimeError, match=message) as info:
         game.apply("p0 go(1)")
-    assert info.value.location is not None and info.value.location.line == 15
+    assert info.value.location is not None and info.value.location.line == MAIN_LINE
 
 
 def test_a_program_within_the_budgets_runs_to_its_end(tmp_path):

@@ -67,6 +67,7 @@ from . import parse as ast
 from . import runtime
 from .check import (
     ConstantValue,
+    DecisionScope,
     LocalName,
     PerIndex,
     PrimitiveCall,
@@ -137,6 +138,9 @@ class Generated:
         self.invariants: dict[str, Function] = {}
         #: code id -> the DSL offset of the first statement of each ``pc`` case.
         self.cases = dict(cases)
+        #: code id -> decision case -> the locals in scope there, name -> frame slot (what a
+        #: decision's texts may show of the code that decides)
+        self.choose_names: dict[str, dict[int, dict[str, str]]] = {}
         for code_id, (how, i) in names.items():
             if how == "invariant":
                 self.invariants[code_id] = namespace[f"i{i}"]
@@ -193,6 +197,7 @@ def generate(
     exec(code, namespace)
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     generated = Generated(text, filename, module.table, namespace, module.function_names, module.cases)
+    generated.choose_names = module.choose_names
     if cache_key is not None:
         if len(_CACHE) >= CACHE_SIZE:  # a service validating many variants keeps the latest only
             del _CACHE[next(iter(_CACHE))]
@@ -248,6 +253,8 @@ class _Module:
         self.table: list[tuple[str, int] | None] = []
         self.out: list[str] = []
         self.cases: dict[str, tuple[int, ...]] = {}
+        #: code id -> decision case -> the locals in scope there, name -> frame slot
+        self.choose_names: dict[str, dict[int, dict[str, str]]] = {}
         self.index = {code_id: i for i, code_id in enumerate(programs)}
         self.proc_code = dict(procedures)
         self.item_code = item_code
@@ -764,6 +771,10 @@ class _Function:
         that changed the state, may run it again); the answer resumes at case ``k + 1``."""
         k = self.label(2)
         self.open_case(k)
+        scope = self.resolved.get(-id(node))
+        self.module.choose_names.setdefault(self.checked.id, {})[k] = (
+            scope.slots if isinstance(scope, DecisionScope) else {}
+        )
         self.emit(3, f"F.pc = {k}")
         if node.each is None:
             waits = (
