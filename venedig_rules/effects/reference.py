@@ -56,7 +56,9 @@ from .parse import (
     Repeat,
     Unary,
 )
-from .runtime import MAX_REPEAT, RULE_FAILURES, freeze
+from .runtime import RULE_FAILURES, freeze
+from .runtime import loop_items as _loop_items
+from .runtime import repeat_count as _repeat_count
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
@@ -618,18 +620,6 @@ class _Builder:
 def _waits(resolved: Resolved | None) -> bool:
     """Whether a call may stop at a decision: a procedure, or a primitive that runs another effect."""
     return isinstance(resolved, ProcedureCall) or (isinstance(resolved, PrimitiveCall) and resolved.primitive.calls)
-
-
-def _loop_items(items: Any) -> tuple[Any, ...]:
-    if not isinstance(items, tuple):
-        raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
-    return items
-
-
-def _repeat_count(count: Any) -> int:
-    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
-        raise RuleRuntimeError(f"'repeat' needs a count from 0 to {MAX_REPEAT}, got {count!r}")
-    return count
 
 
 def _raise_located(exc: Exception, pos: int) -> NoReturn:
