@@ -146,3 +146,53 @@ def test_dev_zero_as_a_rule_file_or_variant_does_not_hang(tiny: Path):
     (tiny / "tiles.yaml").symlink_to("/dev/zero")  # a link inside the folder to a device
     assert [p[:2] for p in problems(tiny)] == [("rules/file", "tiles.yaml")]
     assert [p[:2] for p in problems("/dev/zero")] == [("rules/file", "zero")]
+
+
+# -- the DSL at validate: what the checker finds by folding constants ----------------------------
+def lagoon_with(tmp_path: Path, line: str) -> Path:
+    """A copy of lagoon whose main procedure starts with ``line``."""
+    copy = tmp_path / "lagoon"
+    shutil.copytree(LAGOON, copy)
+    text = (copy / "game.yaml").read_text()
+    (copy / "game.yaml").write_text(text.replace("main: |\n", f"main: |\n    {line}\n", 1))
+    return copy
+
+
+@pytest.mark.parametrize(
+    "line, code, words",
+    [
+        ("let x = 5 // 0;", "dsl/value", "by zero"),
+        ("let x = 5 % (2 - 2);", "dsl/value", "by zero"),
+        ("repeat 1000000 { round += 0 };", "dsl/limit", "runs 1000000 times"),
+        ("repeat 1000 { repeat 1000 { round += 0 } };", "dsl/limit", "nested loops"),
+        ("let r = range(0, 100000000);", "dsl/limit", "range(0, 100000000)"),
+        ("let r = range(0, 10000 * 10000);", "dsl/limit", "range(0, 100000000)"),
+        ("let x = 9007199254740991 * 9007199254740991;", "dsl/limit", "the largest number allowed"),
+        ("repeat hand_size * 100000 { round += 0 };", "dsl/limit", "times"),
+    ],
+)
+def test_what_the_checker_can_know_before_play_is_a_located_error_at_validate(
+    tmp_path: Path, line: str, code: str, words: str
+):
+    [(found, file, line_no, _, message)] = problems(lagoon_with(tmp_path, line))
+    assert (found, file, line_no) == (code, "game.yaml", 34) and words in message
+
+
+@pytest.mark.parametrize("line", ["repeat 1000 { round += 0 };", "let r = range(0, 10000);", "let x = 7 // 2;"])
+def test_constants_within_the_limits_load(tmp_path: Path, line: str):
+    assert vr.load(lagoon_with(tmp_path, line)).rules_hash
+
+
+def test_a_program_nested_too_deep_is_a_located_syntax_error(tmp_path: Path):
+    [(code, file, *_, message)] = problems(lagoon_with(tmp_path, "let x = " + "[" * 150 + "1" + "]" * 150 + ";"))
+    assert (code, file) == ("dsl/syntax", "game.yaml") and "nested deeper" in message
+
+
+def test_d2_an_integer_literal_too_long_in_the_dsl_is_a_located_error(tiny: Path):
+    game = LAGOON / "game.yaml"
+    copy = tiny.parent / "lagoon"
+    shutil.copytree(LAGOON, copy)
+    text = game.read_text().replace("main: |\n", "main: |\n    let huge = " + "7" * 5000 + ";\n", 1)
+    (copy / "game.yaml").write_text(text)
+    [(code, file, _, _, message)] = problems(copy)
+    assert (code, file) == ("dsl/syntax", "game.yaml") and "too large" in message
