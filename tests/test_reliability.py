@@ -196,3 +196,153 @@ def test_d2_an_integer_literal_too_long_in_the_dsl_is_a_located_error(tiny: Path
     (copy / "game.yaml").write_text(text)
     [(code, file, _, _, message)] = problems(copy)
     assert (code, file) == ("dsl/syntax", "game.yaml") and "too large" in message
+
+
+# -- actions: players and values match by type (D10, D11), numbers of bounded size (D19) ---------
+@pytest.fixture(scope="module")
+def saeulen() -> vr.Ruleset:
+    return vr.load("saeulen")
+
+
+def assert_refused_and_unchanged(game: vr.Game, action: object, error: type[Exception] = vr.IllegalActionError) -> None:
+    before = (game.to_json(), len(game.events), game.to_move)
+    with pytest.raises(error):
+        game.apply(action)  # type: ignore[arg-type]
+    assert (game.to_json(), len(game.events), game.to_move) == before
+
+
+@pytest.mark.parametrize("player", [0.0, False, True, "0", None, 1.5])
+def test_d10_a_player_that_is_no_whole_number_is_refused_and_never_recorded(saeulen: vr.Ruleset, player: object):
+    game = saeulen.new_game(3, seed=2)
+    value = game.legal_actions(0)[0].value
+    assert_refused_and_unchanged(game, vr.Action(player, "steal", value))  # type: ignore[arg-type]
+    assert vr.Ruleset.game_from_json(saeulen, game.to_json()).to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("value", [True, 1.0, [1], "1"])
+def test_d11_a_value_equal_but_of_another_kind_is_refused(saeulen: vr.Ruleset, value: object):
+    game = saeulen.new_game(3, seed=2)
+    assert vr.Action(0, "steal", 1) in game.legal_actions(0)
+    assert_refused_and_unchanged(game, vr.Action(0, "steal", value))
+    game.apply(vr.Action(0, "steal", 1))  # the same action with the value's own kind is legal
+
+
+@pytest.mark.parametrize("digits", [1001, 4301, 100_000])
+def test_d19_an_action_text_with_a_huge_number_is_a_typed_error(saeulen: vr.Ruleset, digits: int):
+    game = saeulen.new_game(3, seed=2)
+    for text in (f"p0 steal({'9' * digits})", f"p{'9' * digits} steal(1)", f"p0 steal([1,{'9' * digits}])"):
+        with pytest.raises(vr.ActionSyntaxError, match=r"digits|characters long"):
+            vr.parse_action(text)
+        assert_refused_and_unchanged(game, text)
+    assert_refused_and_unchanged(game, vr.Action(0, "steal", 10**digits))
+
+
+@pytest.mark.parametrize(
+    "text", ["p0 steal(" + "[" * 40 + "1" + "]" * 40 + ")", "p0 steal(" + "x" * 70_000 + ")", b"p0 steal(1)"]
+)
+def test_action_texts_too_deep_too_long_or_not_text_are_syntax_errors(saeulen: vr.Ruleset, text: object):
+    with pytest.raises(vr.ActionSyntaxError):
+        vr.parse_action(text)  # type: ignore[arg-type]
+    assert_refused_and_unchanged(saeulen.new_game(3, seed=2), text)
+
+
+@pytest.mark.parametrize(
+    "action", [object(), 5, {"player": 0}, vr.Action(0, "Steal", 1), vr.Action(0, "steal", {1: 2})]
+)
+def test_anything_else_given_as_an_action_is_refused(saeulen: vr.Ruleset, action: object):
+    assert_refused_and_unchanged(saeulen.new_game(3, seed=2), action)
+
+
+# -- seeds (D12) and saves ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "seed",
+    [10**5000, -(10**5000), 2**300, 1.0, True, "1"],
+    ids=["5001 digits", "-5001 digits", "2**300", "1.0", "True", "'1'"],
+)
+def test_d12_a_seed_that_is_no_whole_number_of_at_most_256_bits_is_a_typed_error(saeulen: vr.Ruleset, seed: object):
+    with pytest.raises(vr.GameArgumentError, match="seed") as info:
+        saeulen.new_game(3, seed=seed)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 200
+
+
+def test_d12_a_save_with_a_huge_seed_is_refused(saeulen: vr.Ruleset):
+    data = saeulen.new_game(3, seed=2).to_json()
+    for seed in (10**5000, 2**300, True):
+        with pytest.raises(vr.SaveFileError):
+            saeulen.game_from_json({**data, "seed": seed})
+
+
+def test_without_a_seed_a_game_draws_a_full_width_secret_one(saeulen: vr.Ruleset):
+    seeds = {saeulen.new_game(3).seed for _ in range(20)}
+    assert len(seeds) == 20 and max(seeds).bit_length() > 40 and all(0 <= s < 2**64 for s in seeds)
+    game = saeulen.new_game(3)
+    assert saeulen.new_game(3, seed=game.seed).view(0) == game.view(0)  # the seed it drew replays it
+
+
+def test_every_bit_of_a_wide_seed_counts(saeulen: vr.Ruleset):
+    views = {json_text(saeulen.new_game(3, seed=5 + (k << 64)).view(0)) for k in range(4)}
+    assert len(views) == 4
+
+
+def json_text(value: object) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True)
+
+
+# -- views (D13): a spectator sees only what is public; anything else that is no seat is refused -
+@pytest.mark.parametrize("name", ["saeulen", "rialto", "venedig", str(LAGOON)])
+def test_d13_a_spectator_sees_no_more_than_any_seat(name: str):
+    import random
+
+    rules = vr.load(name)
+    game = rules.new_game(3, seed=4)
+    rnd = random.Random(4)
+    for _ in range(40):
+        if not game.to_move:
+            break
+        game.apply(rnd.choice(game.legal_actions(game.to_move[0])))
+    spectator = game.view(None)
+    assert spectator == game.view(spectator=True) and spectator["player"] is None and spectator["decision"] is None
+    seats = [game.view(p) for p in range(3)]
+    for event in spectator["events"]:
+        assert any(event in seat["events"] for seat in seats), event
+    for key, value in spectator["state"].items():
+        assert no_more_than(value, [seat["state"][key] for seat in seats]), key
+
+
+def no_more_than(value: object, seats: list[object]) -> bool:
+    """Whether a spectator's ``value`` shows nothing that is not shown to two seats (a seat's own
+    secret is shown to one): equal to their values, hidden, or a list each of whose parts
+    shows no more than the seats' same parts."""
+    if value == "?" or (isinstance(value, dict) and set(value) == {"hidden"}) or seats.count(value) >= 2:
+        return True
+    return (
+        isinstance(value, list)
+        and all(isinstance(s, list) and len(s) == len(value) for s in seats)
+        and all(no_more_than(part, [s[i] for s in seats]) for i, part in enumerate(value))
+    )  # type: ignore[index]
+
+
+def test_d13_a_spectators_events_hide_every_hand(tmp_path: Path):
+    game = vr.load(LAGOON).new_game(2, seed=1)
+    private = [e for e in game.events if e["type"] == "move" and e["to"][0] == "hand"]
+    assert private
+    shown = game.view(None)["events"]
+    assert not any(e.get("item") == "two" and e.get("to", [None])[0] == "hand" for e in shown)
+    assert json_text(game.view(None)) != json_text(game.view(0))
+
+
+@pytest.mark.parametrize("seat", [True, False, 99, -1, "0", 0.0, 3])
+def test_d13_anything_else_that_is_no_seat_is_refused(seat: object):
+    game = vr.load(LAGOON).new_game(3, seed=1)
+    with pytest.raises(vr.GameArgumentError, match="not a seat"):
+        game.view(seat)  # type: ignore[arg-type]
+
+
+def test_d13_a_view_is_a_seats_or_a_spectators_not_both():
+    game = vr.load(LAGOON).new_game(3, seed=1)
+    with pytest.raises(vr.GameArgumentError):
+        game.view(0, spectator=True)
+    with pytest.raises(vr.GameArgumentError):
+        game.view(0, since=-1)

@@ -30,10 +30,10 @@ class DecisionView(TypedDict):
 
 
 class GameView(TypedDict):
-    """What one player may know of a game (``game.view(player)``), JSON-safe."""
+    """What one player (or a spectator) may know of a game (``game.view(player)``), JSON-safe."""
 
     ruleset: str
-    player: int
+    player: int | None  # None in a spectator's view
     players: int
     to_move: list[int]
     over: bool
@@ -59,19 +59,18 @@ def redact(value: Any) -> Any:
 
 
 def visible(rules: RulesetBase, name: str, index: Any, player: int | None) -> bool:
-    """Whether ``player`` may see variable ``name`` (its ``index`` part); ``None`` sees all."""
-    if player is None:
-        return True
+    """Whether ``player`` may see variable ``name`` (its ``index`` part); ``None`` is a
+    spectator, who sees only what every seat sees."""
     decl = rules.state_visibility(name)
     if decl == "all":
         return True
     if decl == "owner":
-        return index == player and rules.compiled_flow.state[name].per == "player"
+        return player is not None and index == player and rules.compiled_flow.state[name].per == "player"
     return False
 
 
-def redact_state(rules: RulesetBase, values: dict[str, Any], player: int, players: int) -> dict[str, Any]:
-    """Every state variable as ``player`` may see it, JSON-safe."""
+def redact_state(rules: RulesetBase, values: dict[str, Any], player: int | None, players: int) -> dict[str, Any]:
+    """Every state variable as ``player`` (``None``: a spectator) may see it, JSON-safe."""
     out: dict[str, Any] = {}
     state = rules.compiled_flow.state
     for name, value in values.items():
@@ -91,7 +90,8 @@ def redact_state(rules: RulesetBase, values: dict[str, Any], player: int, player
 
 
 def redact_event(rules: RulesetBase, event: Event, player: int | None) -> Event | None:
-    """The event as ``player`` may see it, JSON-safe (``None`` when it is not for them at all)."""
+    """The event as ``player`` (``None``: a spectator) may see it, JSON-safe (``None`` when
+    it is not for them at all)."""
     redact_kind = _REDACT.get(event["type"])
     if redact_kind is None:
         return _redact_ruleset_event(rules, event, player)
@@ -118,15 +118,15 @@ def _redact_choice(rules: RulesetBase, event: ChoiceEvent, player: int | None) -
 
 
 def _redact_commit(rules: RulesetBase, event: ChoiceEvent | CommitEvent, player: int | None) -> Event:
-    if player is None or event["player"] == player:
+    if player is not None and event["player"] == player:
         return _safe_copy(event)
     return {**_safe_copy(event), "value": redact(event["value"])}
 
 
 def _redact_ruleset_event(rules: RulesetBase, event: Mapping[str, Any], player: int | None) -> Event | None:
-    if "to" in event and player is not None:
+    if "to" in event:  # for some seats only: never a spectator's
         to = event["to"]
-        if to != player and not (isinstance(to, (list, tuple)) and player in to):
+        if player is None or (to != player and not (isinstance(to, (list, tuple)) and player in to)):
             return None
     return _safe_copy(event)
 

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.ruleset_base import RulesetBase
 
-#: The seat number of a spectator's view: a seat no player has, so it sees only what is public.
-SPECTATOR = -1
+#: The seat of a spectator's view (``game.view(None)``): it sees only what is public.
+SPECTATOR = None
 #: Pixels per board unit, bounded so small boards stay legible and large ones fit a screen.
 SCALE_RANGE = (28.0, 60.0)
 #: The board's width in pixels aimed at.
