@@ -346,3 +346,10 @@ def test_d13_a_view_is_a_seats_or_a_spectators_not_both():
         game.view(0, spectator=True)
     with pytest.raises(vr.GameArgumentError):
         game.view(0, since=-1)
+
+
+def test_the_limits_the_checker_applies_are_those_of_play():
+    from venedig_rules.effects import compile as compiler
+    from venedig_rules.limits import MAX_REPEAT
+
+    assert compiler.MAX_REPEAT == MAX_REPEAT  # effects/compile.py keeps its own name for it
