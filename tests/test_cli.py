@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,7 +36,9 @@ def test_validate_all_bundled_is_clean(capsys):
 
 def test_validate_prints_every_error_one_per_line_and_exits_1(tiny: Path, capsys):
     (tiny / "cards.yaml").write_text((tiny / "cards.yaml").read_text().replace("type: gold\n", "type: gld\n"))
-    (tiny / "buildings.yaml").write_text((tiny / "buildings.yaml").read_text().replace("name: Hut", "name: Hut, nmae: Hut"))
+    (tiny / "buildings.yaml").write_text(
+        (tiny / "buildings.yaml").read_text().replace("name: Hut", "name: Hut, nmae: Hut")
+    )
     assert main(["validate", str(tiny)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3  # two unknown card types, an unknown key
@@ -137,3 +140,28 @@ def test_a_variant_in_a_circle_exits_1_with_its_location(tmp_path: Path):
     (tmp_path / "b.yaml").write_text("extends: a.yaml\nid: b\ntitle: B\n")
     code, out, err = run("validate", str(tmp_path / "a.yaml"))
     assert code == 1 and "b.yaml:1:10: rules/variant:" in out + err and "Traceback" not in err
+
+
+def test_d14_play_human_with_stdin_closed_ends_without_a_traceback():
+    proc = subprocess.run(
+        [sys.executable, "-m", "venedig_rules", "play", LAGOON_DIR, "--human", "0"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_d15_play_into_a_pipe_closed_early_ends_without_a_traceback():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "venedig_rules", "play", "saeulen", "rialto", "venedig", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err and "internal error" not in err

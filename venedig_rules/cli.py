@@ -348,7 +348,7 @@ def _ask(game: Game, player: int, actions: list[Action]) -> Action | None:
     while True:
         try:
             text = input("number or action (q quits): ").strip()
-        except EOFError:
+        except (EOFError, RuntimeError):  # input ended, or stdin is closed ("lost sys.stdin")
             return None
         if text == "q":
             return None
