@@ -174,8 +174,10 @@ def lagoon_with(tmp_path: Path, line: str) -> Path:
 def test_what_the_checker_can_know_before_play_is_a_located_error_at_validate(
     tmp_path: Path, line: str, code: str, words: str
 ):
-    [(found, file, line_no, _, message)] = problems(lagoon_with(tmp_path, line))
-    assert (found, file, line_no) == (code, "game.yaml", 34) and words in message
+    path = lagoon_with(tmp_path, line)
+    first = (path / "game.yaml").read_text().splitlines().index("  main: |") + 2  # the line added
+    [(found, file, line_no, _, message)] = problems(path)
+    assert (found, file, line_no) == (code, "game.yaml", first) and words in message
 
 
 @pytest.mark.parametrize("line", ["repeat 1000 { round += 0 };", "let r = range(0, 10000);", "let x = 7 // 2;"])

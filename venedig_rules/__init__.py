@@ -21,6 +21,7 @@ from .engine.notation import Action, ActionSyntaxError, IllegalActionError, pars
 from .engine.ruleset import Ruleset
 from .errors import (
     CountError,
+    DeclarationError,
     DslError,
     DslLimitError,
     DslNameError,
@@ -37,6 +38,7 @@ from .errors import (
     RuleRuntimeError,
     RulesError,
     SchemaError,
+    TextError,
     UnknownRulesetError,
     VariantError,
     VenedigError,
@@ -47,6 +49,7 @@ __all__ = [
     "Action",
     "ActionSyntaxError",
     "CountError",
+    "DeclarationError",
     "DslError",
     "DslLimitError",
     "DslNameError",
@@ -67,6 +70,7 @@ __all__ = [
     "Ruleset",
     "SaveFileError",
     "SchemaError",
+    "TextError",
     "UnknownRulesetError",
     "VariantError",
     "VenedigError",

@@ -1,9 +1,9 @@
 """Reading a ruleset's files: a bundled id, a folder or a variant, merged with its variants,
 with every value's position kept, and checked against the schemas and across files.
 
->>> raw = read("venedig", ["two_player"])
+>>> raw = read("venedig", ["no_imaginary_player"])
 >>> raw.base_id, raw.variants, raw.data_errors()
-('venedig', ('two_player',), [])
+('venedig', ('no_imaginary_player',), [])
 >>> bundled()
 ['rialto', 'saeulen', 'venedig']
 """
@@ -36,7 +36,7 @@ from .yamlsource import Plain, PositionMap, Source
 from .yamlsource import load as load_yaml
 
 #: The rule file kinds of a ruleset folder, in reading order.
-FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants")
+FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "texts")
 #: Files a ruleset cannot do without.
 REQUIRED = ("game", "components")
 #: The folder of a ruleset's bundled variants.
@@ -60,7 +60,7 @@ def bundled_variants(ruleset_id: str) -> list[str]:
     """The names of a bundled ruleset's variants.
 
     >>> bundled_variants("venedig")
-    ['short_rules_end', 'two_player']
+    ['no_imaginary_player', 'short_rules_end']
     """
     if not ID.fullmatch(ruleset_id):
         return []

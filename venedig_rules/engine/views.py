@@ -20,20 +20,34 @@ if TYPE_CHECKING:
     from .ruleset_base import RulesetBase
 
 HIDDEN = "?"
+#: The seat number a spectator's view is redacted for: no seat owns it, so it sees only what
+#: every seat may see (``None`` already means "sees everything" to the redaction functions).
+SPECTATOR = -1
 
 
 class DecisionView(TypedDict):
-    """A decision the viewing player must take now: its label and their legal actions' text."""
+    """A decision the viewing player must take now: its label, their legal actions' text and
+    the sentence that asks for it (``game.decision(player)`` has every option's text too)."""
 
     label: str
     actions: list[str]
+    prompt: str
+
+
+class Waiting(TypedDict):
+    """A seat to move, as every seat may know it: its decision's label and public sentence
+    ("p1 is choosing a building site"), never its options."""
+
+    player: int
+    label: str
+    prompt: str
 
 
 class GameView(TypedDict):
     """What one player (or a spectator) may know of a game (``game.view(player)``), JSON-safe."""
 
     ruleset: str
-    player: int | None  # None in a spectator's view
+    player: int | None  # None: a spectator
     players: int
     to_move: list[int]
     over: bool
@@ -41,7 +55,10 @@ class GameView(TypedDict):
     state: dict[str, Any]  # every state variable, hidden parts redacted
     decision: DecisionView | None  # None unless this player is to move
     your_commit: Any  # at a simultaneous decision, this player's committed value (None before)
-    events: list[Event]  # redacted; those since ``since``
+    waiting_for: list[Waiting]  # every seat to move, in seat order
+    events: list[Event]  # redacted, each with its ``text``; those after the first ``since`` received
+    cursor: int  # how many events this player has received: the ``since`` of the next view
+    lang: str  # the language of the texts
 
 
 def is_redacted(value: Any) -> bool:
@@ -59,18 +76,19 @@ def redact(value: Any) -> Any:
 
 
 def visible(rules: RulesetBase, name: str, index: Any, player: int | None) -> bool:
-    """Whether ``player`` may see variable ``name`` (its ``index`` part); ``None`` is a
-    spectator, who sees only what every seat sees."""
+    """Whether ``player`` may see variable ``name`` (its ``index`` part); ``None`` sees all."""
+    if player is None:
+        return True
     decl = rules.state_visibility(name)
     if decl == "all":
         return True
     if decl == "owner":
-        return player is not None and index == player and rules.compiled_flow.state[name].per == "player"
+        return index == player and rules.compiled_flow.state[name].per == "player"
     return False
 
 
-def redact_state(rules: RulesetBase, values: dict[str, Any], player: int | None, players: int) -> dict[str, Any]:
-    """Every state variable as ``player`` (``None``: a spectator) may see it, JSON-safe."""
+def redact_state(rules: RulesetBase, values: dict[str, Any], player: int, players: int) -> dict[str, Any]:
+    """Every state variable as ``player`` may see it, JSON-safe."""
     out: dict[str, Any] = {}
     state = rules.compiled_flow.state
     for name, value in values.items():
@@ -90,8 +108,7 @@ def redact_state(rules: RulesetBase, values: dict[str, Any], player: int | None,
 
 
 def redact_event(rules: RulesetBase, event: Event, player: int | None) -> Event | None:
-    """The event as ``player`` (``None``: a spectator) may see it, JSON-safe (``None`` when
-    it is not for them at all)."""
+    """The event as ``player`` may see it, JSON-safe (``None`` when it is not for them at all)."""
     redact_kind = _REDACT.get(event["type"])
     if redact_kind is None:
         return _redact_ruleset_event(rules, event, player)
@@ -118,15 +135,15 @@ def _redact_choice(rules: RulesetBase, event: ChoiceEvent, player: int | None) -
 
 
 def _redact_commit(rules: RulesetBase, event: ChoiceEvent | CommitEvent, player: int | None) -> Event:
-    if player is not None and event["player"] == player:
+    if player is None or event["player"] == player:
         return _safe_copy(event)
     return {**_safe_copy(event), "value": redact(event["value"])}
 
 
 def _redact_ruleset_event(rules: RulesetBase, event: Mapping[str, Any], player: int | None) -> Event | None:
-    if "to" in event:  # for some seats only: never a spectator's
+    if "to" in event and player is not None:
         to = event["to"]
-        if player is None or (to != player and not (isinstance(to, (list, tuple)) and player in to)):
+        if to != player and not (isinstance(to, (list, tuple)) and player in to):
             return None
     return _safe_copy(event)
 
