@@ -496,7 +496,8 @@ def test_every_view_argument_gives_a_view_or_a_typed_error(
     spectator = data.draw(st.booleans(), "spectator")
     before = _snapshot(game)
     is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < game.players
-    good_since = isinstance(since, int) and not isinstance(since, bool) and since >= 0
+    cursor = game.view(seat if is_seat else None)["cursor"]  # the events that seat has received
+    good_since = isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= cursor
     with time_bound():
         try:
             view = game.view(seat, since, spectator=spectator)
