@@ -166,6 +166,8 @@ def test_d15_play_into_a_pipe_closed_early_ends_without_a_traceback():
     err = proc.stderr.read().decode()
     proc.wait(timeout=120)
     assert "Traceback" not in err and "internal error" not in err
+
+
 # -- play ----------------------------------------------------------------------------------------------
 def test_play_prints_sentences_only_and_names_the_seats(capsys):
     assert main(["play", "venedig", "--players", "3", "--seed", "1", "--names", "Ada,Ben,Cy"]) == 0
