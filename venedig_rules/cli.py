@@ -1,6 +1,7 @@
 """The ``venedig-rules`` command: list, validate, describe, play and check rulesets.
 
-Exit status: 0 success, 1 the rule data has problems, 2 the command was used wrongly.
+Exit status: 0 success, 1 the rule data (or a save, a variant) has problems, or something
+failed (one line on stderr: never a traceback), 2 the command was used wrongly.
 """
 
 from __future__ import annotations
@@ -60,9 +61,10 @@ _EXAMPLES = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status. No traceback reaches the user: an
+    unexpected exception (a bug) is one line on stderr asking for a report, exit 1."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error exits 2 (argparse), --help 0
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -75,6 +77,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VenedigError as exc:
         print(exc, file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("venedig-rules: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (``| head``): nothing more to say to it
+        _silence_stdout()
+        return 1
+    except Exception as exc:  # the last guard: a one-line message, never a traceback
+        what = str(exc).splitlines()[0][:200] if str(exc) else ""
+        print(
+            f"venedig-rules: internal error: {type(exc).__name__}{': ' + what if what else ''}\n"
+            f"  this is a bug in venedig-rules {__version__}; please report it with the command you ran",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so flushing it at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -137,7 +162,7 @@ def _parser() -> argparse.ArgumentParser:
         _check,
     )
     p.add_argument("game", metavar="GAME_OR_PATH", help="bundled ruleset id, ruleset folder or variant")
-    p.add_argument("--games", type=int, default=10, metavar="N", help="games per player count (default 10)")
+    p.add_argument("--games", type=_positive, default=10, metavar="N", help="games per player count (default 10)")
     p.add_argument("--players", type=_counts, default=None, metavar="P", help="player counts, e.g. 3 or 2,4")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
@@ -208,9 +233,23 @@ def _names(text: str) -> list[str]:
 
 def _counts(text: str) -> list[int]:
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
+        counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, like 0,2; got {text!r}") from None
+        counts = []
+    if not counts or len(text) > 100:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, like 2,4; got {text[:40]!r}")
+    return counts
+
+
+def _positive(text: str) -> int:
+    """A count of at least 1 (``--games``): 0 or fewer games would check nothing."""
+    try:
+        number = int(text) if len(text) <= 18 else 0
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1; got {text[:40]!r}")
+    return number
 
 
 def _playable(args: argparse.Namespace) -> Ruleset:
@@ -324,7 +363,12 @@ def _playthrough(args: argparse.Namespace) -> int:
 
     rules = _playable(args)
     if args.update:
-        for path in update(rules, Path(args.dir)):
+        try:
+            written = update(rules, Path(args.dir))
+        except OSError as exc:
+            print(f"venedig-rules: cannot write to {args.dir}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        for path in written:
             print(f"wrote {path}")
         return 0
     for n in [args.players] if args.players else list(rules.players):

@@ -97,6 +97,12 @@ def _inline(node: Any, base: str, seen: tuple[str, ...]) -> Any:
     return {k: (v if k in ("$defs", "enum", "const") else _inline(v, base, seen)) for k, v in node.items()}
 
 
+#: Keywords whose failure means a value has the wrong shape, not only a wrong value.
+SHAPE_KEYWORDS = frozenset(
+    {"type", "required", "oneOf", "anyOf", "allOf", "not", "minItems", "maxItems", "prefixItems", "items", "const"}
+)
+
+
 def validate(kind: str, data: Plain, positions: PositionMap, at: str = "") -> list[SchemaError]:
     """Every schema error of ``data`` (a file of ``kind``), located; ``[]`` when valid.
 
@@ -125,7 +131,9 @@ def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: st
         if sub.validator not in ("oneOf", "anyOf", "required"):
             yield from _explain(sub, data, positions, at)
             return
-    yield SchemaError(_message(error, what), positions.at(ptr))
+    err = SchemaError(_message(error, what), positions.at(ptr))
+    err.shape = kind in SHAPE_KEYWORDS
+    yield err
 
 
 def _schema_of(error: ValidationError) -> Mapping[str, Any]:

@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
-from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
+from ..errors import DslLimitError, DslNameError, DslSyntaxError, DslTypeError, DslValueError, RulesError
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import Code, Fn, compile_expression, compile_program
 from .declared import check_contexts, check_declarations
+from .fold import constant_problems
 from .parse import DslParseError, ExprStmt, Program, parse
 from .parse import caret as _caret
 from .registry import CORE, Registry
@@ -34,7 +35,13 @@ ITEM_CODE = {
     ("buildings", "buildings"): (("points", "ability"), "building"),
     ("scoring", "rules"): (("effect",), None),
 }
-_ERRORS = {"dsl/syntax": DslSyntaxError, "dsl/name": DslNameError, "dsl/type": DslTypeError}
+_ERRORS = {
+    "dsl/syntax": DslSyntaxError,
+    "dsl/name": DslNameError,
+    "dsl/type": DslTypeError,
+    "dsl/limit": DslLimitError,
+    "dsl/value": DslValueError,
+}
 
 
 class Procedure(NamedTuple):
@@ -112,6 +119,7 @@ def compile_ruleset(
             resolved = {}
         else:
             problems, resolved = check(programs[ptr], scope)
+            problems = problems or constant_problems(programs[ptr], resolved)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:

@@ -21,6 +21,11 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from ..limits import MAX_DSL_DEPTH, MAX_INT
+
+#: Longest number text converted before its value is checked against ``MAX_INT``.
+_INT_TEXT = 20
+
 
 # -- AST --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -170,9 +175,30 @@ def parse(text: str) -> Program:
     try:
         # the transformer builds the AST while parsing: the result is _Build.start's list
         body = cast("list[Node]", _parser().parse(text))
-        return Program(tuple(body), text)
     except UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
+    program = Program(tuple(body), text)
+    deepest = _too_deep(program)
+    if deepest is not None:
+        raise DslParseError(
+            f"nested deeper than {MAX_DSL_DEPTH} levels; expected simpler parts (name them with 'let')", deepest.pos
+        )
+    return program
+
+
+def _too_deep(program: Program) -> Node | None:
+    """The first node nested deeper than ``MAX_DSL_DEPTH`` (found without recursion: the
+    checker and the compiler recurse, and may, below that depth)."""
+    stack: list[tuple[Any, int]] = [(node, 1) for node in program.body]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, tuple):
+            stack.extend((item, depth) for item in value)
+        elif isinstance(value, Node):
+            if depth > MAX_DSL_DEPTH:
+                return value
+            stack.extend((child, depth + 1) for child in vars(value).values())
+    return None
 
 
 _TOKEN_NAMES = {
@@ -252,7 +278,13 @@ class _Build(Transformer[Token, list[Node]]):
         return items
 
     def int(self, items: _Items) -> Const:
-        return Const(_pos(items[0]), int(items[0]))
+        token = items[0]
+        if len(token) > _INT_TEXT or int(token) > MAX_INT:
+            shown = token if len(token) <= 24 else f"{token[:12]}...{token[-6:]}"
+            raise DslParseError(
+                f"the number {shown} ({len(token)} digits) is too large; expected at most {MAX_INT}", _pos(token)
+            )
+        return Const(_pos(token), int(token))
 
     def string(self, items: _Items) -> Const:
         return Const(_pos(items[0]), _pyast.literal_eval(str(items[0])))

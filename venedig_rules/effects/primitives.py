@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypeVar
 
 from ..errors import RuleRuntimeError
+from ..limits import MAX_RANGE
 from .context import CallRequestLike, Context
 from .registry import CORE, OMITTED, ListRef, Player
 
@@ -155,8 +156,8 @@ def reversed_(ctx: Context, items: Sequence[Any]) -> tuple[Any, ...]:
 @P(example="range(1, 4)  # [1, 2, 3]")
 def range_(ctx: Context, low: int, high: int) -> tuple[int, ...]:
     """The whole numbers from low up to high, high excluded."""
-    if high - low > 10_000:
-        raise RuleRuntimeError(f"range({low}, {high}) is too long")
+    if high - low > MAX_RANGE:
+        raise RuleRuntimeError(f"range({low}, {high}) is too long: it would hold more than {MAX_RANGE} numbers")
     return tuple(range(low, high))
 
 

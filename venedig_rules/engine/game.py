@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RuleRuntimeError, VenedigError
+from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
+from ..limits import MAX_SEED_BITS, SEED_BITS
 from .decisions import DecisionDescription, describe
 from .events import Event
 from .machine import Machine, State, initial_state
-from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
+from .notation import Action, ActionSyntaxError, IllegalActionError, has_number, parse_action, plain_action, same_value
 from .refusal import why_illegal
 from .ruleset_base import RulesetBase
 from .seatview import build_view
@@ -62,22 +64,24 @@ class Game:
     raises. Every state can be cloned, saved and resumed: a pending decision is data.
     """
 
-    def __init__(self, rules: RulesetBase, players: int, seed: int, *, _start: bool = True):
+    def __init__(self, rules: RulesetBase, players: int, seed: int | None = None, *, _start: bool = True):
         if rules.compiled is None:
             raise VenedigError(f"ruleset {rules.name!r} has no flow yet: it can be validated and described, not played")
-        if players not in rules.players:
-            raise ValueError(
-                f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
+        if not isinstance(players, int) or isinstance(players, bool) or players not in rules.players:
+            raise GameArgumentError(
+                f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {_shown(players)}"
             )
         self.rules = rules
-        self.players = players
-        self.seed = seed
+        self.players = int(players)
+        self.seed = secret_seed() if seed is None else checked_seed(seed)
         self._events: list[Event] = []
         self._actions: list[Action] = []  # as applied; their text on demand
         self._history: list[tuple[State, int]] = []
         self._legal: dict[int, tuple[Action, ...]] | None = None
         if _start:
-            self._state = Machine(rules, players, initial_state(rules, players, seed), self._events).run()
+            self._state = Machine(
+                rules, self.players, initial_state(rules, self.players, self.seed), self._events
+            ).run()
 
     # -- asking ----------------------------------------------------------------------------
     @property
@@ -89,17 +93,27 @@ class Game:
         return pending.movers()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        """The legal actions of ``player`` (of the only player to move when omitted), sorted."""
+        """The legal actions of ``player`` (of the only player to move when omitted), sorted;
+        ``[]`` for a seat that is not to move. A GameArgumentError for what is not a seat."""
         if player is None:
             movers = self.to_move
             if len(movers) != 1:
-                raise ValueError(
+                raise GameArgumentError(
                     f"say whose actions: players {list(movers)} are to move"
                     if movers
                     else "nobody is to move: the game is over"
                 )
             player = movers[0]
-        return list(self._legal_by_player().get(player, ()))
+        return list(self._legal_by_player().get(self._seat(player), ()))
+
+    def _seat(self, player: Any) -> int:
+        """``player`` when it is a seat of this game (a whole number from 0), else a GameArgumentError."""
+        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players:
+            return int(player)
+        raise GameArgumentError(
+            f"{_shown(player)} is not a seat of this game; expected a whole number from 0 to {self.players - 1}"
+            " (or None for a spectator's view)"
+        )
 
     def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
         if self._legal is None:
@@ -171,20 +185,23 @@ class Game:
 
     def view(
         self,
-        player: int | None,
+        player: int | None = None,
         since: int = 0,
         *,
         compact: bool = False,
         lang: str = "en",
         names: Sequence[str] | None = None,
+        spectator: bool = False,
     ) -> GameView:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
         in the event log too, each event with its ``text``; the seat's ``decision``, who is
         ``waiting_for`` what, and the ``cursor``. ``since``: only the events after the first
         ``since`` the seat has received (pass the last view's ``cursor``). ``compact``: no
         null entries. ``lang``, ``names``: the language and the seats' names of the texts.
-        ``player=None`` is a spectator: only what every seat may know (the one public view
-        that ``waiting_for``, board pictures and the web front end use).
+        ``player=None`` (or ``spectator=True``) is a spectator: only what every seat may know
+        (the one public view that ``waiting_for``, board pictures and the web front end use).
+        Anything else that is not a seat of the game (``view(True)``, ``view(99)``,
+        ``view("0")``) or a ``since`` that is no count of received events is a GameArgumentError.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
@@ -193,8 +210,13 @@ class Game:
         ([], 'p0 is laying out building cards')
         >>> game.view(None)["state"]["hand"], game.view(None)["decision"]
         ([{'hidden': 3}, {'hidden': 3}, {'hidden': 3}], None)
+        >>> game.view(spectator=True) == game.view(None)
+        True
         """
-        return build_view(self, player, since, compact=compact, lang=lang, names=names)
+        if spectator and player is not None:
+            raise GameArgumentError(f"a view is a seat's or a spectator's, not both (seat {_shown(player)})")
+        seat = None if player is None else self._seat(player)
+        return build_view(self, seat, since, compact=compact, lang=lang, names=names)
 
     def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
         """The pending decision of ``player``, for people, or None when that seat is not to
@@ -233,11 +255,12 @@ class Game:
                 raise IllegalActionError(str(exc)) from None
         elif not isinstance(action, Action):
             raise IllegalActionError(
-                f"{action!r} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
+                f"a {type(action).__name__} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
+        action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
         before, n_events = self._state, len(self._events)
         pending = before.pending
-        if pending is None or before.over or not pending.accepts(action):
+        if pending is None or before.over or not pending.accepts(action) or not self._offered(action):
             raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         try:
             self._state = Machine(self.rules, self.players, before, self._events).resume(pending, action)
@@ -250,7 +273,18 @@ class Game:
         self._legal = None
         return self
 
+    def _offered(self, action: Action) -> bool:
+        """Whether an action ``accepts`` took is offered with the very kinds of its value:
+        ``accepts`` compares with ``==``, to which ``True`` is ``1``."""
+        if not has_number(action.value):
+            return True
+        legal = self._legal_by_player().get(action.player, ())
+        return any(a.name == action.name and same_value(a.value, action.value) for a in legal)
+
     def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
+        text = str(action)
+        if len(text) > 200 and all(len(str(a)) < len(text) for options in legal.values() for a in options):
+            return f"{_short(text)} is not legal: it is {len(text)} characters long, longer than any legal action now"
         return why_illegal(self, action)
 
     def undo(self) -> Game:
@@ -312,16 +346,24 @@ class Game:
                 f"{str(data.get('rules_hash'))[:12]}...), not {rules.name!r} "
                 f"({rules.rules_hash[:12]}...)"
             )
-        if data.get("checksum") != _checksum({k: v for k, v in data.items() if k != "checksum"}):
+        try:
+            checksum = _checksum({k: v for k, v in data.items() if k != "checksum"})
+        except (ValueError, TypeError, RecursionError):  # not JSON: a huge number, a loop, a key of another kind
+            raise SaveFileError("the file holds data that is not JSON: it was changed or damaged") from None
+        if data.get("checksum") != checksum:
             raise SaveFileError("the checksum does not match: the file was changed or damaged")
         players, seed, actions = data.get("players"), data.get("seed"), data.get("actions")
         if (
             not isinstance(players, int)
             or not isinstance(seed, int)
+            or isinstance(players, bool)
+            or isinstance(seed, bool)
             or not isinstance(actions, list)
             or not all(isinstance(a, str) for a in actions)
         ):
             raise SaveFileError("players and seed must be numbers and actions a list of action texts")
+        if seed.bit_length() > MAX_SEED_BITS:
+            raise SaveFileError(f"its seed has more than {MAX_SEED_BITS} bits; no game has such a seed")
         try:
             game = cls(rules, players, seed)
             for action in actions:
@@ -376,6 +418,32 @@ class Game:
             if not ok:
                 failed.append(f"{invariant.id}: {invariant.message}")
         return failed
+
+
+def secret_seed() -> int:
+    """A seed no seat can guess: ``limits.SEED_BITS`` random bits from :mod:`secrets`, the
+    width of the generator's state (what ``new_game`` uses when given no seed)."""
+    return secrets.randbits(SEED_BITS)
+
+
+def checked_seed(seed: Any) -> int:
+    """``seed`` when it is a whole number of at most ``limits.MAX_SEED_BITS`` bits, else a
+    GameArgumentError."""
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed.bit_length() <= MAX_SEED_BITS:
+        return int(seed)
+    what = f"a number of {seed.bit_length()} bits" if isinstance(seed, int) else _shown(seed)
+    raise GameArgumentError(f"a seed is a whole number of at most {MAX_SEED_BITS} bits, not {what}")
+
+
+def _shown(value: Any) -> str:
+    """What a caller gave, for a message: short, and never the digits of a huge number."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of {value.bit_length()} bits"
+    return _short(repr(value))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else f"{text[:60]}...{text[-14:]}"
 
 
 def _checksum(body: dict[str, Any]) -> str:

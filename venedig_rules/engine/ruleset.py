@@ -30,8 +30,11 @@ class Ruleset(RulesetBase):
     any datum changes, and replays and save files record it.
     """
 
-    def new_game(self, players: int, seed: int = 0) -> Game:
-        """A new game for ``players`` players; ``seed`` fixes every random event.
+    def new_game(self, players: int, seed: int | None = None) -> Game:
+        """A new game for ``players`` players; ``seed`` (a whole number of at most
+        ``limits.MAX_SEED_BITS`` bits) fixes every random event. Without one, the game draws
+        a secret seed from :mod:`secrets` (``game.seed`` tells it): what a server should do,
+        keeping the seed and the save to itself.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=1)

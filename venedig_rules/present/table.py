@@ -88,7 +88,7 @@ class HumanSeat:
         while True:
             try:
                 answer = self.read().strip()
-            except (EOFError, StopIteration):
+            except (EOFError, StopIteration, RuntimeError):  # RuntimeError: stdin closed ("lost sys.stdin")
                 return None
             if answer == "q":
                 return None
