@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..data.yamlsource import PositionMap, pointer
-from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
+from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError, did_you_mean
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Scope, VarInfo, check
-from .compile import Code, compile_expression, compile_program
+from .compile import CHOOSE, Code, compile_expression, compile_program
 from .parse import DslParseError, ExprStmt, Program, parse
 from .registry import CORE, Registry
 
@@ -48,6 +48,16 @@ class Compiled:
     invariants: tuple[tuple[str, str, str, Any], ...] = ()  # (id, message, when, closure)
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
+    action_values: dict[str, str] = field(default_factory=dict)  # decision label -> code of its values
+
+    def decision_labels(self) -> dict[str, tuple[str, int]]:
+        """Every decision label of the flow -> (code id, instruction) of its first ``choose``."""
+        out: dict[str, tuple[str, int]] = {}
+        for code_id, code in self.codes.items():
+            for i, op in enumerate(code.instructions):
+                if op and op[0] == CHOOSE:
+                    out.setdefault(op[4], (code_id, i))
+        return out
 
 
 def compile_ruleset(
@@ -102,7 +112,9 @@ def compile_ruleset(
             )
             continue
         compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
-        if role[0] == "proc":
+        if role[0] == "action_space":
+            compiled.action_values[role[1]] = ptr
+        elif role[0] == "proc":
             compiled.procedures[role[1]] = (ptr, tuple(role[2]))
         elif role[0] == "item":
             _, kind, _key, fname, item, singular = role
@@ -115,7 +127,34 @@ def compile_ruleset(
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
+    if not errors:
+        errors += _check_action_space(game, compiled, positions)
     return (compiled if not errors else None), errors
+
+
+def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: PositionMap) -> list[RulesError]:
+    """Every decision label of the flow has an ``action_space`` entry, and every entry names
+    one (checked only when the section is there)."""
+    declared = game.get("action_space")
+    if not isinstance(declared, dict):
+        return []
+    labels = compiled.decision_labels()
+    errors: list[RulesError] = [
+        DslNameError(
+            f"action_space declares {label!r}, but no decision of the flow is labelled so{did_you_mean(label, labels)}",
+            positions.key_at(pointer("/game/action_space", label)),
+        )
+        for label in declared
+        if label not in labels
+    ]
+    for label in sorted(set(labels) - set(declared)):
+        errors.append(
+            DslNameError(
+                f"decision {label!r} has no action_space entry (every decision needs one: values or ordinal)",
+                positions.key_at("/game/action_space"),
+            )
+        )
+    return errors
 
 
 def _dsl_sources(data: dict[str, Any]):
@@ -140,6 +179,11 @@ def _dsl_sources(data: dict[str, Any]):
             for name in fields:
                 if isinstance(item.get(name), str):
                     yield f"/{kind}/{key}/{i}/{name}", item[name], ("item", kind, key, name, item, singular)
+    space = (data.get("game") or {}).get("action_space")
+    if isinstance(space, dict):
+        for label, entry in space.items():
+            if isinstance(entry, dict) and isinstance(entry.get("values"), str):
+                yield pointer(pointer("/game/action_space", label), "values"), entry["values"], ("action_space", label)
     for i, item in enumerate((data.get("invariants") or {}).get("invariants") or []):
         if isinstance(item, dict) and isinstance(item.get("check"), str):
             yield f"/invariants/invariants/{i}/check", item["check"], ("invariant", item)
@@ -184,6 +228,11 @@ def _scope_for(role: tuple, base: Scope, data: dict[str, Any], compiled: Compile
         return _with(base, dict(role[2]))
     if role[0] == "invariant":
         scope = _with(base, {})
+        scope.may_wait = scope.may_change = False
+        return scope
+    if role[0] == "action_space":  # over the rule data alone: no state, no decisions
+        scope = _with(base, {})
+        scope.state = {}
         scope.may_wait = scope.may_change = False
         return scope
     _, kind, key, fname, item, singular = role

@@ -235,6 +235,76 @@ class Game:
         other._events, other._actions, other._history = list(self._events), list(self._actions), list(self._history)
         return other
 
+    # -- research (engine/sampling.py, engine/actions.py, engine/observation.py) ------------
+    def sample(self, player: int, seed: int) -> Game:
+        """A new game consistent with everything ``player`` has seen: the same
+        ``view(player)``, with what that seat cannot see (other hands, face-down items,
+        deck order, others' secret commits, future chance) drawn anew from ``seed``. For
+        search; see :mod:`venedig_rules.engine.sampling` and docs/bots.md."""
+        from .sampling import sample
+
+        return sample(self, player, seed)
+
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """The numbers of ``player``'s legal actions in ``rules.action_space(players)``,
+        ascending (of the only player to move when omitted)."""
+        if player is None:
+            player = self._only_mover()
+        from .actions import action_space
+
+        space, legal = action_space(self.rules, self.players), self.legal_actions(player)
+        return sorted(space.encode(a, legal) for a in legal)
+
+    def apply_index(self, index: int, player: int | None = None) -> Game:
+        """Apply the legal action numbered ``index`` (of ``player``; of the only player to
+        move when omitted). IllegalActionError when it is not legal now."""
+        if player is None:
+            player = self._only_mover()
+        try:
+            action = self.decode(index, player)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        return self.apply(action)
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action`` now (``rules.encode`` without the legal actions, which
+        a decision numbered by ordinal needs)."""
+        from .actions import action_space
+
+        return action_space(self.rules, self.players).encode(action, self.legal_actions(action.player))
+
+    def decode(self, index: int, player: int | None = None) -> Action:
+        """The action numbered ``index`` for ``player`` now."""
+        if player is None:
+            player = self._only_mover()
+        from .actions import action_space
+
+        return action_space(self.rules, self.players).decode(index, player, self.legal_actions(player))
+
+    def _only_mover(self) -> int:
+        movers = self.to_move
+        if len(movers) != 1:
+            raise ValueError(
+                f"say whose action: players {list(movers)} are to move"
+                if movers
+                else "nobody is to move: the game is over"
+            )
+        return movers[0]
+
+    def observation(self, player: int) -> list[float]:
+        """What ``player`` may see, as a flat list of numbers (``rules.observation_shape``);
+        see :mod:`venedig_rules.engine.observation` and docs/research.md."""
+        from .observation import observation
+
+        return observation(self, player)
+
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` knows, as text: the canonical JSON of ``view(player)`` (sorted
+        keys, no spaces). Two positions the seat cannot tell apart give the same text."""
+        from .observation import information_state_string
+
+        return information_state_string(self, player)
+
     # -- saving ----------------------------------------------------------------------------
     def to_json(self) -> dict:
         """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import ActionSpace, action_space
 from .game import Game
 from .notation import Action, parse_action
 from .ruleset_base import RulesetBase
@@ -56,3 +57,26 @@ class Ruleset(RulesetBase):
     def parse_action(text: str) -> Action:
         """The Action a text like ``"p1 drain(c4)"`` names."""
         return parse_action(text)
+
+    # -- research (docs/research.md) ---------------------------------------------------------
+    def action_space(self, players: int) -> ActionSpace:
+        """The integer actions at ``players`` players: an int (how many) that also holds
+        their layout (``labels``) and ``encode``/``decode``; see
+        :mod:`venedig_rules.engine.actions`."""
+        return action_space(self, players)
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action`` (the same at every player count); a decision numbered by
+        ordinal needs the game: ``game.encode(action)``."""
+        return int(action_space(self, self.players.start).encode(action))
+
+    def decode(self, index: int, player: int) -> Action:
+        """The action numbered ``index``, as ``player``'s; a decision numbered by ordinal
+        needs the game: ``game.decode(index, player)``."""
+        return action_space(self, self.players.start).decode(index, player)
+
+    def observation_shape(self, players: int) -> tuple[int]:
+        """The shape of ``game.observation(p)`` at ``players`` players: ``(length,)``."""
+        from .observation import observation_layout
+
+        return (observation_layout(self, players).size,)

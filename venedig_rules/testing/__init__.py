@@ -12,7 +12,8 @@ May import: every layer below the clients, and ``bots``.
 ``api_test`` plays random legal games to the end at every allowed player count and checks,
 after every action: the declared invariants; that a clone equals the game; the save round
 trip; the undo round trip; that the legal actions are sorted, unique and each applicable;
-that every view is JSON-safe and leaks no hidden datum; and at the end that the game ended
+that each has a number in the declared ``action_space`` (when the ruleset has one); that
+every view is JSON-safe and leaks no hidden datum; and at the end that the game ended
 within the declared bound and that replaying the seed and actions gives the same game.
 The first violation is reported with its seed and action list so it can be replayed.
 
@@ -27,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..engine.actions import ActionSpaceError, action_space
 from ..engine.notation import IllegalActionError, sort_key
 
 if TYPE_CHECKING:
@@ -177,6 +179,13 @@ def check_state(game: Game, full: bool = False, chooser: random.Random | None = 
             raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
         if not actions:
             raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
+        if "action_space" in game.rules.data["game"]:
+            space = action_space(game.rules, game.players)
+            try:
+                for action in actions:
+                    space.encode(action, actions)
+            except ActionSpaceError as exc:
+                raise _Failed("action_space", str(exc)) from None
         sample = actions if full else (chooser or random).sample(actions, min(3, len(actions)))
         for action in sample:
             trial = game.clone()
