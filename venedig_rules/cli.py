@@ -140,6 +140,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
     p.add_argument("--human", type=_counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p.add_argument(
+        "--bots",
+        type=_bot_names,
+        default=["random"],
+        metavar="NAMES",
+        help="the bot of each seat not played by a human, e.g. ismcts,random (one name: every seat); "
+        "bots: greedy, ismcts, random (default random)",
+    )
     p = command(
         "playthrough",
         "Print the golden playthrough of a ruleset (a seeded game played by random "
@@ -154,6 +162,20 @@ def _parser() -> argparse.ArgumentParser:
         "--dir", default="tests/playthroughs", metavar="DIR", help="where --update writes (default tests/playthroughs)"
     )
     return parser
+
+
+def _bot_names(text: str) -> list[str]:
+    from .bots import bot_names, make_bot
+
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    if not names:
+        raise argparse.ArgumentTypeError(f"name at least one bot: {', '.join(bot_names())}")
+    return names
 
 
 def _counts(text: str) -> list[int]:
@@ -220,7 +242,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_one(args: argparse.Namespace) -> int:
-    from .bots import RandomBot, SeatViews
+    from .bots import SeatViews, decide, make_bot
     from .present.narration import sentence
 
     rules = _playable(args)
@@ -229,7 +251,10 @@ def _play_one(args: argparse.Namespace) -> int:
     humans = [h for h in args.human if 0 <= h < players]
     viewer = humans[0] if humans else None
     templates = rules.data["game"].get("events") or {}
-    bots = {p: RandomBot(args.seed * 31 + p) for p in range(players) if p not in humans}
+    names = args.bots if len(args.bots) != 1 else args.bots * players
+    if len(names) != players:
+        raise VenedigError(f"--bots names {len(names)} bots for {players} seats (name one, or each)")
+    bots = {p: make_bot(names[p], args.seed * 31 + p) for p in range(players) if p not in humans}
     print(
         f"{rules.title}: {players} players, seed {args.seed}"
         + (f"; you play p{', p'.join(map(str, humans))}" if humans else "")
@@ -247,7 +272,7 @@ def _play_one(args: argparse.Namespace) -> int:
             break
         for p in game.to_move:
             actions = game.legal_actions(p)
-            action = _ask(game, p, actions) if p in humans else bots[p].act(views(p), actions)
+            action = _ask(game, p, actions) if p in humans else decide(bots[p], game, p, views(p), actions)
             if action is None:
                 return 0
             if not humans:
