@@ -145,7 +145,7 @@ def _twins(seed: int) -> tuple[vr.Game, vr.Game, int] | None:
 
 @pytest.mark.parametrize(
     "make",
-    [lambda: RandomBot(3), lambda: GreedyBot(seed=3), lambda: ISMCTSBot(seed=3, iterations=12)],
+    [lambda: RandomBot(3), lambda: GreedyBot(seed=3, samples=2), lambda: ISMCTSBot(seed=3, iterations=6)],
     ids=["random", "greedy", "ismcts"],
 )
 def test_no_bot_reads_what_its_seat_cannot_see(make):
@@ -160,4 +160,6 @@ def test_no_bot_reads_what_its_seat_cannot_see(make):
         game, twin, player = twins
         assert decide(make(), game, player) == decide(make(), twin, player)
         checked += 1
-    assert checked >= 10
+        if checked == 8:
+            break
+    assert checked == 8

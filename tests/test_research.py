@@ -152,8 +152,7 @@ def test_a_ruleset_without_an_action_space_says_so(tmp_path):
     shutil.copytree(LAGOON, target)
     game = target / "game.yaml"
     text = game.read_text()
-    start = text.index("action_space:")
-    game.write_text(text[:start] + text[text.index("events:") :])
+    game.write_text(text[: text.index("action_space:")])  # lagoon's section ends the file
     with pytest.raises(ActionSpaceError, match="declares no action_space"):
         vr.load(target).action_space(2)
 
@@ -195,3 +194,42 @@ def test_the_information_state_string_is_the_canonical_json_of_the_view():
         game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
     game.undo()
     assert json.loads(game.information_state_string(1)) == game.view(1)
+
+
+# -- the examples of the docs ----------------------------------------------------------------
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def _blocks(page: str) -> list[str]:
+    import re
+
+    return re.findall(r"```python\n(.*?)```", (DOCS / page).read_text(encoding="utf-8"), re.S)
+
+
+def _run(page: str, adapters: bool) -> int:
+    import importlib.util
+
+    names: dict = {}
+    ran = 0
+    for block in _blocks(page):
+        needs = [m for m in ("pyspiel", "pettingzoo") if f"import {m}" in block or f"adapters.{m}" in block]
+        if bool(needs) != adapters or any(importlib.util.find_spec(m) is None for m in needs):
+            continue  # the other kind, or the extra is not installed here (tests/test_adapters.py says so)
+        exec(compile(block, f"docs/{page}", "exec"), names)
+        ran += 1
+    return ran
+
+
+@pytest.mark.parametrize("page", ["bots.md", "research.md"])
+def test_the_examples_of_the_bot_and_research_guides_run(page, capsys, monkeypatch):
+    from venedig_rules import bots
+
+    monkeypatch.setattr(bots, "BOTS", dict(bots.BOTS))  # bots.md registers a bot of its own
+    assert _run(page, adapters=False) >= 2
+
+
+@pytest.mark.slow
+def test_the_adapter_examples_of_the_research_guide_run(capsys):
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
+    pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip install -e '.[pettingzoo]'")
+    assert _run("research.md", adapters=True) == 2

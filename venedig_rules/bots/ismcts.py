@@ -47,15 +47,16 @@ class ISMCTSBot:
     """Information-set MCTS. ``iterations`` and ``seconds`` bound the search per decision
     (whichever ends first; ``iterations`` alone is deterministic for a seed);
     ``exploration`` is the UCB constant; ``rollout_depth`` the actions played at random
-    after the tree before the position is estimated (None: to the end of the game)."""
+    after the tree before the position is estimated (None: to the end of the game). The
+    defaults are the budget ``benchmarks/bots.py`` measures (docs/bots.md)."""
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int | None = 200,
+        iterations: int | None = 40,
         seconds: float | None = None,
         exploration: float = 0.7,
-        rollout_depth: int | None = 20,
+        rollout_depth: int | None = 6,
     ):
         if iterations is None and seconds is None:
             raise ValueError("give ISMCTSBot a budget: iterations=, seconds= or both")

@@ -73,6 +73,8 @@ Place = tuple[str, int | None]
 
 #: Placeholder of a hidden value in a sample's events: redacts to the same shape.
 _MASK = "?"
+#: Declared types whose values may hold ids.
+_WORDY = frozenset(("str", "list", "any"))
 
 
 def sample(game: G, player: int, seed: int) -> G:
@@ -114,6 +116,8 @@ class Layout:
     hidden_sets: dict[str, frozenset[int | None]]
     #: every variable: "player", "space" or None
     per: dict[str, str | None]
+    #: every variable's declared type
+    types: dict[str, str]
 
     def place_of(self, rules: RulesetBase, var: str, index: Any) -> Place | None:
         """The hidden place a change or move names; None when the seat sees it, or when it
@@ -155,10 +159,11 @@ def layout(rules: RulesetBase, players: int, player: int) -> Layout:
     def build(_: RulesetBase) -> Layout:
         hidden: dict[str, tuple[int | None, ...]] = {}
         per: dict[str, str | None] = {}
+        types: dict[str, str] = {}
         compiled = rules.compiled
         assert compiled is not None  # only a playable ruleset has games to sample
         for name, info in compiled.state.items():
-            per[name] = info.per
+            per[name], types[name] = info.per, info.type
             decl = rules.state_visibility(name)
             if decl == "all":
                 continue
@@ -168,7 +173,7 @@ def layout(rules: RulesetBase, players: int, player: int) -> Layout:
                 hidden[name] = tuple(range(len(rules.space_ids)))
             else:
                 hidden[name] = (None,)
-        return Layout(hidden, {k: frozenset(v) for k, v in hidden.items()}, per)
+        return Layout(hidden, {k: frozenset(v) for k, v in hidden.items()}, per, types)
 
     result: Layout = rules.derived(f"sampling.layout.{players}.{player}", build)
     return result
@@ -191,8 +196,7 @@ class Knowledge:
     concealed: list[dict[str, Any]] = field(default_factory=list)
     seen: int = 0
     last: dict[str, Any] | None = None
-    #: how many copies of each item the hidden places hold, and the visible ones (anywhere in
-    #: their values, in lists of lists too)
+    #: how many copies of each item the hidden places hold, and the visible ones
     in_hidden: Counter[Any] = field(default_factory=Counter)
     in_visible: Counter[Any] = field(default_factory=Counter)
     _frozen: dict[Any, list[frozenset[Place]]] | None = None
@@ -202,7 +206,7 @@ class Knowledge:
         for place in self.layout.places():
             self.in_hidden.update(_items(self._get(place)))
         for part in self.layout.visible_parts(self.mirror):
-            self.in_visible.update(a for a in _atoms(part) if _hashable(a))
+            self.in_visible.update(_items(part))
 
     def follows(self, events: list[dict[str, Any]]) -> bool:
         """Whether ``events`` continue the log this knowledge was built from."""
@@ -361,23 +365,21 @@ class Knowledge:
         return index if self.layout.per[var] == "player" else _space_slot(self.rules, index)
 
     def _count(self, var: str, slot: int | None, old: Any, new: Any) -> None:
-        slots = self.layout.hidden_sets.get(var)
-        if slots is not None and slot in slots:
-            counter, old_parts, new_parts = self.in_hidden, iter(_items(old)), iter(_items(new))
-        else:
-            counter, old_parts, new_parts = self.in_visible, _atoms(old), _atoms(new)
-        for item in old_parts:
+        counter = self._counter(var, slot)
+        for item in _items(old):
             counter[item] -= 1
-        for item in new_parts:
+        for item in _items(new):
             counter[item] += 1
 
-    def _set(self, var: str, index: Any, value: Any) -> None:
+    def _set(self, var: str, index: Any, value: Any, counted: bool = False) -> None:
         slot = self._slot(var, index)
         if slot is not None:
-            self._count(var, slot, self.mirror[var][slot], value)
+            if not counted:
+                self._count(var, slot, self.mirror[var][slot], value)
             self.mirror[var][slot] = value
         elif self.layout.per[var] is None:
-            self._count(var, None, self.mirror[var], value)
+            if not counted:
+                self._count(var, None, self.mirror[var], value)
             self.mirror[var] = value
         else:
             for s, (old, new) in enumerate(zip(self.mirror[var], value)):
@@ -390,11 +392,18 @@ class Knowledge:
         items = _items(self.mirror[var] if slot is None else self.mirror[var][slot])
         if item in items:
             i = items.index(item)
-            self._set(var, index, items[:i] + items[i + 1 :])
+            self._counter(var, slot)[item] -= 1
+            self._set(var, index, items[:i] + items[i + 1 :], counted=True)
 
     def _put(self, var: str, index: Any, item: Any) -> None:
         slot = self._slot(var, index)
-        self._set(var, index, _items(self.mirror[var] if slot is None else self.mirror[var][slot]) + (item,))
+        self._counter(var, slot)[item] += 1
+        items = _items(self.mirror[var] if slot is None else self.mirror[var][slot])
+        self._set(var, index, items + (item,), counted=True)
+
+    def _counter(self, var: str, slot: int | None) -> Counter[Any]:
+        slots = self.layout.hidden_sets.get(var)
+        return self.in_hidden if slots is not None and slot in slots else self.in_visible
 
 
 #: game -> seat -> what that seat knows (kept while the game lives; updated as it goes on)
@@ -527,12 +536,15 @@ def _kept(knowledge: Knowledge, state: State) -> set[tuple[Place, int]]:
     been computed from them)."""
     lay, player, values = knowledge.layout, knowledge.player, state.vars
     kept: set[tuple[Place, int]] = set()
+    # every item (a word: ids are words) a visible place holds, in lists of lists too
+    wordy = {k: v for k, v in values.items() if lay.types[k] in _WORDY}
+    seen = Counter(a for part in lay.visible_parts(wordy) for a in _atoms(part) if a.__class__ is str)
     totals = _totals(knowledge.rules)
     shown = {
         item: extra
         for item, n in knowledge.in_hidden.items()
-        if n > 0 and knowledge.in_visible[item] > 0 and item in totals
-        for extra in (n + knowledge.in_visible[item] - totals[item],)
+        if n > 0 and seen[item] > 0 and item in totals
+        for extra in (n + seen[item] - totals[item],)
         if extra > 0
     }
     if shown:
@@ -551,16 +563,13 @@ def _kept(knowledge: Knowledge, state: State) -> set[tuple[Place, int]]:
     for frame in state.frames:
         for name, value in frame.names.items():
             if name != "players":
-                held.update(a for a in _atoms(value) if _hashable(a))
+                held.update(a for a in _atoms(value) if a.__class__ is str)
     if isinstance(pending, PendingCommits):
         for p, commit in zip(pending.players, pending.commits):
             if commit is not None and p != player:
-                held.update(a for a in _atoms(commit) if _hashable(a))
+                held.update(a for a in _atoms(commit) if a.__class__ is str)
     held = {a for a in held if knowledge.in_hidden[a] > 0}
     if held:
-        seen: set[Any] = set()
-        for part in lay.visible_parts(values):
-            seen.update(a for a in _atoms(part) if _hashable(a))
         for place in lay.places():
             kept.update((place, i) for i, x in enumerate(_items(_value(values, place))) if x in held and x not in seen)
     return kept
