@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import venedig_rules as vr
+from venedig_rules import testing as kit
 from venedig_rules.engine.actions import PASS_ID, ActionSpaceError
 from venedig_rules.errors import InvalidRulesError
 from venedig_rules.testing import api_test
@@ -28,18 +29,9 @@ def rules(name: str) -> vr.Ruleset:
     return vr.load(name)
 
 
-@st.composite
-def positions(draw: st.DrawFn) -> vr.Game:
-    ruleset = rules(draw(st.sampled_from(GAMES)))
-    players = draw(st.sampled_from(list(ruleset.players)))
-    seed = draw(st.integers(0, 2**32 - 1))
-    game = ruleset.new_game(players, seed)
-    chooser = random.Random(seed)
-    for _ in range(draw(st.integers(0, 300))):
-        if game.is_over:
-            break
-        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
-    return game
+def positions() -> st.SearchStrategy[vr.Game]:
+    """A game of a bundled ruleset or the test ruleset, any player count, after some random actions."""
+    return kit.positions([rules(name) for name in GAMES], max_actions=300)
 
 
 # -- integer actions -------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import venedig_rules as vr
+from venedig_rules import testing as kit
 from venedig_rules.engine import sampling
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
@@ -28,21 +29,9 @@ def rules(name: str) -> vr.Ruleset:
     return vr.load(name)
 
 
-@st.composite
-def positions(draw: st.DrawFn, names: list[str] = GAMES) -> vr.Game:
-    """A game of a drawn ruleset and player count after a drawn number of random actions."""
-    name = draw(st.sampled_from(names))
-    ruleset = rules(name)
-    players = draw(st.sampled_from(list(ruleset.players)))
-    seed = draw(st.integers(0, 2**32 - 1))
-    steps = draw(st.integers(0, 300))
-    game = ruleset.new_game(players, seed)
-    chooser = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
-    return game
+def positions() -> st.SearchStrategy[vr.Game]:
+    """A game of a bundled ruleset or the test ruleset, any player count, after some random actions."""
+    return kit.positions([rules(name) for name in GAMES], max_actions=300)
 
 
 def hidden_values(game: vr.Game, player: int) -> list:

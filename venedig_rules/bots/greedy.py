@@ -13,7 +13,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .evaluate import margin, outcome
-from .seat import NeedsSamples, Sampler
+from .seat import Sampler, only_action
 
 if TYPE_CHECKING:
     from ..engine.notation import Action
@@ -29,12 +29,7 @@ class GreedyBot:
         self.samples = samples
 
     def act(self, view: dict[str, Any], actions: list[Action]) -> Action:
-        if len(actions) == 1:
-            return actions[0]
-        raise NeedsSamples(
-            "GreedyBot tries each action on samples of what its seat cannot see: "
-            "ask it with venedig_rules.bots.decide(bot, game, player)"
-        )
+        return only_action(self, actions)
 
     def act_with_samples(self, view: dict[str, Any], actions: list[Action], sample: Sampler) -> Action:
         if len(actions) == 1:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .evaluate import estimate
-from .seat import NeedsSamples, Sampler
+from .seat import Sampler, only_action
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -66,12 +66,7 @@ class ISMCTSBot:
         self._secret: dict[str, bool] = {}  # decision label -> whether others' choices are hidden
 
     def act(self, view: dict[str, Any], actions: list[Action]) -> Action:
-        if len(actions) == 1:
-            return actions[0]
-        raise NeedsSamples(
-            "ISMCTSBot searches on samples of what its seat cannot see: "
-            "ask it with venedig_rules.bots.decide(bot, game, player)"
-        )
+        return only_action(self, actions)
 
     def act_with_samples(self, view: dict[str, Any], actions: list[Action], sample: Sampler) -> Action:
         if len(actions) == 1:

@@ -53,6 +53,17 @@ class NeedsSamples(ValueError):
     """A searching bot was asked to act from a view alone."""
 
 
+def only_action(bot: object, actions: list[Action]) -> Action:
+    """The ``act`` of a bot that cannot decide from a view alone: the only legal action, or
+    :class:`NeedsSamples` saying how to ask it."""
+    if len(actions) == 1:
+        return actions[0]
+    raise NeedsSamples(
+        f"{type(bot).__name__} looks ahead on samples of what its seat cannot see: "
+        "ask it with venedig_rules.bots.decide(bot, game, player)"
+    )
+
+
 def decide(
     bot: Any, game: Game, player: int, view: dict[str, Any] | None = None, actions: list[Action] | None = None
 ) -> Action:

@@ -559,15 +559,11 @@ def _kept(knowledge: Knowledge, state: State) -> set[tuple[Place, int]]:
             if lay.per[var] == "player" and pending.player in slots:
                 place = (var, pending.player)
                 kept.update((place, i) for i in range(len(_items(_value(values, place)))))
-    held: set[Any] = set()
+    held: set[Any] = set()  # (others' commits are drawn again among their new options)
     for frame in state.frames:
         for name, value in frame.names.items():
             if name != "players":
                 held.update(a for a in _atoms(value) if a.__class__ is str)
-    if isinstance(pending, PendingCommits):
-        for p, commit in zip(pending.players, pending.commits):
-            if commit is not None and p != player:
-                held.update(a for a in _atoms(commit) if a.__class__ is str)
     held = {a for a in held if knowledge.in_hidden[a] > 0}
     if held:
         for place in lay.places():
