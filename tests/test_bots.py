@@ -163,3 +163,15 @@ def test_no_bot_reads_what_its_seat_cannot_see(make):
         if checked == 8:
             break
     assert checked == 8
+
+
+def test_the_play_command_takes_bots_by_name(capsys):
+    from venedig_rules.cli import main
+
+    assert main(["play", str(LAGOON), "--players", "2", "--seed", "3", "--bots", "greedy,random"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("scores: ")
+    assert main(["play", str(LAGOON), "--players", "3", "--bots", "greedy,random"]) == 1
+    assert "--bots names 2 bots for 3 seats" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as usage:
+        main(["play", str(LAGOON), "--bots", "nope"])
+    assert usage.value.code == 2 and "no bot 'nope'" in capsys.readouterr().err

@@ -50,6 +50,7 @@ except ImportError as exc:  # the core never imports this module
 
 from ..bots.evaluate import outcome
 from ..data.reading import bundled
+from ..effects.compile import CHOOSE
 from ..engine.actions import action_space
 from ..engine.game import Game
 from ..engine.loading import load
@@ -75,7 +76,10 @@ def _simultaneous(rules: Ruleset) -> bool:
     """Whether the flow has a simultaneous decision (a ``choose each``)."""
     compiled = rules.compiled
     assert compiled is not None
-    return any(op and op[0] == 10 and op[6] is not None for code in compiled.codes.values() for op in code.instructions)
+    # a choose op: (CHOOSE, target, player, options, label, optional, each, secret)
+    return any(
+        op and op[0] == CHOOSE and op[6] is not None for code in compiled.codes.values() for op in code.instructions
+    )
 
 
 def _game_type(short_name: str, rules: Ruleset, params: dict[str, Any]) -> Any:

@@ -33,6 +33,8 @@ from ..engine.actions import ActionSpaceError, action_space
 from ..engine.notation import IllegalActionError, sort_key
 
 if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
     from ..engine.game import Game
     from ..engine.ruleset import Ruleset
 
@@ -327,7 +329,7 @@ def playouts(rules: Ruleset, players: Iterable[int] | None = None, max_actions: 
     return build()
 
 
-def positions(rules: Iterable[Ruleset], max_actions: int = 300):
+def positions(rules: Iterable[Ruleset], max_actions: int = 300) -> SearchStrategy[Game]:
     """A strategy drawing a game of one of ``rules`` at any player count after up to
     ``max_actions`` random legal actions, chosen by a generator seeded from the drawn seed
     (quicker than ``playouts`` for long games; examples shrink to fewer actions)."""
@@ -336,7 +338,7 @@ def positions(rules: Iterable[Ruleset], max_actions: int = 300):
     choices = list(rules)
 
     @st.composite
-    def build(draw):
+    def build(draw: st.DrawFn) -> Game:
         ruleset = draw(st.sampled_from(choices))
         players = draw(st.sampled_from(list(ruleset.players)))
         seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
