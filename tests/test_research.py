@@ -115,9 +115,12 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
     return target
 
 
-def test_a_decision_without_an_entry_or_an_entry_without_a_decision_is_a_load_error(tmp_path):
-    with pytest.raises(InvalidRulesError) as missing:
-        vr.load(_variant(tmp_path / "a", "  keep: {values: 'ids(\"cards\")'}\n", ""))
+def test_an_entry_without_a_decision_is_a_load_error_a_decision_without_an_entry_has_no_numbers(tmp_path):
+    rules = vr.load(_variant(tmp_path / "a", "  keep: {values: 'ids(\"cards\")'}\n", ""))
+    game = rules.new_game(players=2, seed=1)
+    game.apply(game.legal_actions(0)[0])  # it loads and plays
+    with pytest.raises(ActionSpaceError) as missing:
+        rules.action_space(2)
     assert "decision 'keep' has no action_space entry" in str(missing.value)
     assert "game.yaml:" in str(missing.value)
     with pytest.raises(InvalidRulesError) as unknown:

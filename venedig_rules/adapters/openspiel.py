@@ -283,7 +283,7 @@ class VenedigObserver:
         if self.perfect_recall:
             return state.game.information_state_string(player)
         game = state.game
-        view = game.view(player, since=len(game.events))  # the log is not part of an observation
+        view = dict(game.view(player, since=len(game.events)))  # the log is not part of an observation
         del view["events"]
         return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

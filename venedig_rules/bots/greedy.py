@@ -10,13 +10,14 @@ True
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .evaluate import margin, outcome
 from .seat import Sampler, only_action
 
 if TYPE_CHECKING:
     from ..engine.notation import Action
+    from ..engine.views import GameView
 
 
 class GreedyBot:
@@ -28,10 +29,10 @@ class GreedyBot:
         self.random = random.Random(seed)
         self.samples = samples
 
-    def act(self, view: dict[str, Any], actions: list[Action]) -> Action:
+    def act(self, view: GameView, actions: list[Action]) -> Action:
         return only_action(self, actions)
 
-    def act_with_samples(self, view: dict[str, Any], actions: list[Action], sample: Sampler) -> Action:
+    def act_with_samples(self, view: GameView, actions: list[Action], sample: Sampler) -> Action:
         if len(actions) == 1:
             return actions[0]
         me = view["player"]

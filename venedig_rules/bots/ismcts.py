@@ -22,7 +22,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .evaluate import estimate
 from .seat import Sampler, only_action
@@ -30,6 +30,7 @@ from .seat import Sampler, only_action
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.notation import Action
+    from ..engine.views import GameView
 
 
 @dataclass
@@ -65,10 +66,10 @@ class ISMCTSBot:
         self.exploration, self.rollout_depth = exploration, rollout_depth
         self._secret: dict[str, bool] = {}  # decision label -> whether others' choices are hidden
 
-    def act(self, view: dict[str, Any], actions: list[Action]) -> Action:
+    def act(self, view: GameView, actions: list[Action]) -> Action:
         return only_action(self, actions)
 
-    def act_with_samples(self, view: dict[str, Any], actions: list[Action], sample: Sampler) -> Action:
+    def act_with_samples(self, view: GameView, actions: list[Action], sample: Sampler) -> Action:
         if len(actions) == 1:
             return actions[0]
         me = view["player"]

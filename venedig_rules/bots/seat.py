@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.notation import Action
+    from ..engine.views import GameView
 
 
 class Sampler:
@@ -44,9 +45,9 @@ class SamplingBot(Protocol):
     """A bot that looks ahead: it picks one of ``actions`` from ``view`` and from games
     ``sample(seed)`` consistent with it (see :mod:`venedig_rules.engine.sampling`)."""
 
-    def act(self, view: dict[str, Any], actions: list[Action]) -> Action: ...
+    def act(self, view: GameView, actions: list[Action]) -> Action: ...
 
-    def act_with_samples(self, view: dict[str, Any], actions: list[Action], sample: Sampler) -> Action: ...
+    def act_with_samples(self, view: GameView, actions: list[Action], sample: Sampler) -> Action: ...
 
 
 class NeedsSamples(ValueError):
@@ -65,7 +66,7 @@ def only_action(bot: object, actions: list[Action]) -> Action:
 
 
 def decide(
-    bot: Any, game: Game, player: int, view: dict[str, Any] | None = None, actions: list[Action] | None = None
+    bot: Any, game: Game, player: int, view: GameView | None = None, actions: list[Action] | None = None
 ) -> Action:
     """The action ``bot`` picks for ``player``: from the seat's view (``view``, else
     ``game.view(player)``) and, for a :class:`SamplingBot`, samples of that seat's

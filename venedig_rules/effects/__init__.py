@@ -10,14 +10,15 @@ May import: ``errors``, ``data``. (Game modules add primitives from above, throu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
 from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError, did_you_mean
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
-from .check import Problem, ProcInfo, Scope, VarInfo, check
-from .compile import CHOOSE, Code, compile_expression, compile_program
+from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
+from .compile import CHOOSE, Code, Fn, compile_expression, compile_program
 from .parse import DslParseError, ExprStmt, Program, parse
 from .registry import CORE, Registry
 
@@ -34,18 +35,34 @@ ITEM_CODE = {
 _ERRORS = {"dsl/syntax": DslSyntaxError, "dsl/name": DslNameError, "dsl/type": DslTypeError}
 
 
+class Procedure(NamedTuple):
+    """A flow procedure, compiled: its code id and its parameters' names, in order."""
+
+    code: str
+    params: tuple[str, ...]
+
+
+class Invariant(NamedTuple):
+    """An invariant, compiled: ``check(L, C)`` is true while it holds (``when``: always, end)."""
+
+    id: str
+    message: str
+    when: str
+    check: Fn
+
+
 @dataclass
 class Compiled:
     """Everything the engine runs, compiled once when the ruleset loads."""
 
     codes: dict[str, Code] = field(default_factory=dict)
     main: str = ""
-    procedures: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # name -> (code, params)
+    procedures: dict[str, Procedure] = field(default_factory=dict)
     item_code: dict[tuple[str, str], str] = field(default_factory=dict)  # (item id, field) -> code id
     item_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # code id -> param names bound
     code_item_name: dict[str, str | None] = field(default_factory=dict)  # code id -> singular item name
     rules_by_when: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # when -> (code, rule id)
-    invariants: tuple[tuple[str, str, str, Any], ...] = ()  # (id, message, when, closure)
+    invariants: tuple[Invariant, ...] = ()
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
     action_values: dict[str, str] = field(default_factory=dict)  # decision label -> code of its values
@@ -88,42 +105,41 @@ def compile_ruleset(
             continue
         body = programs[ptr].body
         scope = _scope_for(role, base, data, compiled)
-        if role[0] == "invariant" and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
-            problems, resolved = (
-                [
-                    Problem(
-                        body[1].pos if len(body) > 1 else 0,
-                        "dsl/syntax",
-                        "an invariant's check must be one expression (no 'let', 'if' or ';')",
-                    )
-                ],
-                {},
-            )
+        problems: list[Problem]
+        resolved: Resolution
+        if isinstance(role, InvariantRole) and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
+            problems = [
+                Problem(
+                    body[1].pos if len(body) > 1 else 0,
+                    "dsl/syntax",
+                    "an invariant's check must be one expression (no 'let', 'if' or ';')",
+                )
+            ]
+            resolved = {}
         else:
             problems, resolved = check(programs[ptr], scope)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
-        if role[0] == "invariant":
-            item = role[1]
-            compiled.invariants += (
-                (item["id"], item["message"], item.get("when", "always"), compile_expression(programs[ptr], resolved)),
-            )
+        if isinstance(role, InvariantRole):
+            item = role.item
+            check_f = compile_expression(programs[ptr], resolved)
+            compiled.invariants += (Invariant(item["id"], item["message"], item.get("when", "always"), check_f),)
             continue
         compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
-        if role[0] == "action_space":
-            compiled.action_values[role[1]] = ptr
-        elif role[0] == "proc":
-            compiled.procedures[role[1]] = (ptr, tuple(role[2]))
-        elif role[0] == "item":
-            _, kind, _key, fname, item, singular = role
-            compiled.item_code.setdefault((item["id"], fname), ptr)
+        if isinstance(role, ActionSpaceRole):
+            compiled.action_values[role.label] = ptr
+        elif isinstance(role, ProcRole):
+            compiled.procedures[role.name] = Procedure(ptr, tuple(role.params))
+        elif isinstance(role, ItemRole):
+            item, singular = role.item, role.singular
+            compiled.item_code.setdefault((item["id"], role.field), ptr)
             compiled.code_item_name[ptr] = singular
             compiled.item_params[ptr] = tuple(
                 n for n, t in scope.locals.items() if n not in ("players", "self", "item", singular)
             )
-            if kind == "scoring":
+            if role.kind == "scoring":
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
@@ -133,8 +149,9 @@ def compile_ruleset(
 
 
 def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: PositionMap) -> list[RulesError]:
-    """Every decision label of the flow has an ``action_space`` entry, and every entry names
-    one (checked only when the section is there)."""
+    """Every ``action_space`` entry names a decision label of the flow (checked only when the
+    section is there). A decision without an entry does not stop the ruleset from loading
+    and playing (a variant may add one): asking for its numbers raises ActionSpaceError."""
     declared = game.get("action_space")
     if not isinstance(declared, dict):
         return []
@@ -147,30 +164,62 @@ def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: Pos
         for label in declared
         if label not in labels
     ]
-    for label in sorted(set(labels) - set(declared)):
-        errors.append(
-            DslNameError(
-                f"decision {label!r} has no action_space entry (every decision needs one: values or ordinal)",
-                positions.key_at("/game/action_space"),
-            )
-        )
     return errors
 
 
-def _dsl_sources(data: dict[str, Any]):
+# -- what each DSL string of a ruleset is ---------------------------------------------------------
+class MainRole(NamedTuple):
+    """The flow's main program."""
+
+
+class ProcRole(NamedTuple):
+    """A flow procedure: its name and parameters (name -> type)."""
+
+    name: str
+    params: dict[str, str]
+
+
+class ItemRole(NamedTuple):
+    """A DSL field of an item (a card's ``effect``, a building's ``points``, a scoring rule's
+    ``effect``): the item list (file ``kind``, list ``key``), the ``field``, the item, and
+    the name the item goes by in its code (``card``; None for scoring rules)."""
+
+    kind: str
+    key: str
+    field: str
+    item: dict[str, Any]
+    singular: str | None
+
+
+class InvariantRole(NamedTuple):
+    """An invariant's ``check``."""
+
+    item: dict[str, Any]
+
+
+class ActionSpaceRole(NamedTuple):
+    """The ``values`` of a decision label's ``action_space`` entry (over the rule data alone)."""
+
+    label: str
+
+
+Role = MainRole | ProcRole | ItemRole | InvariantRole | ActionSpaceRole
+
+
+def _dsl_sources(data: dict[str, Any]) -> Iterator[tuple[str, str, Role]]:
     """(pointer, text, role) of every DSL string."""
     flow = (data.get("game") or {}).get("flow")
     if isinstance(flow, dict):
         if isinstance(flow.get("main"), str):
-            yield "/game/flow/main", flow["main"], ("main",)
+            yield "/game/flow/main", flow["main"], MainRole()
         for name, proc in (flow.get("procedures") or {}).items():
             if isinstance(proc, str):
-                yield pointer("/game/flow/procedures", name), proc, ("proc", name, {})
+                yield pointer("/game/flow/procedures", name), proc, ProcRole(name, {})
             elif isinstance(proc, dict) and isinstance(proc.get("body"), str):
                 yield (
                     pointer(pointer("/game/flow/procedures", name), "body"),
                     proc["body"],
-                    ("proc", name, proc.get("params") or {}),
+                    ProcRole(name, proc.get("params") or {}),
                 )
     for (kind, key), (fields, singular) in ITEM_CODE.items():
         for i, item in enumerate((data.get(kind) or {}).get(key) or []):
@@ -178,15 +227,15 @@ def _dsl_sources(data: dict[str, Any]):
                 continue
             for name in fields:
                 if isinstance(item.get(name), str):
-                    yield f"/{kind}/{key}/{i}/{name}", item[name], ("item", kind, key, name, item, singular)
+                    yield f"/{kind}/{key}/{i}/{name}", item[name], ItemRole(kind, key, name, item, singular)
     space = (data.get("game") or {}).get("action_space")
     if isinstance(space, dict):
         for label, entry in space.items():
             if isinstance(entry, dict) and isinstance(entry.get("values"), str):
-                yield pointer(pointer("/game/action_space", label), "values"), entry["values"], ("action_space", label)
+                yield pointer(pointer("/game/action_space", label), "values"), entry["values"], ActionSpaceRole(label)
     for i, item in enumerate((data.get("invariants") or {}).get("invariants") or []):
         if isinstance(item, dict) and isinstance(item.get("check"), str):
-            yield f"/invariants/invariants/{i}/check", item["check"], ("invariant", item)
+            yield f"/invariants/invariants/{i}/check", item["check"], InvariantRole(item)
 
 
 def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
@@ -197,7 +246,7 @@ def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
     for name, decl in (game.get("state") or {}).items():
         state[name] = VarInfo(decl.get("type", "any"), decl.get("per"))
     compiled.state = state
-    ids = set()
+    ids: set[str] = set()
     for kind_data in data.values():
         if isinstance(kind_data, dict):
             for value in kind_data.values():
@@ -220,30 +269,31 @@ def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
     )
 
 
-def _scope_for(role: tuple, base: Scope, data: dict[str, Any], compiled: Compiled) -> Scope:
+def _scope_for(role: Role, base: Scope, data: dict[str, Any], compiled: Compiled) -> Scope:
     contexts = (data["game"].get("flow") or {}).get("contexts") or {}
-    if role[0] == "main":
+    if isinstance(role, MainRole):
         return base
-    if role[0] == "proc":
-        return _with(base, dict(role[2]))
-    if role[0] == "invariant":
+    if isinstance(role, ProcRole):
+        return _with(base, dict(role.params))
+    if isinstance(role, InvariantRole):
         scope = _with(base, {})
-        scope.may_wait = scope.may_change = False
+        scope.may_wait = False
+        scope.may_change = False
         return scope
-    if role[0] == "action_space":  # over the rule data alone: no state, no decisions
+    if isinstance(role, ActionSpaceRole):  # over the rule data alone: no state, no decisions
         scope = _with(base, {})
         scope.state = {}
         scope.may_wait = scope.may_change = False
         return scope
-    _, kind, key, fname, item, singular = role
+    kind, key = role.kind, role.key
     params = _declared_params(data, kind, key)
     names: dict[str, str] = {"self": "player", "item": "str"}
-    if singular:
-        names[singular] = "str"
+    if role.singular:
+        names[role.singular] = "str"
     names.update({p: "any" for p in params})
-    names.update(contexts.get(f"{key if kind != 'cards' else 'cards'}.{fname}", {}))
+    names.update(contexts.get(f"{key if kind != 'cards' else 'cards'}.{role.field}", {}))
     if kind == "scoring":
-        names.update(contexts.get(f"scoring.{item.get('when', '')}", {}))
+        names.update(contexts.get(f"scoring.{role.item.get('when', '')}", {}))
     return _with(base, names)
 
 

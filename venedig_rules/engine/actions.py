@@ -173,6 +173,13 @@ def action_space(rules: RulesetBase, players: int) -> ActionSpace:
             "(docs/research.md says how to declare one)"
         )
 
+    missing = sorted(set(rules.compiled.decision_labels()) - set(declared))
+    if missing:
+        raise ActionSpaceError(
+            f"{rules.positions.key_at('/game/action_space')}: decision {', '.join(map(repr, missing))} has no "
+            "action_space entry, so its actions have no numbers (every decision needs one: values or ordinal)"
+        )
+
     def build(_: RulesetBase) -> dict[str, LabelSpace]:
         most = rules.players.stop - 1
         labels: dict[str, LabelSpace] = {}

@@ -35,12 +35,14 @@ import json
 import re
 import weakref
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from .machine import Machine, State, initial_state
 
 if TYPE_CHECKING:
+    from .events import Event
     from .ruleset_base import RulesetBase
+    from .views import GameView
 
 
 class Game(Protocol):
@@ -49,7 +51,7 @@ class Game(Protocol):
     rules: RulesetBase
     players: int
     _state: State
-    _events: list[dict[str, Any]]
+    _events: list[Event]
 
     @property
     def to_move(self) -> tuple[int, ...]: ...
@@ -57,7 +59,7 @@ class Game(Protocol):
     @property
     def is_over(self) -> bool: ...
 
-    def view(self, player: int, since: int = 0) -> dict[str, Any]: ...
+    def view(self, player: int, since: int = 0) -> GameView: ...
 
 
 _WORD = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*)"')
@@ -154,7 +156,7 @@ def information_state_string(game: Game, player: int) -> str:
     events = game._events
     if known is None or not (known.seen <= len(events) and (known.seen == 0 or events[known.seen - 1] is known.last)):
         known = seats[player] = _Texts()
-    view = game.view(player, since=known.seen)
+    view = cast("dict[str, Any]", game.view(player, since=known.seen))
     known.pieces.extend(_canonical(e) for e in view["events"])
     known.seen, known.last = len(events), (events[-1] if events else None)
     view["events"] = _SPLICE
@@ -167,7 +169,7 @@ class _Texts:
     """One seat's events of one game as canonical JSON, and how far they go."""
 
     seen: int = 0
-    last: dict[str, Any] | None = None
+    last: object = None  # the last event read (compared by identity)
     pieces: list[str] = field(default_factory=list)
 
 

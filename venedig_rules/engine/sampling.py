@@ -41,13 +41,14 @@ import weakref
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from ..errors import RuleRuntimeError
 from . import rng as rnglib
 from .machine import Machine, PendingChoice, PendingCommits, State, initial_state
 
 if TYPE_CHECKING:
+    from .events import Event
     from .ruleset_base import RulesetBase
 
 
@@ -58,7 +59,7 @@ class Game(Protocol):
     players: int
     seed: int
     _state: State
-    _events: list[dict[str, Any]]
+    _events: list[Event]
     _actions: list[Any]
     _history: list[Any]
     _legal: Any
@@ -417,9 +418,10 @@ _ORIGIN: weakref.WeakKeyDictionary[Game, tuple[int, dict[Any, list[frozenset[Pla
 def _knowledge(game: Game, player: int) -> Knowledge:
     seats = _CACHE.setdefault(game, {})
     known = seats.get(player)
-    if known is None or not known.follows(game._events):
+    events = cast("list[dict[str, Any]]", game._events)
+    if known is None or not known.follows(events):
         known = seats[player] = _start(game, player)
-    known.update(game._events)
+    known.update(events)
     return known
 
 
@@ -427,7 +429,7 @@ def _start(game: Game, player: int) -> Knowledge:
     """A seat's knowledge from the start of the game, or from the start of the sample the
     game is (the same pins: a sample of a sample draws from the same set)."""
     lay = layout(game.rules, game.players, player)
-    origin = _ORIGIN.get(game)
+    origin, events = _ORIGIN.get(game), cast("list[dict[str, Any]]", game._events)
     if origin is not None and origin[0] == player and origin[3] <= len(game._events):
         _, pins, values, seen = origin
         return Knowledge(
@@ -436,9 +438,9 @@ def _start(game: Game, player: int) -> Knowledge:
             lay,
             _mirror_of(values, lay),
             {v: list(sets) for v, sets in pins.items()},
-            list(game._events[:seen]),
+            list(events[:seen]),
             seen,
-            game._events[seen - 1] if seen else None,
+            events[seen - 1] if seen else None,
         )
     return Knowledge(game.rules, player, lay, _mirror_of(initial_state(game.rules, game.players, 0).vars, lay))
 
