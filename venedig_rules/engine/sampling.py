@@ -18,11 +18,12 @@ The model (docs/bots.md, "The sample model"):
   (a move from or to a place it sees, an item a rule event shows it) stays in that place,
   unless an item it could not see left that place since: then it may be in either. Items
   that leave a place the seat sees are no longer pinned to it.
-- *Paused rules*: values the paused rule code holds in its locals that the seat cannot see
-  anywhere stay where they are; while another seat decides, that seat's own hidden places
-  stay too (its options may have been computed from them). The options of every other seat
-  at a simultaneous decision are computed again from the sample, and a seat that has
-  committed commits again, uniformly among them.
+- *Paused rules*: items the paused rule code holds in its locals are dealt anew like the
+  rest, and the locals get the item the deal put where the held one lay. The options of
+  another seat deciding are computed again from the sample (the paused procedure run
+  again from its start when that changes nothing), and a seat that has committed commits
+  again, uniformly among them. A deal that leaves a seat deciding without options is
+  dealt again (the seat sees that it is asked).
 - Everything else of a kind is uniform: the free items are dealt to the free positions in
   a random order. The model does not weigh opponents' past choices (a card an opponent
   played tells nothing about the cards it kept) and knows only what the state and the
@@ -45,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from ..errors import RuleRuntimeError
 from . import rng as rnglib
-from .machine import Machine, PendingChoice, PendingCommits, State, initial_state
+from .machine import Machine, PendingChoice, PendingCommits, SavedFrame, State, initial_state
 
 if TYPE_CHECKING:
     from .events import Event
@@ -72,6 +73,11 @@ G = TypeVar("G", bound=Game)
 #: A place: (variable, slot); the slot is a player or space index, None for a whole variable.
 Place = tuple[str, int | None]
 
+#: Deals tried before the other seats deciding keep their hidden places (see :func:`_pending`).
+_TRIES = 20
+#: What :func:`_pending` returns for a deal in which a seat deciding would have no options.
+_REJECTED = object()
+
 #: Placeholder of a hidden value in a sample's events: redacts to the same shape.
 _MASK = "?"
 #: Declared types whose values may hold ids.
@@ -95,12 +101,20 @@ def sample(game: G, player: int, seed: int) -> G:
     state = game._state
     plan = knowledge.plan(state)
     rand = random.Random(seed)
-    values = plan.deal(state.vars, rand)
-    pending = _pending(game, player, values, rand)
+    for attempt in range(_TRIES + 1):
+        if attempt == _TRIES:  # no deal gave the seat deciding a decision: keep its hidden places
+            plan = Plan.make(knowledge, state, deciding=_deciding(state, player))
+        values = plan.deal(state.vars, rand)
+        frames = plan.relabel(state.frames, values, random.Random(~seed))
+        pending, frames = _pending(game, player, values, frames, rand)
+        if pending is not _REJECTED:
+            break
+    else:  # kept in place, they are asked as in the game
+        pending = state.pending
     rng = rnglib.next64(rnglib.seed_state(seed))[1]
     out = game.clone()
     out.seed = seed
-    out._state, out._legal = State(values, state.frames, pending, rng, state.over, state.winners), None
+    out._state, out._legal = State(values, frames, pending, rng, state.over, state.winners), None
     out._events, out._actions, out._history = list(knowledge.concealed), [], []
     _ORIGIN[out] = (player, knowledge.frozen_pins(), values, len(out._events))
     return out
@@ -464,11 +478,26 @@ class Plan:
     lists: dict[Place, bool]
     #: the positions whose items stay (see :func:`_kept`)
     kept: frozenset[tuple[Place, int]] = frozenset()
+    #: hidden item the paused rule code holds in its locals (seen nowhere) -> the positions
+    #: holding it, which the code may refer to (see :meth:`relabel`)
+    held: dict[Any, list[tuple[Place, int]]] = field(default_factory=dict)
+    #: every free position
+    free: frozenset[tuple[Place, int]] = frozenset()
+    #: free position -> the kept items it may not hold (it lies before such a kept copy)
+    banned: dict[tuple[Place, int], frozenset[Any]] = field(default_factory=dict)
 
     @classmethod
-    def make(cls, knowledge: Knowledge, state: State) -> Plan:
+    def make(cls, knowledge: Knowledge, state: State, deciding: tuple[int, ...] = ()) -> Plan:
+        """The plan of ``state``; the hidden places of the seats ``deciding`` stay as they are
+        (the last resort of :func:`sample`)."""
         rules, lay = knowledge.rules, knowledge.layout
-        kept = _kept(knowledge, state)
+        seen = _seen(lay, state.vars)
+        kept = _kept(knowledge, state, seen)
+        for var, slots in lay.hidden.items():
+            if lay.per[var] == "player":
+                for p in deciding:
+                    if p in slots:
+                        kept.update(((var, p), i) for i in range(len(_items(_value(state.vars, (var, p))))))
         free: dict[Any, list[tuple[Place, int]]] = {}
         pool: dict[Any, Counter[Any]] = {}
         contents: dict[Place, list[Any]] = {}
@@ -492,7 +521,14 @@ class Plan:
             pinned.sort(key=lambda pair: (len(pair[1]), _order(pair[0])))
             where = [(item, [pos for pos in positions if pos[0] in places]) for item, places in pinned]
             kinds.append((positions, sorted(counts.elements(), key=_order), where))
-        return cls(contents, kinds, lists, frozenset(kept))
+        banned: dict[tuple[Place, int], frozenset[Any]] = {}
+        for place, k in sorted(kept, key=lambda pos: pos[1]):
+            item = contents[place][k]
+            for j in range(k):
+                if (place, j) not in kept:
+                    banned[(place, j)] = banned.get((place, j), frozenset()) | {item}
+        free_set = frozenset(pos for positions, _items_, _pins in kinds for pos in positions)
+        return cls(contents, kinds, lists, frozenset(kept), _held(knowledge, state, kept, seen), free_set, banned)
 
     def deal(self, values: dict[str, Any], rand: random.Random) -> dict[str, Any]:
         """The variables with the free items dealt anew: each pinned item to a random free
@@ -518,6 +554,7 @@ class Plan:
             order = sorted(range(len(rest)), key=keys.__getitem__)
             for (place, i), k in zip(open_, order):
                 contents[place][i] = rest[k]
+        self._keep_shown_first(contents, rand)
         out = dict(values)
         for place, items in contents.items():
             var, slot = place
@@ -529,18 +566,64 @@ class Plan:
                 out[var] = part[:slot] + (new,) + part[slot + 1 :]
         return out
 
+    def _keep_shown_first(self, contents: dict[Place, list[Any]], rand: random.Random) -> None:
+        """A copy of a kept item dealt before it in the same place changes places with a later
+        free item: the kept copy stays the first (the top the seat sees), so a sample of a
+        sample keeps the same positions."""
+        for (place, j), banned in self.banned.items():
+            items = contents[place]
+            if items[j] not in banned:
+                continue
+            swaps = [
+                i
+                for i in range(j + 1, len(items))
+                if (place, i) in self.free
+                and items[i] not in banned
+                and items[j] not in self.banned.get((place, i), ())
+            ]
+            if swaps:
+                i = swaps[int(rand.random() * len(swaps))]
+                items[i], items[j] = items[j], items[i]
 
-def _kept(knowledge: Knowledge, state: State) -> set[tuple[Place, int]]:
+    def relabel(
+        self, frames: tuple[SavedFrame, ...], values: dict[str, Any], rand: random.Random
+    ) -> tuple[SavedFrame, ...]:
+        """The paused frames with every hidden item their locals hold replaced by the item
+        the new deal put where it lay: the code goes on with the sample's item, and the
+        item the seat never saw is not kept in its true place (which would tell where it
+        is). An item with several copies in hidden places stands for one of them, taken
+        at random; repeated in one local value, for different ones."""
+        if not self.held:
+            return frames
+        order = {item: rand.sample(positions, len(positions)) for item, positions in self.held.items()}
+
+        def swap(value: Any, used: Counter[Any]) -> Any:
+            if value.__class__ is str:
+                positions = order.get(value)
+                if positions is None:
+                    return value
+                k = used[value] % len(positions)
+                used[value] += 1
+                (var, slot), i = positions[k]
+                return _items(values[var] if slot is None else values[var][slot])[i]
+            if isinstance(value, (tuple, list)):
+                return value.__class__(swap(v, used) for v in value)
+            return value
+
+        return tuple(
+            SavedFrame(
+                f.code, f.pc, f.target, {n: v if n == "players" else swap(v, Counter()) for n, v in f.names.items()}
+            )
+            for f in frames
+        )
+
+
+def _kept(knowledge: Knowledge, state: State, seen: Counter[Any]) -> set[tuple[Place, int]]:
     """Positions (place, index) whose item stays: a hidden item the seat sees a copy of (the
     places hold more copies than the rule data has, as with a face-up top of a face-down
-    stack), items the paused rule code holds that the seat sees nowhere (the code may use
-    them later), and the hidden places of another seat deciding now (its options may have
-    been computed from them)."""
-    lay, player, values = knowledge.layout, knowledge.player, state.vars
+    stack)."""
+    lay, values = knowledge.layout, state.vars
     kept: set[tuple[Place, int]] = set()
-    # every item (a word: ids are words) a visible place holds, in lists of lists too
-    wordy = {k: v for k, v in values.items() if lay.types[k] in _WORDY}
-    seen = Counter(a for part in lay.visible_parts(wordy) for a in _atoms(part) if a.__class__ is str)
     totals = _totals(knowledge.rules)
     shown = {
         item: extra
@@ -555,66 +638,145 @@ def _kept(knowledge: Knowledge, state: State) -> set[tuple[Place, int]]:
                 if shown.get(item, 0) > 0:
                     kept.add((place, i))
                     shown[item] -= 1
-    pending = state.pending
-    if isinstance(pending, PendingChoice) and pending.player != player:
-        for var, slots in lay.hidden.items():
-            if lay.per[var] == "player" and pending.player in slots:
-                place = (var, pending.player)
-                kept.update((place, i) for i in range(len(_items(_value(values, place)))))
-    held: set[Any] = set()  # (others' commits are drawn again among their new options)
-    for frame in state.frames:
-        for name, value in frame.names.items():
-            if name != "players":
-                held.update(a for a in _atoms(value) if a.__class__ is str)
-    held = {a for a in held if knowledge.in_hidden[a] > 0}
-    if held:
-        for place in lay.places():
-            kept.update((place, i) for i, x in enumerate(_items(_value(values, place))) if x in held and x not in seen)
     return kept
 
 
+def _deciding(state: State, player: int) -> tuple[int, ...]:
+    """The other seats the pending decision asks."""
+    pending = state.pending
+    if isinstance(pending, PendingChoice):
+        return () if pending.player == player else (pending.player,)
+    if isinstance(pending, PendingCommits):
+        return tuple(p for p in pending.players if p != player)
+    return ()
+
+
+def _seen(lay: Layout, values: dict[str, Any]) -> Counter[Any]:
+    """Every item (a word: ids are words) a place the seat sees holds, in lists of lists too."""
+    wordy = {k: v for k, v in values.items() if lay.types[k] in _WORDY}
+    return Counter(a for part in lay.visible_parts(wordy) for a in _atoms(part) if a.__class__ is str)
+
+
+def _held(
+    knowledge: Knowledge, state: State, kept: set[tuple[Place, int]], seen: Counter[Any]
+) -> dict[Any, list[tuple[Place, int]]]:
+    """Hidden items the paused rule code holds in its locals that the seat sees nowhere ->
+    the free positions that hold them (the code may use them later: see :meth:`Plan.relabel`)."""
+    held: set[Any] = set()
+    for frame in state.frames:
+        for name, value in frame.names.items():
+            if name != "players":
+                held.update(a for a in _atoms(value) if a.__class__ is str and knowledge.in_hidden[a] > 0)
+    if not held:
+        return {}
+    held -= set(seen)
+    out: dict[Any, list[tuple[Place, int]]] = {}
+    for place in knowledge.layout.places():
+        for i, item in enumerate(_items(_value(state.vars, place))):
+            if item in held and (place, i) not in kept:
+                out.setdefault(item, []).append((place, i))
+    return out
+
+
 # -- the decision pending --------------------------------------------------------------------
-def _pending(game: Game, player: int, values: dict[str, Any], rand: random.Random) -> Any:
-    """The pending decision in the sample: another seat's options computed again from the
-    new deal, and other seats' secret commits drawn again among them."""
+def _pending(
+    game: Game, player: int, values: dict[str, Any], frames: tuple[SavedFrame, ...], rand: random.Random
+) -> tuple[Any, tuple[SavedFrame, ...]]:
+    """The pending decision in the sample, and the frames to go on with: another seat's
+    options computed again from the new deal, and other seats' secret commits drawn again
+    among them. ``_REJECTED`` when a
+    seat deciding has no options in the new deal: the seat sees that it is asked, so such a
+    deal is not in its information set (the caller deals again: rejection sampling)."""
     state = game._state
     pending = state.pending
     if pending is None or state.over or not state.frames:
-        return pending
+        return pending, frames
     if isinstance(pending, PendingChoice) and pending.player == player:
-        return pending
-    fresh = _ask_again(game, values)
+        return pending, frames
+    fresh, frames = _ask_again(game, values, frames)
     if isinstance(pending, PendingChoice):
-        if isinstance(fresh, PendingChoice) and fresh.player == pending.player and fresh.options:
+        if isinstance(fresh, PendingChoice) and fresh.player == pending.player and (fresh.options or pending.optional):
             return PendingChoice(
                 pending.player, pending.label, fresh.options, pending.optional, pending.target, pending.secret
-            )
-        return pending
+            ), frames
+        return _REJECTED, frames
     if not isinstance(fresh, PendingCommits) or fresh.players != pending.players:
-        return pending
+        return _REJECTED, frames
     options, commits = list(pending.options), list(pending.commits)
     for i, p in enumerate(pending.players):
-        if p == player or not fresh.options[i]:
+        if p == player:
             continue
+        if not fresh.options[i]:
+            return _REJECTED, frames
         options[i] = fresh.options[i]
         if commits[i] is not None:
             commits[i] = (options[i][int(rand.random() * len(options[i]))],)
-    return PendingCommits(pending.players, pending.label, tuple(options), tuple(commits), pending.target)
+    return PendingCommits(pending.players, pending.label, tuple(options), tuple(commits), pending.target), frames
 
 
-def _ask_again(game: Game, values: dict[str, Any]) -> Any:
-    """The decision the paused code asks for, asked again of the new variables."""
+def _ask_again(
+    game: Game, values: dict[str, Any], frames: tuple[SavedFrame, ...]
+) -> tuple[Any, tuple[SavedFrame, ...]]:
+    """The decision the paused code asks for, asked again of the new variables, with the
+    frames to go on with. The paused procedure is run again from its start when that
+    reaches the same decision without changing anything (no variable, event or draw): then
+    its locals are computed from the new deal too (a count of the gold in a hidden hand);
+    else the decision is asked again with the locals as they are."""
+    again = _rerun(game, values, frames)
+    if again is not None:
+        return again
     state = game._state
-    top = state.frames[-1]
-    machine = Machine(game.rules, game.players, State(values, state.frames, None, state.rng), [])
+    top = frames[-1]
+    machine = Machine(game.rules, game.players, State(values, frames, None, state.rng), [])
     compiled = game.rules.compiled
     assert compiled is not None  # a game runs only compiled rules
     op = compiled.codes[top.code].instructions[top.pc]
     try:
         machine.choose(op, dict(top.names))
     except (RuleRuntimeError, TypeError, ValueError, KeyError, IndexError):
+        return None, frames
+    return machine.pending, frames
+
+
+def _rerun(
+    game: Game, values: dict[str, Any], frames: tuple[SavedFrame, ...]
+) -> tuple[Any, tuple[SavedFrame, ...]] | None:
+    """The decision and frames of the paused procedure run again from its start over
+    ``values``; None unless it stops at the same place having changed nothing."""
+    top = frames[-1]
+    params = _procedure_params(game.rules).get(top.code)
+    if params is None:
         return None
-    return machine.pending
+    names = {n: v for n, v in top.names.items() if n in params}
+    state = game._state
+    start = State(values, (*frames[:-1], SavedFrame(top.code, 0, top.target, names)), None, state.rng)
+    events: list[Any] = []
+    machine = Machine(game.rules, game.players, start, events)
+    try:
+        after = machine.run()
+    except (RuleRuntimeError, TypeError, ValueError, KeyError, IndexError, RecursionError):
+        return None
+    same = (
+        not events
+        and after.vars is values
+        and after.rng == state.rng
+        and len(after.frames) == len(frames)
+        and after.frames[-1].code == top.code
+        and after.frames[-1].pc == top.pc
+    )
+    return (after.pending, after.frames) if same else None
+
+
+def _procedure_params(rules: RulesetBase) -> dict[str, frozenset[str]]:
+    """Code id of each flow procedure -> the names its frame starts with."""
+
+    def build(_: RulesetBase) -> dict[str, frozenset[str]]:
+        compiled = rules.compiled
+        assert compiled is not None
+        return {p.code: frozenset(("players", "self", *p.params)) for p in compiled.procedures.values()}
+
+    result: dict[str, frozenset[str]] = rules.derived("sampling.procedure_params", build)
+    return result
 
 
 # -- small helpers ---------------------------------------------------------------------------
