@@ -101,6 +101,46 @@ def test_pettingzoo_api_test(pettingzoo_env, ruleset):
     api_test(pettingzoo_env(ruleset, players=3), num_cycles=1000)
 
 
+@pytest.fixture(scope="module")
+def pettingzoo_parallel_env():
+    pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip install -e '.[pettingzoo]'")
+    from venedig_rules.adapters.pettingzoo import parallel_env
+
+    return parallel_env
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("ruleset", [*BUNDLED, str(LAGOON)])
+def test_pettingzoo_parallel_api_test(pettingzoo_parallel_env, ruleset):
+    from pettingzoo.test import parallel_api_test
+
+    parallel_api_test(pettingzoo_parallel_env(ruleset, players=3), num_cycles=1000)
+
+
+def test_pettingzoo_parallel_seats_not_asked_play_noop_and_commits_come_together(pettingzoo_parallel_env):
+    import numpy as np
+
+    env = pettingzoo_parallel_env(LAGOON, players=3)
+    observations, _ = env.reset(seed=2)
+    noop = env.noop_action
+    assert noop == int(vr.load(LAGOON).action_space(3))
+    game = env.unwrapped.game
+    assert game.to_move == (0, 1, 2)  # everyone bids at once: one step takes all three bids
+    actions = {agent: int(np.flatnonzero(obs["action_mask"])[0]) for agent, obs in observations.items()}
+    observations, *_ = env.step(actions)
+    assert [e["type"] for e in game.events].count("reveal") == 1
+    while env.agents:
+        for agent, obs in observations.items():
+            legal = np.flatnonzero(obs["action_mask"])
+            seat = int(agent.split("_")[1])
+            assert list(legal) == (game.legal_action_ids(seat) if seat in game.to_move else [noop])
+        observations, rewards, terminations, _, _ = env.step(
+            {agent: int(np.flatnonzero(obs["action_mask"])[-1]) for agent, obs in observations.items()}
+        )
+    assert game.is_over and all(terminations.values()) and sum(rewards.values()) == pytest.approx(1.0)
+
+
 def test_pettingzoo_masks_and_rewards(pettingzoo_env):
     import numpy as np
 

@@ -14,6 +14,11 @@ its own view, so nobody sees another's commit before the reveal. Observations ar
 seat's share of the win (1 for a sole winner, 1/k when k share it, 0 otherwise).
 ``env.unwrapped.game`` is the engine's :class:`~venedig_rules.Game` (it holds every secret:
 give agents observations, not the game).
+
+``parallel_env(...)`` is the same game as a PettingZoo parallel environment: every agent
+acts at every step; the seats to move play one of their legal actions (at a simultaneous
+decision all of them at once), the others the extra action ``noop`` (the last number, the
+only one their mask allows).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Any, ClassVar
 try:
     import numpy as np
     from gymnasium import spaces
-    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 except ImportError as exc:  # the core never imports this module
     raise ImportError(
         "venedig_rules.adapters.pettingzoo needs PettingZoo: pip install 'venedig-rules[pettingzoo]'"
@@ -152,3 +157,108 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[movers[0]]
         elif self.agents:
             self.agent_selection = self.agents[0]
+
+
+def parallel_env(
+    game: str | Path,
+    players: int | None = None,
+    variants: Iterable[str | Path] = (),
+    render_mode: str | None = None,
+) -> VenedigParallelEnv:
+    """A parallel environment for ruleset ``game``, as :func:`env` takes it."""
+    return VenedigParallelEnv(game, players, variants, render_mode)
+
+
+class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A game of a ruleset as a PettingZoo parallel environment (see the module text):
+    actions are the ruleset's numbers plus ``noop`` (``noop_action``) for seats not asked."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "venedig_rules_parallel"}
+
+    def __init__(
+        self,
+        game: str | Path,
+        players: int | None = None,
+        variants: Iterable[str | Path] = (),
+        render_mode: str | None = None,
+    ):
+        self._aec = VenedigEnv(game, players, variants, render_mode)
+        self.rules, self.players, self.render_mode = self._aec.rules, self._aec.players, render_mode
+        self.metadata = {**VenedigParallelEnv.metadata, "name": f"venedig_rules_{self.rules.name}_parallel"}  # type: ignore[misc]
+        self.possible_agents = list(self._aec.possible_agents)
+        self.agents: list[str] = []
+        self.noop_action = int(self.rules.action_space(self.players))
+        size = self.noop_action + 1
+        length = self.rules.observation_shape(self.players)[0]
+        self._action_space = spaces.Discrete(size)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(length,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+            }
+        )
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        self._aec.reset(seed, options)
+        self.game = self._aec.game
+        self.agents = list(self.possible_agents)
+        return self._observations(), {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+        game = self._game()
+        movers = game.to_move
+        chosen = {}
+        for seat in movers:  # every mover's number is checked before any is applied
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ValueError(f"{agent} is to move: give it an action")
+            chosen[seat] = game.decode(int(actions[agent]), seat)
+        for action in chosen.values():
+            game.apply(action)
+        over = game.is_over
+        shares = outcome(game) if over else [0.0] * self.players
+        agents = self.agents
+        rewards = {a: shares[self._aec._seat[a]] for a in agents}
+        terminations = {a: over for a in agents}
+        truncations = {a: False for a in agents}
+        observations = self._observations()
+        infos: dict[str, Any] = {a: {} for a in agents}
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self._aec.render()
+
+    def close(self) -> None:
+        self._aec.close()
+        self.game = None
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() first")
+        return self.game
+
+    def _observations(self) -> dict[str, dict[str, Any]]:
+        game = self._game()
+        out = {}
+        for agent in self.agents:
+            seat = self._aec._seat[agent]
+            mask = np.zeros(self._action_space.n, dtype=np.int8)
+            if seat in game.to_move:
+                mask[game.legal_action_ids(seat)] = 1
+            else:
+                mask[self.noop_action] = 1
+            out[agent] = {"observation": np.asarray(game.observation(seat), dtype=np.float32), "action_mask": mask}
+        return out
