@@ -82,12 +82,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         size = int(self.rules.action_space(self.players))
         length = self.rules.observation_shape(self.players)[0]
         self._action_space = spaces.Discrete(size)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(length,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-            }
-        )
+        self._observation_space = _observation_space(length, size)
         self._seeds = random.Random()
         self.game: Game | None = None
 
@@ -159,6 +154,16 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
 
 
+def _observation_space(length: int, actions: int) -> spaces.Dict:
+    """An observation: the vector of ``length`` numbers and the mask over ``actions``."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(length,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8),
+        }
+    )
+
+
 def parallel_env(
     game: str | Path,
     players: int | None = None,
@@ -191,12 +196,7 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
         size = self.noop_action + 1
         length = self.rules.observation_shape(self.players)[0]
         self._action_space = spaces.Discrete(size)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(length,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
-            }
-        )
+        self._observation_space = _observation_space(length, size)
         self.game: Game | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
