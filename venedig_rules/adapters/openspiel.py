@@ -55,6 +55,7 @@ from ..engine.actions import action_space
 from ..engine.game import Game
 from ..engine.loading import load
 from ..engine.ruleset import Ruleset
+from ..engine.seatview import cursor
 
 #: The name OpenSpiel knows each bundled ruleset by.
 GAME_NAMES: dict[str, str] = {ruleset: f"venedig_rules_{ruleset}" for ruleset in bundled()}
@@ -283,7 +284,7 @@ class VenedigObserver:
         if self.perfect_recall:
             return state.game.information_state_string(player)
         game = state.game
-        view = dict(game.view(player, since=len(game.events)))  # the log is not part of an observation
+        view = dict(game.view(player, since=cursor(game, player)))  # the log is not part of an observation
         del view["events"]
         return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

@@ -41,6 +41,7 @@ except ImportError as exc:  # the core never imports this module
 from ..bots.evaluate import outcome
 from ..engine.game import Game
 from ..engine.loading import load
+from ..engine.seatview import cursor
 
 
 def env(
@@ -134,7 +135,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None or self.game is None:
             return None
         seat = self._seat[self.agent_selection] if self.agents else 0
-        view = self.game.view(seat, since=len(self.game.events))
+        view = self.game.view(seat, since=cursor(self.game, seat))
         return json.dumps({k: v for k, v in view.items() if k != "events"}, ensure_ascii=False)
 
     def close(self) -> None:

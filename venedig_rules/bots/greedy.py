@@ -35,7 +35,7 @@ class GreedyBot:
     def act_with_samples(self, view: GameView, actions: list[Action], sample: Sampler) -> Action:
         if len(actions) == 1:
             return actions[0]
-        me = view["player"]
+        me = actions[0].player  # the seat asked (all its actions are its own)
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
             game = sample(self.random.getrandbits(32))

@@ -72,7 +72,7 @@ class ISMCTSBot:
     def act_with_samples(self, view: GameView, actions: list[Action], sample: Sampler) -> Action:
         if len(actions) == 1:
             return actions[0]
-        me = view["player"]
+        me = actions[0].player  # the seat asked (all its actions are its own)
         root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0

@@ -156,9 +156,9 @@ def information_state_string(game: Game, player: int) -> str:
     events = game._events
     if known is None or not (known.seen <= len(events) and (known.seen == 0 or events[known.seen - 1] is known.last)):
         known = seats[player] = _Texts()
-    view = cast("dict[str, Any]", game.view(player, since=known.seen))
+    view = cast("dict[str, Any]", game.view(player, since=known.cursor))
     known.pieces.extend(_canonical(e) for e in view["events"])
-    known.seen, known.last = len(events), (events[-1] if events else None)
+    known.seen, known.last, known.cursor = len(events), (events[-1] if events else None), view["cursor"]
     view["events"] = _SPLICE
     head = _canonical(view)
     return head.replace(_canonical(_SPLICE), "[" + ",".join(known.pieces) + "]", 1)
@@ -168,7 +168,8 @@ def information_state_string(game: Game, player: int) -> str:
 class _Texts:
     """One seat's events of one game as canonical JSON, and how far they go."""
 
-    seen: int = 0
+    seen: int = 0  # events of the game read
+    cursor: int = 0  # of those, the ones the seat received (its view's cursor)
     last: object = None  # the last event read (compared by identity)
     pieces: list[str] = field(default_factory=list)
 
