@@ -184,6 +184,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
     p.add_argument("--human", type=_counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p.add_argument(
+        "--bots",
+        type=_bot_names,
+        default=["random"],
+        metavar="NAMES",
+        help="the bot of each seat not played by a human, e.g. ismcts,random (one name: every seat); "
+        "bots: greedy, ismcts, random (default random)",
+    )
     p.add_argument("--verbose", action="store_true", help="also print every change of the state (cards moved, ...)")
     p.add_argument("--names", type=_names, default=None, metavar="A,B,...", help="the players' names, in seat order")
     p.add_argument("--lang", default="en", metavar="LANG", help="language of the texts, e.g. de (default en)")
@@ -222,6 +230,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG ('-': standard output)")
     simulate_command.add_arguments(command("simulate", simulate_command.HELP, simulate_command.run))
     return parser
+
+
+def _bot_names(text: str) -> list[str]:
+    from .bots import bot_names, make_bot
+
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    if not names:
+        raise argparse.ArgumentTypeError(f"name at least one bot: {', '.join(bot_names())}")
+    return names
 
 
 def _names(text: str) -> list[str]:
@@ -316,7 +338,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_one(args: argparse.Namespace) -> int:
-    from .bots import RandomBot, SeatViews
+    from .bots import SeatViews, decide, make_bot
     from .present.narrator import Narrator
     from .present.table import HumanSeat, Undone
 
@@ -329,7 +351,10 @@ def _play_one(args: argparse.Namespace) -> int:
     game = rules.new_game(players, args.seed)
     humans = [h for h in args.human if 0 <= h < players]
     viewer = humans[0] if humans else None
-    bots = {p: RandomBot(args.seed * 31 + p) for p in range(players) if p not in humans}
+    names = args.bots if len(args.bots) != 1 else args.bots * players
+    if len(names) != players:
+        raise VenedigError(f"--bots names {len(names)} bots for {players} seats (name one, or each)")
+    bots = {p: make_bot(names[p], args.seed * 31 + p) for p in range(players) if p not in humans}
     seats = {p: HumanSeat(game, p, narrator) for p in humans}
     you = f"; you play {', '.join(narrator.player(p) for p in humans)}" if humans else ""
     print(f"{rules.title}: {players} players, seed {args.seed}{you}")
@@ -352,7 +377,7 @@ def _play_one(args: argparse.Namespace) -> int:
                     shown = min(shown, len(views(viewer)["events"])) if viewer is not None else len(game.events)
                     break
             else:
-                choice = bots[p].act(views(p), game.legal_actions(p))
+                choice = decide(bots[p], game, p, views(p), game.legal_actions(p))
             game.apply(choice)
     print(narrator.result(game))
     return 0

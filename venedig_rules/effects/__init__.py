@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
-from ..errors import DslLimitError, DslNameError, DslSyntaxError, DslTypeError, DslValueError, RulesError
+from ..errors import DslLimitError, DslNameError, DslSyntaxError, DslTypeError, DslValueError, RulesError, did_you_mean
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
-from .compile import Code, Fn, compile_expression, compile_program
+from .compile import CHOOSE, Code, Fn, compile_expression, compile_program
 from .declared import check_contexts, check_declarations
 from .fold import constant_problems
 from .parse import DslParseError, ExprStmt, Program, parse
@@ -74,6 +74,16 @@ class Compiled:
     invariants: tuple[Invariant, ...] = ()
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
+    action_values: dict[str, str] = field(default_factory=dict)  # decision label -> code of its values
+
+    def decision_labels(self) -> dict[str, tuple[str, int]]:
+        """Every decision label of the flow -> (code id, instruction) of its first ``choose``."""
+        out: dict[str, tuple[str, int]] = {}
+        for code_id, code in self.codes.items():
+            for i, op in enumerate(code.instructions):
+                if op and op[0] == CHOOSE:
+                    out.setdefault(op[4], (code_id, i))
+        return out
 
 
 def compile_ruleset(
@@ -130,7 +140,9 @@ def compile_ruleset(
             compiled.invariants += (Invariant(item["id"], item["message"], item.get("when", "always"), check_f),)
             continue
         compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
-        if isinstance(role, ProcRole):
+        if isinstance(role, ActionSpaceRole):
+            compiled.action_values[role.label] = ptr
+        elif isinstance(role, ProcRole):
             compiled.procedures[role.name] = Procedure(ptr, tuple(role.params))
         elif isinstance(role, ItemRole):
             item, singular = role.item, role.singular
@@ -144,7 +156,28 @@ def compile_ruleset(
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
     errors += check_contexts(compiled.codes.values(), data, positions)
+    if not errors:
+        errors += _check_action_space(game, compiled, positions)
     return (compiled if not errors else None), errors
+
+
+def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: PositionMap) -> list[RulesError]:
+    """Every ``action_space`` entry names a decision label of the flow (checked only when the
+    section is there). A decision without an entry does not stop the ruleset from loading
+    and playing (a variant may add one): asking for its numbers raises ActionSpaceError."""
+    declared = game.get("action_space")
+    if not isinstance(declared, dict):
+        return []
+    labels = compiled.decision_labels()
+    errors: list[RulesError] = [
+        DslNameError(
+            f"action_space declares {label!r}, but no decision of the flow is labelled so{did_you_mean(label, labels)}",
+            positions.key_at(pointer("/game/action_space", label)),
+        )
+        for label in declared
+        if label not in labels
+    ]
+    return errors
 
 
 # -- what each DSL string of a ruleset is ---------------------------------------------------------
@@ -177,7 +210,13 @@ class InvariantRole(NamedTuple):
     item: dict[str, Any]
 
 
-Role = MainRole | ProcRole | ItemRole | InvariantRole
+class ActionSpaceRole(NamedTuple):
+    """The ``values`` of a decision label's ``action_space`` entry (over the rule data alone)."""
+
+    label: str
+
+
+Role = MainRole | ProcRole | ItemRole | InvariantRole | ActionSpaceRole
 
 
 def _dsl_sources(data: dict[str, Any]) -> Iterator[tuple[str, str, Role]]:
@@ -202,6 +241,11 @@ def _dsl_sources(data: dict[str, Any]) -> Iterator[tuple[str, str, Role]]:
             for name in fields:
                 if isinstance(item.get(name), str):
                     yield f"/{kind}/{key}/{i}/{name}", item[name], ItemRole(kind, key, name, item, singular)
+    space = (data.get("game") or {}).get("action_space")
+    if isinstance(space, dict):
+        for label, entry in space.items():
+            if isinstance(entry, dict) and isinstance(entry.get("values"), str):
+                yield pointer(pointer("/game/action_space", label), "values"), entry["values"], ActionSpaceRole(label)
     for i, item in enumerate((data.get("invariants") or {}).get("invariants") or []):
         if isinstance(item, dict) and isinstance(item.get("check"), str):
             yield f"/invariants/invariants/{i}/check", item["check"], InvariantRole(item)
@@ -248,6 +292,11 @@ def _scope_for(role: Role, base: Scope, data: dict[str, Any], compiled: Compiled
         scope = _with(base, {})
         scope.may_wait = False
         scope.may_change = False
+        return scope
+    if isinstance(role, ActionSpaceRole):  # over the rule data alone: no state, no decisions
+        scope = _with(base, {})
+        scope.state = {}
+        scope.may_wait = scope.may_change = False
         return scope
     kind, key = role.kind, role.key
     params = _declared_params(data, kind, key)

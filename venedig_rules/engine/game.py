@@ -26,6 +26,9 @@ from typing import Any
 
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
 from ..limits import MAX_SEED_BITS, SEED_BITS
+from . import actions as numbering
+from . import observation as _observation
+from . import sampling as _sampling
 from .decisions import DecisionDescription, describe
 from .events import Event
 from .machine import Machine, State, initial_state
@@ -312,6 +315,96 @@ class Game:
         other._actions = list(self._actions)
         other._history = list(self._history)
         return other
+
+    # -- research (engine/sampling.py, engine/actions.py, engine/observation.py) ------------
+    def sample(self, player: int, seed: int) -> Game:
+        """A new game consistent with everything ``player`` has seen: the same
+        ``view(player)``, with what that seat cannot see (other hands, face-down items,
+        deck order, others' secret commits, future chance) drawn anew from ``seed``. For
+        search; see :mod:`venedig_rules.engine.sampling` and docs/bots.md.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=7)
+        >>> other = game.sample(0, seed=1)
+        >>> other.view(0) == game.view(0), other.value("hand", 0) == game.value("hand", 0)
+        (True, True)
+        """
+        return _sampling.sample(self, player, seed)
+
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """The numbers of ``player``'s legal actions in ``rules.action_space(players)``,
+        ascending (of the only player to move when omitted).
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> game.legal_action_ids(0), [str(game.decode(i, 0)) for i in game.legal_action_ids(0)]
+        ([2, 4, 5], ['p0 bid(two)', 'p0 bid(four)', 'p0 bid(five)'])
+        """
+        if player is None:
+            player = self._only_mover()
+        space, legal = numbering.action_space(self.rules, self.players), self.legal_actions(player)
+        return sorted(space.encode(a, legal) for a in legal)
+
+    def apply_index(self, index: int, player: int | None = None) -> Game:
+        """Apply the legal action numbered ``index`` (of ``player``; of the only player to
+        move when omitted). IllegalActionError, and the game untouched, when it is not legal.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> game.apply_index(5, player=0).actions
+        ['p0 bid(five)']
+        """
+        if player is None:
+            player = self._only_mover()
+        try:
+            action = self.decode(index, player)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        return self.apply(action)
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action`` now: ``rules.encode``, which for a decision numbered by
+        ``ordinal`` needs the legal actions of the moment."""
+        return numbering.action_space(self.rules, self.players).encode(action, self.legal_actions(action.player))
+
+    def decode(self, index: int, player: int | None = None) -> Action:
+        """The action numbered ``index`` for ``player`` now (of the only player to move when
+        omitted)."""
+        if player is None:
+            player = self._only_mover()
+        return numbering.action_space(self.rules, self.players).decode(index, player, self.legal_actions(player))
+
+    def _only_mover(self) -> int:
+        movers = self.to_move
+        if len(movers) != 1:
+            raise ValueError(
+                f"say whose action: players {list(movers)} are to move"
+                if movers
+                else "nobody is to move: the game is over"
+            )
+        return movers[0]
+
+    def observation(self, player: int) -> list[float]:
+        """What ``player`` may see, as a flat list of numbers of ``rules.observation_shape``;
+        see :mod:`venedig_rules.engine.observation` and docs/research.md.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> (len(game.observation(0)),) == game.rules.observation_shape(2)
+        True
+        """
+        return _observation.observation(self, player)
+
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` knows, as text: the canonical JSON of ``view(player)`` (sorted
+        keys, no spaces). Two positions the seat cannot tell apart give the same text.
+
+        >>> import json, venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> json.loads(game.information_state_string(1)) == game.view(1)
+        True
+        """
+        return _observation.information_state_string(self, player)
 
     # -- saving ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -12,7 +12,8 @@ May import: every layer below the clients, and ``bots``.
 ``api_test`` plays random legal games to the end at every allowed player count and checks,
 after every action: the declared invariants; that a clone equals the game; the save round
 trip; the undo round trip; that the legal actions are sorted, unique and each applicable;
-that every view is JSON-safe and leaks no hidden datum; that the game describes itself
+that each has a number in the declared ``action_space`` (when the ruleset has one); that
+every view is JSON-safe and leaks no hidden datum; that the game describes itself
 (``testing.describing``: every decision has a prompt and distinct option texts in every
 language whose refs name things that exist, every event has a sentence, every rule event
 fits its declaration); and at the end that the game ended within the declared bound, that
@@ -23,7 +24,8 @@ step placed), and at the end of each game that ``render`` draws well-formed SVG
 with one ``data-space`` element per space and no hidden id (``testing.pictures``).
 The first violation is reported with its seed and action list so it can be replayed.
 
-For Hypothesis: ``rulesets()``, ``games(rules)`` and ``playouts(rules)`` strategies.
+For Hypothesis: ``rulesets()``, ``games(rules)``, ``playouts(rules)`` and ``positions(rules)``
+strategies.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..engine.actions import ActionSpaceError, action_space
 from ..engine.game import Game
 from ..engine.notation import Action, IllegalActionError, sort_key
 from ..engine.seatview import cursor
@@ -203,6 +206,13 @@ def check_state(
             raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
         if not actions:
             raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
+        if "action_space" in game.rules.data["game"]:
+            space = action_space(game.rules, game.players)
+            try:
+                for action in actions:
+                    space.encode(action, actions)
+            except ActionSpaceError as exc:
+                raise _Failed("action_space", str(exc)) from None
         sample = actions if full else (chooser or random).sample(actions, min(3, len(actions)))
         for action in sample:
             trial = game.clone()
@@ -361,6 +371,30 @@ def playouts(
                 break
             mover = draw(st.sampled_from(game.to_move))
             game.apply(draw(st.sampled_from(game.legal_actions(mover))))
+        return game
+
+    return build()
+
+
+def positions(rules: Iterable[Ruleset], max_actions: int = 300) -> SearchStrategy[Game]:
+    """A strategy drawing a game of one of ``rules`` at any player count after up to
+    ``max_actions`` random legal actions, chosen by a generator seeded from the drawn seed
+    (quicker than ``playouts`` for long games; examples shrink to fewer actions)."""
+    from hypothesis import strategies as st
+
+    choices = list(rules)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Game:
+        ruleset = draw(st.sampled_from(choices))
+        players = draw(st.sampled_from(list(ruleset.players)))
+        seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
+        game = ruleset.new_game(players, seed)
+        chooser = random.Random(seed)
+        for _ in range(draw(st.integers(min_value=0, max_value=max_actions))):
+            if game.is_over:
+                break
+            game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
         return game
 
     return build()
