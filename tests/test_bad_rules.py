@@ -47,5 +47,7 @@ def test_every_rule_data_error_code_has_a_case():
     for case in CASES:
         covered |= {e["code"] for e in yaml.safe_load((case / "expect.yaml").read_text())["errors"]}
     codes = {cls.code for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, errors.RulesError)}
-    # the aggregate has no case of its own; DSL codes are covered in test_ruleset.py
-    assert codes - covered - {"rules", "rules/invalid", "dsl", "dsl/syntax", "dsl/name", "dsl/type"} == set()
+    # the aggregate has no case of its own; DSL codes are covered in test_ruleset.py (dsl/leak in
+    # test_flow.py), rules/unread in test_reads.py (it needs a playable ruleset)
+    exempt = {"rules", "rules/invalid", "dsl", "dsl/syntax", "dsl/name", "dsl/type", "dsl/leak", "rules/unread"}
+    assert codes - covered - exempt == set()

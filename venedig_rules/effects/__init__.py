@@ -20,6 +20,7 @@ from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import Code, Fn, compile_expression, compile_program
 from .parse import DslParseError, ExprStmt, Program, parse
+from .reads import Reads, unread
 from .registry import CORE, Registry
 
 __all__ = ["CORE", "Compiled", "compile_ruleset", "parse"]
@@ -90,6 +91,8 @@ def compile_ruleset(
         return None, errors
     compiled = Compiled(registry=registry)
     base = _base_scope(data, compiled)
+    reads = Reads()
+    reads.add_registry(registry)
     for ptr, text, role in sources:
         if ptr not in programs:
             continue
@@ -112,6 +115,9 @@ def compile_ruleset(
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
+        reads.add(
+            programs[ptr], resolved, _declared_params(data, role.kind, role.key) if isinstance(role, ItemRole) else ()
+        )
         if isinstance(role, InvariantRole):
             item = role.item
             check_f = compile_expression(programs[ptr], resolved)
@@ -130,6 +136,8 @@ def compile_ruleset(
             if role.kind == "scoring":
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
+    if not errors:
+        errors += unread(data, positions, reads)
     compiled.main = "/game/flow/main"
     return (compiled if not errors else None), errors
 

@@ -86,9 +86,16 @@ class Primitive:
 
 @dataclass(eq=False)
 class Registry:
-    """A set of primitives; ``extend`` makes a new registry with more (a game's own)."""
+    """A set of primitives; ``extend`` makes a new registry with more (a game's own).
+
+    A game module's Python may read ``game.yaml`` constants and item params directly
+    (``rules.constant("hand_limit")``): it declares their names in ``constants_read`` and
+    ``params_read``, so the check that every declared datum is read counts them
+    (``tests/test_reads.py`` checks each declaration against the module's source)."""
 
     primitives: dict[str, Primitive] = field(default_factory=dict)
+    constants_read: frozenset[str] = frozenset()
+    params_read: frozenset[str] = frozenset()
 
     def get(self, name: str) -> Primitive | None:
         return self.primitives.get(name)
@@ -97,7 +104,11 @@ class Registry:
         return self.primitives.keys()
 
     def extend(self, other: Registry) -> Registry:
-        return Registry({**self.primitives, **other.primitives})
+        return Registry(
+            {**self.primitives, **other.primitives},
+            self.constants_read | other.constants_read,
+            self.params_read | other.params_read,
+        )
 
     def primitive(
         self,
