@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
-from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
+from ..errors import DslLeakError, DslNameError, DslSyntaxError, DslTypeError, RulesError
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import Code, Fn, compile_expression, compile_program
+from .flow import Checked, ruleset_flow
 from .parse import DslParseError, ExprStmt, Program, parse
 from .reads import Reads, unread
 from .registry import CORE, Registry
@@ -66,6 +67,7 @@ class Compiled:
     invariants: tuple[Invariant, ...] = ()
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
+    revealed_decisions: frozenset[str] = frozenset()  # secret decisions whose value a reveal() shows
 
 
 def compile_ruleset(
@@ -93,6 +95,7 @@ def compile_ruleset(
     base = _base_scope(data, compiled)
     reads = Reads()
     reads.add_registry(registry)
+    checked: list[Checked] = []
     for ptr, text, role in sources:
         if ptr not in programs:
             continue
@@ -118,6 +121,7 @@ def compile_ruleset(
         reads.add(
             programs[ptr], resolved, _declared_params(data, role.kind, role.key) if isinstance(role, ItemRole) else ()
         )
+        checked.append(_checked(ptr, programs[ptr], resolved, role))
         if isinstance(role, InvariantRole):
             item = role.item
             check_f = compile_expression(programs[ptr], resolved)
@@ -138,8 +142,38 @@ def compile_ruleset(
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     if not errors:
         errors += unread(data, positions, reads)
+    if not errors:
+        errors += _leaks(data, positions, checked, compiled)
     compiled.main = "/game/flow/main"
     return (compiled if not errors else None), errors
+
+
+def _checked(ptr: str, program: Program, resolved: Resolution, role: Role) -> Checked:
+    if isinstance(role, ProcRole):
+        return Checked(ptr, program, resolved, False, (role.name, tuple(role.params)))
+    if isinstance(role, ItemRole):
+        return Checked(ptr, program, resolved, True, field=role.field if role.kind != "scoring" else None)
+    return Checked(ptr, program, resolved, isinstance(role, MainRole))
+
+
+def _leaks(
+    data: dict[str, Any], positions: PositionMap, checked: list[Checked], compiled: Compiled
+) -> list[RulesError]:
+    """The information-flow check (:mod:`.flow`): a located ``dsl/leak`` per leak."""
+    visibility = {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
+    texts = {c.ptr: c.program.text for c in checked}
+
+    def locate(ptr: str, offset: int) -> str:
+        at = positions.in_scalar(ptr, offset)
+        return f"{at.file.rsplit('/', 1)[-1]}:{at.line}:{at.column}"
+
+    registry = compiled.registry
+    found = ruleset_flow(checked, visibility, registry.secret_reads, locate, registry.shape_only)
+    compiled.revealed_decisions = found.revealed_decisions()
+    return [
+        DslLeakError(leak.message, positions.in_scalar(leak.home, leak.offset), _caret(texts[leak.home], leak.offset))
+        for leak in found.leaks
+    ]
 
 
 # -- what each DSL string of a ruleset is ---------------------------------------------------------

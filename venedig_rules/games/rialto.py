@@ -35,6 +35,21 @@ from ..errors import RuleRuntimeError
 PRIMITIVES = Registry(
     constants_read=frozenset({"doge_track"}),
     params_read=frozenset({"delays_turn", "end_a", "end_b", "phase", "stage", "value"}),
+    # what each primitive reads through ctx that some seat may not see (tests/test_flow.py
+    # checks this against the source): their value is secret as that state is
+    secret_reads={
+        "cards_of_type": ("hand",),
+        "convert_options": ("hand",),
+        "play_options": ("hand",),
+        "draw_card": ("hand",),
+        "take_row": ("hand",),
+        "take_from_rows": ("hand",),
+        "convert_card": ("hand",),
+        "play_cards": ("hand",),
+        "deal_rows": ("draw_pile",),
+        "discard_rows": ("discard",),
+        "end_stage": ("discard",),
+    },
 )
 P = PRIMITIVES.primitive
 

@@ -56,6 +56,8 @@ PRIMITIVES = Registry(
         }
     ),
     params_read=frozenset({"cards", "gold", "master_builder", "site", "spaces"}),
+    # these read of the swamp gold only where a swamp tile lies, as every view shows
+    shape_only={"building_sites": ("swamp",), "swamp_spaces": ("swamp",)},
 )
 P = PRIMITIVES.primitive
 
