@@ -21,6 +21,7 @@ from .engine.notation import Action, ActionSyntaxError, IllegalActionError, pars
 from .engine.ruleset import Ruleset
 from .errors import (
     CountError,
+    DeclarationError,
     DslError,
     DslLeakError,
     DslNameError,
@@ -35,6 +36,7 @@ from .errors import (
     RuleRuntimeError,
     RulesError,
     SchemaError,
+    TextError,
     UnknownRulesetError,
     UnreadDataError,
     VariantError,
@@ -46,6 +48,7 @@ __all__ = [
     "Action",
     "ActionSyntaxError",
     "CountError",
+    "DeclarationError",
     "DslError",
     "DslLeakError",
     "DslNameError",
@@ -64,6 +67,7 @@ __all__ = [
     "Ruleset",
     "SaveFileError",
     "SchemaError",
+    "TextError",
     "UnknownRulesetError",
     "UnreadDataError",
     "VariantError",

@@ -19,8 +19,10 @@ from ..errors import DslLeakError, DslNameError, DslSyntaxError, DslTypeError, R
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import Code, Fn, compile_expression, compile_program
+from .declared import check_contexts, check_declarations
 from .flow import Checked, ruleset_flow
 from .parse import DslParseError, ExprStmt, Program, parse
+from .parse import caret as _caret
 from .reads import Reads, unread
 from .registry import CORE, Registry
 
@@ -89,6 +91,8 @@ def compile_ruleset(
             )
     game = data.get("game") or {}
     flow = game.get("flow")
+    if isinstance(flow, dict):
+        errors += check_declarations(programs, data, positions)
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
     compiled = Compiled(registry=registry)
@@ -145,6 +149,7 @@ def compile_ruleset(
     if not errors:
         errors += _leaks(data, positions, checked, compiled)
     compiled.main = "/game/flow/main"
+    errors += check_contexts(compiled.codes.values(), data, positions)
     return (compiled if not errors else None), errors
 
 
@@ -313,11 +318,3 @@ def _with(base: Scope, names: dict[str, str]) -> Scope:
         procedures=base.procedures,
         registry=base.registry,
     )
-
-
-def _caret(text: str, offset: int) -> str:
-    """The DSL line holding ``offset`` with a caret under that character."""
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    line = text[start : end if end >= 0 else len(text)]
-    return f"    {line}\n    {' ' * (offset - start)}^"
