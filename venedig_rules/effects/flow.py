@@ -153,8 +153,9 @@ class Procedure(NamedTuple):
 @dataclass
 class FlowScope:
     """What the flow checker needs beyond the name checker's scope: each state variable's
-    visibility, the procedures' programs (with their resolutions), what game-module
-    primitives read through ``ctx`` (name -> state variables), and a locator of offsets."""
+    visibility, the procedures as it follows them, what game-module primitives read through
+    ``ctx`` (name -> state variables) or read only for their shape, and what it learnt so
+    far (item code values, procedures already followed, secret decisions kept in state)."""
 
     visibility: Mapping[str, str]
     procedures: Mapping[str, Procedure] = field(default_factory=dict)
