@@ -794,7 +794,7 @@ def test_a_syntax_error_an_unknown_primitive_and_a_type_error_are_all_reported(t
         {
             "game.yaml": [("    shuffle(deck);", "    shufle(deck);")],
             "cards.yaml": [("half_down(3)", "3 / 2")],
-            "scoring.yaml": [("if markers[p] == secret[p]", 'if markers[p] == secret[p] + "x"')],
+            "scoring.yaml": [("if markers[p] == declassify(secret[p]", 'if markers[p] == declassify(secret[p] + "x"')],
         },
     )
     slash = where(root / "cards.yaml", "3 / 2", 2)

@@ -179,6 +179,18 @@ class DslValueError(DslError):
     code = "dsl/value"
 
 
+class UnreadDataError(RulesError):
+    """A game constant or item param that nothing reads: no DSL, no game module."""
+
+    code = "rules/unread"
+
+
+class DslLeakError(DslError):
+    """A value secret to some seat reaches what that seat sees (the flow's path in the message)."""
+
+    code = "dsl/leak"
+
+
 class InvalidRulesError(RulesError):
     """Every problem found while loading a ruleset, sorted by location.
 

@@ -118,11 +118,17 @@ def refused(errors: list[RulesError]) -> bool:
     read whole, a variant not applied, or a value of the wrong shape. A value that is only
     out of bounds (a count of -1, an id in capitals) has the promised shape, and a repeated
     key leaves its file whole (the first value is kept)."""
-    return any(not _harmless(e) for e in errors)
+    return any(_refusing(e) for e in errors)
 
 
-def _harmless(error: RulesError) -> bool:
-    return (isinstance(error, SchemaError) and not error.shape) or (isinstance(error, YamlError) and error.kept)
+def _refusing(error: RulesError) -> bool:
+    # the cross-file checks' findings (a reference, a count, a text) leave every shape whole:
+    # the DSL is still checked, so that one load reports every problem
+    if isinstance(error, SchemaError):
+        return error.shape
+    if isinstance(error, YamlError):
+        return not error.kept
+    return isinstance(error, (RuleFileError, VariantError))
 
 
 def rules_hash(data: dict[str, Any]) -> str:

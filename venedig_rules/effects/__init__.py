@@ -15,14 +15,25 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
-from ..errors import DslLimitError, DslNameError, DslSyntaxError, DslTypeError, DslValueError, RulesError, did_you_mean
+from ..errors import (
+    DslLeakError,
+    DslLimitError,
+    DslNameError,
+    DslSyntaxError,
+    DslTypeError,
+    DslValueError,
+    RulesError,
+    did_you_mean,
+)
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import CHOOSE, Code, Fn, compile_expression, compile_program
 from .declared import check_contexts, check_declarations
+from .flow import Checked, ruleset_flow
 from .fold import constant_problems
 from .parse import DslParseError, ExprStmt, Program, parse
 from .parse import caret as _caret
+from .reads import Reads, unread
 from .registry import CORE, Registry
 
 __all__ = ["CORE", "Compiled", "compile_ruleset", "parse"]
@@ -85,6 +96,8 @@ class Compiled:
                     out.setdefault(op[4], (code_id, i))
         return out
 
+    revealed_decisions: frozenset[str] = frozenset()  # secret decisions whose value a reveal() shows
+
 
 def compile_ruleset(
     data: dict[str, Any], positions: PositionMap, registry: Registry = CORE, syntax_only: bool = False
@@ -111,6 +124,9 @@ def compile_ruleset(
         return None, errors
     compiled = Compiled(registry=registry)
     base = _base_scope(data, compiled)
+    reads = Reads()
+    reads.add_registry(registry)
+    checked: list[Checked] = []
     for ptr, text, role in sources:
         if ptr not in programs:
             continue
@@ -134,6 +150,10 @@ def compile_ruleset(
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
+        reads.add(
+            programs[ptr], resolved, _declared_params(data, role.kind, role.key) if isinstance(role, ItemRole) else ()
+        )
+        checked.append(_checked(ptr, programs[ptr], resolved, role))
         if isinstance(role, InvariantRole):
             item = role.item
             check_f = compile_expression(programs[ptr], resolved)
@@ -154,6 +174,10 @@ def compile_ruleset(
             if role.kind == "scoring":
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
+    if not errors:
+        errors += unread(data, positions, reads)
+    if not errors:
+        errors += _leaks(data, positions, checked, compiled)
     compiled.main = "/game/flow/main"
     errors += check_contexts(compiled.codes.values(), data, positions)
     if not errors:
@@ -178,6 +202,34 @@ def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: Pos
         if label not in labels
     ]
     return errors
+
+
+def _checked(ptr: str, program: Program, resolved: Resolution, role: Role) -> Checked:
+    if isinstance(role, ProcRole):
+        return Checked(ptr, program, resolved, False, (role.name, tuple(role.params)))
+    if isinstance(role, ItemRole):
+        return Checked(ptr, program, resolved, True, field=role.field if role.kind != "scoring" else None)
+    return Checked(ptr, program, resolved, isinstance(role, MainRole))
+
+
+def _leaks(
+    data: dict[str, Any], positions: PositionMap, checked: list[Checked], compiled: Compiled
+) -> list[RulesError]:
+    """The information-flow check (:mod:`.flow`): a located ``dsl/leak`` per leak."""
+    visibility = {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
+    texts = {c.ptr: c.program.text for c in checked}
+
+    def locate(ptr: str, offset: int) -> str:
+        at = positions.in_scalar(ptr, offset)
+        return f"{at.file.rsplit('/', 1)[-1]}:{at.line}:{at.column}"
+
+    registry = compiled.registry
+    found = ruleset_flow(checked, visibility, registry.secret_reads, locate, registry.shape_only)
+    compiled.revealed_decisions = found.revealed_decisions()
+    return [
+        DslLeakError(leak.message, positions.in_scalar(leak.home, leak.offset), _caret(texts[leak.home], leak.offset))
+        for leak in found.leaks
+    ]
 
 
 # -- what each DSL string of a ruleset is ---------------------------------------------------------

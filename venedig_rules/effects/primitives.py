@@ -228,6 +228,13 @@ def field(ctx: Context, item: str, field: str) -> Any:
     return ctx.item(item).get(field)
 
 
+@P(example='declassify(steps, "the gondola moves on the open track")')
+def declassify(ctx: Context, value: Any, why: str) -> Any:
+    """``value``, declassified: the flow check lets it reach what every seat sees. ``why``
+    quotes the rulebook sentence that shows it (docs/dsl.md, "Hidden information")."""
+    return value
+
+
 @P(
     result="any",
     calls=True,
