@@ -308,13 +308,26 @@ class _Checker:
                 continue
             problem = _param_problem(decl, value)
             if problem:
-                yield ParamError(f"param {pname!r} of {name} is {value!r}; expected {problem}", self.at(vptr))
+                yield ParamError(
+                    f"param {pname!r} of {name} is {value!r}; expected {problem.expected}"
+                    + self.declared_at(f"/game/parameters/{pkind}/{pname}", problem.bound),
+                    self.at(vptr),
+                )
         for pname, decl in declared.items():
             if isinstance(decl, dict) and decl.get("required") and pname not in params:
                 yield ParamError(
                     f"{name} lacks param {pname!r}, which game.yaml declares as required",
                     self.at(ptr + "/params") if "params" in item else self.at(ptr),
                 )
+
+    def declared_at(self, decl_ptr: str, bound: str) -> str:
+        """Where a bound a value broke is declared (a variant raising the value may need it
+        raised too): `` (bound parameters.tiles.end_a.maximum at rules/rialto/game.yaml:262:7)``."""
+        if not bound:
+            return ""
+        ptr = pointer(decl_ptr, bound)
+        dotted = ".".join(ptr.strip("/").split("/")[1:])
+        return f" (bound {dotted} at {self.positions.key_at(ptr)})"
 
     def counts(self) -> Iterator[RulesError]:
         components: dict[Any, tuple[str, dict[str, Any]]] = {}  # id -> (pointer, item)
@@ -437,8 +450,15 @@ class _Checker:
                     )
 
 
-def _param_problem(decl: dict[str, Any], value: Plain) -> str:
-    """What is wrong with a param value against its declaration, or ``""``."""
+class _ParamProblem(NamedTuple):
+    """What a param value should be, and the key of its declaration it broke ("" for its type)."""
+
+    expected: str
+    bound: str
+
+
+def _param_problem(decl: dict[str, Any], value: Plain) -> _ParamProblem | None:
+    """What is wrong with a param value against its declaration, or None."""
     kind = decl.get("type")
     ok = {
         "integer": isinstance(value, int) and not isinstance(value, bool),
@@ -448,13 +468,13 @@ def _param_problem(decl: dict[str, Any], value: Plain) -> str:
         "ids": isinstance(value, list) and all(isinstance(v, str) for v in value),
     }.get(str(kind), True)
     if not ok:
-        return f"a value of type {kind}"
+        return _ParamProblem(f"a value of type {kind}", "")
     if kind == "integer":
         if "minimum" in decl and value < decl["minimum"]:
-            return f"at least {decl['minimum']}"
+            return _ParamProblem(f"at least {decl['minimum']}", "minimum")
         if "maximum" in decl and value > decl["maximum"]:
-            return f"at most {decl['maximum']}"
+            return _ParamProblem(f"at most {decl['maximum']}", "maximum")
     values = decl.get("values")
     if isinstance(values, list) and value not in values:
-        return f"one of {', '.join(map(repr, values))}"
-    return ""
+        return _ParamProblem(f"one of {', '.join(map(repr, values))}", "values")
+    return None

@@ -72,11 +72,16 @@ class RawRules:
     base_id: str
     variants: tuple[str, ...]
     path: Path
+    #: Whether a variant's own file had a problem (its shape, an id it patches): then only
+    #: those are reported, not their consequences in the merged ruleset (one typo, one error).
+    overlay_failed: bool = False
 
     def data_errors(self, dsl_checker: checks.DslChecker | None = None) -> list[RulesError]:
         """Every problem found in reading, against the schemas and across files (the DSL
         is checked later, by the effects compiler)."""
         errors = list(self.errors)
+        if self.overlay_failed:
+            return errors
         for kind, content in self.data.items():
             errors += schema.validate(kind, content, self.positions, at=f"/{kind}")
         errors += checks.check(self.data, self.positions, dsl_checker)
@@ -234,6 +239,7 @@ def _read_variant(path: Path) -> _Variant:
                 continue
             source = _load_file(file, errors)
             if source is not None and isinstance(source.data, dict):
+                errors += schema.validate(f"overlays/{file.stem}", source.data, source.positions)
                 overlays.append(_Overlay(file.stem, source.data, source.positions, ""))
     ident = head.data.get("id")
     if isinstance(ident, str) and ident != path.stem:
@@ -283,4 +289,5 @@ def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
         base.base_id,
         base.variants + (variant.id,),
         base.path,
+        overlay_failed=base.overlay_failed or bool(variant.errors or result.errors),
     )

@@ -49,8 +49,10 @@ _ITEM_NAMES = {
 
 @cache
 def schemas() -> dict[str, dict[str, Any]]:
-    """Every schema by file name (``cards.schema.json``, ``defs.schema.json``, ...)."""
-    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(schemas_root().glob("*.schema.json"))}
+    """Every schema by its path under ``schemas/`` (``cards.schema.json``, ``overlays/cards.schema.json``, ...)."""
+    root = schemas_root()
+    files = sorted(root.glob("*.schema.json")) + sorted(root.glob("overlays/*.schema.json"))  # variant overlays
+    return {p.relative_to(root).as_posix(): json.loads(p.read_text(encoding="utf-8")) for p in files}
 
 
 @cache
@@ -109,7 +111,9 @@ def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: st
             yield SchemaError(f"unknown key {key!r}{hint}", positions.key_at(pointer(ptr, key)))
         return
     if kind in ("oneOf", "anyOf") and error.context:
-        sub = best_match(error.context)
+        # a value of the wrong kind for a form says little when another form takes that kind
+        # ({valeu: 7} for a constant: the mapping's unknown key, not "should be a number")
+        sub = best_match([e for e in error.context if e.validator != "type" or e.relative_path] or error.context)
         if sub.validator not in ("oneOf", "anyOf", "required"):
             yield from _explain(sub, data, positions, at)
             return
