@@ -20,6 +20,7 @@ from ..errors import (
     did_you_mean,
 )
 from . import board as boardlib
+from .constant_checks import check_lengths
 from .layout_checks import check_layout
 from .yamlsource import Plain, PositionMap, pointer
 
@@ -123,6 +124,7 @@ class _Checker:
         yield from self.params()
         yield from self.counts()
         yield from self.players()
+        yield from check_lengths(self.data, self.positions)
         yield from check_layout(self.data, self.positions)
         yield from self.report()
         if dsl_checker is not None:
