@@ -5,10 +5,10 @@ a variant changing one of the two without the other gets one error, located at t
 the variant set (where the designer is looking), naming where the other lives.
 
 >>> from venedig_rules.data.yamlsource import loads
->>> src = loads("constants:\\n  rounds: 3\\n  order: {value: [1, 2], length: rounds}\\n", "game.yaml")
->>> for err in check_lengths({"game": src.data}, src.positions):
+>>> src = loads("game:\\n constants:\\n  rounds: 3\\n  order: {value: [1, 2], length: rounds}\\n", "game.yaml")
+>>> for err in check_lengths(src.data, src.positions):
 ...     print(err.line())
-game.yaml:3:20: rules/count: constant 'order' has 2 items; expected one per 'rounds', which is 3 (set at game.yaml:2:11)
+game.yaml:4:18: rules/count: constant 'order' has 2 items; expected one per 'rounds', which is 3 (set at game.yaml:3:11)
 """
 
 from __future__ import annotations
