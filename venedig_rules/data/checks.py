@@ -22,6 +22,7 @@ from ..errors import (
 from . import board as boardlib
 from .constant_checks import check_lengths
 from .layout_checks import check_layout
+from .locate import where_changed
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -366,8 +367,9 @@ class _Checker:
                 words = {"equal": "exactly", "at_most": "at most", "at_least": "at least"}[relation]
                 yield CountError(
                     f"component {item.get('id')!r} has count {want}; expected {words} the number "
-                    f"of board spaces matching {rule['where']}, which is {have}",
-                    self.at(ptr + "/board_spaces"),
+                    f"of board spaces matching {rule['where']}, which is {have} (board_spaces at "
+                    f"{self.at(ptr + '/board_spaces')})",
+                    where_changed(self.at(ptr + "/board_spaces"), self.at(ptr + "/count")),
                 )
         for ptr, item in self.items("board", "counts"):
             where, want = item.get("where"), item.get("count")

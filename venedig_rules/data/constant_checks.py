@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import CountError, Location, RulesError, did_you_mean
+from .locate import where_changed
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -44,9 +45,9 @@ def check_lengths(data: dict[str, Any], positions: PositionMap) -> Iterator[Rule
         if len(items) == length:
             continue
         items_at, length_at = positions.at(pointer(at, "value")), _value_at(positions, constants[other], other)
-        declared_in = positions.key_at(pointer(at, "length")).file
+        declared = positions.key_at(pointer(at, "length"))
         # the value set elsewhere than the declaration is the one a variant changed: report it there
-        if items_at.file == declared_in != length_at.file:
+        if where_changed(declared, items_at) is declared and where_changed(declared, length_at) is length_at:
             yield CountError(
                 f"constant {other!r} is {length}, but constant {name!r} (at {items_at}) has {len(items)} items, "
                 f"one per {other!r}; give it {length}",
