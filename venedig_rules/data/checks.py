@@ -351,10 +351,15 @@ class _Checker:
             want = item.get("count")
             if isinstance(want, int) and want != total:
                 kinds = sorted({p.split("/")[1] for p in users[comp]})
+                count_at = self.at(ptr + "/count")
+                # a count a variant set (an added card, say) is where the designer looks
+                changed = [where_changed(count_at, self.at(u + "/count")) for u in users[comp]]
+                at = next((loc for loc in changed if loc is not count_at), count_at)
                 yield CountError(
-                    f"component {comp!r} has count {want}, but the {' and '.join(kinds)} of it "
-                    f"add up to {total}; expected them to agree",
-                    self.at(ptr + "/count"),
+                    f"component {comp!r} has count {want}"
+                    + (f" (at {count_at})" if at is not count_at else "")
+                    + f", but the {' and '.join(kinds)} of it add up to {total}; expected them to agree",
+                    at,
                 )
         for ptr, item in components.values():
             rule, want = item.get("board_spaces"), item.get("count")

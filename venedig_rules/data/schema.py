@@ -7,12 +7,14 @@ definitions in ``schemas/defs.schema.json``.
 >>> src = loads("invariants:\\n  - id: pillars\\n    chek: 'true'\\n    message: m\\n", "inv.yaml")
 >>> for err in validate("invariants", src.data, src.positions):
 ...     print(err.line())
-inv.yaml:2:5: rules/schema: invariant 'pillars' is missing required key 'check'
 inv.yaml:3:5: rules/schema: unknown key 'chek' (did you mean 'check'?)
+
+A required key missing where an unknown key is its misspelling is that one typo: one error.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -93,10 +95,30 @@ def validate(kind: str, data: Plain, positions: PositionMap, at: str = "") -> li
     ``at`` is the pointer of ``data`` within ``positions`` (for data nested in a larger map).
     """
     found: dict[tuple[Location, str], SchemaError] = {}
-    for error in validator(kind).iter_errors(data):
+    errors = list(validator(kind).iter_errors(data))
+    misspelt = _misspelt_required(errors)
+    for error in errors:
+        if error.validator == "required" and (tuple(error.absolute_path), _missing(error)) in misspelt:
+            continue  # the unknown key's error says it: one typo, one error
         for err in _explain(error, data, positions, at):
             found.setdefault((err.location, err.message), err)
     return list(found.values())
+
+
+def _missing(error: ValidationError) -> str:
+    missing = re.findall(r"'([^']*)' is a required property", error.message)
+    return missing[0] if missing else ""
+
+
+def _misspelt_required(errors: list[ValidationError]) -> set[tuple[tuple[str | int, ...], str]]:
+    """(object path, key) of each key an unknown key of the same object is a misspelling of."""
+    out = set()
+    for error in errors:
+        if error.validator in ("additionalProperties", "unevaluatedProperties"):
+            allowed = list(_schema_of(error).get("properties", {}))
+            for key in _unexpected(error):
+                out |= {(tuple(error.absolute_path), k) for k in difflib.get_close_matches(key, allowed, 1, 0.6)}
+    return out
 
 
 def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: str) -> Iterator[SchemaError]:
