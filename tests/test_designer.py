@@ -55,6 +55,18 @@ ONE_TYPO = {
         "game:\n  constants:\n    matching_edge_points: {value: 2, provenence: assumed}",
         7,
     ),
+    "saeulen-added-card-key": (
+        "saeulen",
+        "components:\n  components:\n    - {id: action_card, count: 31}\ncards:\n  cards:\n"
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, componnet: action_card, type: gondolier}",
+        10,
+    ),
+    "saeulen-added-card-uncounted": (
+        "saeulen",
+        "cards:\n  cards:\n"
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}",
+        7,
+    ),
     "saeulen-remove-id": ("saeulen", "cards:\n  cards:\n    - {remove: arsonst}", 7),
     "saeulen-pillars-unbalanced": ("saeulen", "components:\n  components:\n    - {id: pillar, count: 7000}", 7),
     "rialto-rounds-valeu": ("rialto", "game:\n  constants:\n    rounds: {valeu: 7}", 7),
@@ -121,6 +133,11 @@ DESIGNS = {
         "saeulen",
         "components:\n  components:\n    - {id: pillar, count: 70}\n"
         "game:\n  constants:\n    matching_edge_points: {value: 2}",
+    ),
+    "saeulen_new_role_card": (
+        "saeulen",
+        "components:\n  components:\n    - {id: action_card, count: 31}\ncards:\n  cards:\n"
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}",
     ),
     "rialto_bridges_2_7_seven_rounds": (
         "rialto",
