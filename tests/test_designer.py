@@ -270,3 +270,40 @@ def test_describe_json_gives_constants_with_their_sources_and_the_assumed_data(t
     assert main(["describe", "rialto"]) == 0
     text = capsys.readouterr().out
     assert "Constants in detail" in text and "Assumed data" in text
+
+
+# -- the designer's tutorial (docs/variants.md) runs -------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_the_tutorial_runs_from_new_variant_to_a_balance_report(tmp_path: Path, monkeypatch, capsys):
+    import re
+
+    text = (DOCS / "variants.md").read_text(encoding="utf-8")
+    design = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "id: seven_rounds" in b)
+    commands = [line.split() for b in re.findall(r"```shell\n(.*?)```", text, re.S) for line in b.splitlines()]
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for words in commands:
+        assert words[0] == "venedig-rules"
+        if "--games" in words:
+            words[words.index("--games") + 1] = "2"
+        assert main(words[1:]) == 0, words
+        outputs.append(capsys.readouterr().out)
+        if words[1] == "new-variant":
+            assert vr.validate(tmp_path / "seven_rounds.yaml") == []  # the starter, as written
+            (tmp_path / "seven_rounds.yaml").write_text(design, encoding="utf-8")  # the designer's edit
+    assert "variant seven_rounds" in outputs[3] and "game/constants/round_districts" in outputs[3]
+    # the errors the tutorial shows are the ones a typo gives
+    shown = re.search(r"one typo gives one error.*?```text\n(.*?)```", text, re.S).group(1).splitlines()
+    edits = [
+        ("rounds: {value: 7}", "rounds: {valeu: 7}"),
+        ("end_a: {maximum: 7}", "end_b: {maximum: 6}"),  # the bound left as it was
+        ("      round_districts: {value: [1, 2, 3, 4, 5, 6, 1]}   # the round tile of each round\n", ""),
+    ]
+    for (old, new), line in zip(edits, shown, strict=True):
+        assert old in design
+        (tmp_path / "seven_rounds.yaml").write_text(design.replace(old, new), encoding="utf-8")
+        (error,) = vr.validate(tmp_path / "seven_rounds.yaml")
+        assert str(error) == line or (error.code == "rules/count" and str(error).split(": ", 1)[0] in line)

@@ -325,7 +325,7 @@ class _Checker:
 
     def declared_at(self, decl_ptr: str, bound: str) -> str:
         """Where a bound a value broke is declared (a variant raising the value may need it
-        raised too): `` (bound parameters.tiles.end_a.maximum at rules/rialto/game.yaml:262:7)``."""
+        raised too): `` (bound parameters.tiles.end_a.maximum at rules/rialto/game.yaml:271:7)``."""
         if not bound:
             return ""
         ptr = pointer(decl_ptr, bound)
