@@ -43,6 +43,7 @@ def play_random(rules: vr.Ruleset, players: int, seed: int = 1) -> vr.Game:
 #: Line 5 is the first line under ``overlay:``.
 ONE_TYPO = {
     "venedig-constant-key": ("venedig", "game:\n  constants:\n    hand_limit: {valeu: 6}", 7),
+    "venedig-constant-type": ("venedig", "game:\n  constants:\n    hand_limit: {value: six}", 7),
     "venedig-building-id": ("venedig", 'buildings:\n  buildings:\n    - {id: basilca, points: "9"}', 7),
     "venedig-building-field": ("venedig", 'buildings:\n  buildings:\n    - {id: basilica, pionts: "9"}', 7),
     "venedig-count-type": ("venedig", 'buildings:\n  buildings:\n    - {id: basilica, count: "five"}', 7),
@@ -67,6 +68,7 @@ ONE_TYPO = {
         "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}",
         7,
     ),
+    "saeulen-constant-float": ("saeulen", "game:\n  constants:\n    matching_edge_points: 2.5", 7),
     "saeulen-remove-id": ("saeulen", "cards:\n  cards:\n    - {remove: arsonst}", 7),
     "saeulen-pillars-unbalanced": ("saeulen", "components:\n  components:\n    - {id: pillar, count: 7000}", 7),
     "rialto-rounds-valeu": ("rialto", "game:\n  constants:\n    rounds: {valeu: 7}", 7),

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from ..errors import Location, RuleFileError, RulesError, UnknownRulesetError, VariantError, YamlError, did_you_mean
 from . import checks, schema
+from .overlay_checks import constant_types
 from .resources import display_path, rules_root
 from .variants import Merged, merge
 from .yamlsource import Plain, PositionMap, Source
@@ -282,6 +283,7 @@ def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
         )
         data[kind] = result.data
     ordered = {kind: data[kind] for kind in FILE_KINDS if kind in data}
+    result.errors += constant_types(base.data, ordered, result.positions)
     return RawRules(
         ordered,
         result.positions,
