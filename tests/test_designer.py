@@ -309,3 +309,14 @@ def test_the_tutorial_runs_from_new_variant_to_a_balance_report(tmp_path: Path, 
         (tmp_path / "seven_rounds.yaml").write_text(design.replace(old, new), encoding="utf-8")
         (error,) = vr.validate(tmp_path / "seven_rounds.yaml")
         assert str(error) == line or (error.code == "rules/count" and str(error).split(": ", 1)[0] in line)
+
+
+def test_a_typo_in_a_variant_folders_overlay_file_is_one_error_in_that_file(tmp_path: Path):
+    folder = tmp_path / "big"
+    folder.mkdir()
+    (folder / "variant.yaml").write_text("extends: venedig\nid: big\ntitle: Big\n", encoding="utf-8")
+    (folder / "game.yaml").write_text("constants:\n  hand_limit: {valeu: 6}\n", encoding="utf-8")
+    (error,) = vr.validate(folder)
+    assert (Path(error.location.file).name, error.location.line) == ("game.yaml", 2) and "'valeu'" in error.message
+    (folder / "game.yaml").write_text("constants:\n  hand_limit: {value: 6}\n", encoding="utf-8")
+    assert vr.validate(folder) == [] and vr.load(folder).constant("hand_limit") == 6
