@@ -65,7 +65,8 @@ ONE_TYPO = {
     "saeulen-added-card-uncounted": (
         "saeulen",
         "cards:\n  cards:\n"
-        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}",
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}\n"
+        "texts:\n  languages:\n    de:\n      names: {card: {gondolier_p7: Gondoliere}}",
         7,
     ),
     "saeulen-constant-float": ("saeulen", "game:\n  constants:\n    matching_edge_points: 2.5", 7),
@@ -139,7 +140,8 @@ DESIGNS = {
     "saeulen_new_role_card": (
         "saeulen",
         "components:\n  components:\n    - {id: action_card, count: 31}\ncards:\n  cards:\n"
-        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}",
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}\n"
+        "texts:\n  languages:\n    de:\n      names: {card: {gondolier_p7: Gondoliere}}",
     ),
     "rialto_bridges_2_7_seven_rounds": (
         "rialto",

@@ -20,6 +20,7 @@ from ..errors import (
     did_you_mean,
 )
 from . import board as boardlib
+from . import textcheck
 from .constant_checks import check_lengths
 from .layout_checks import check_layout
 from .locate import where_changed
@@ -128,6 +129,7 @@ class _Checker:
         yield from check_lengths(self.data, self.positions)
         yield from check_layout(self.data, self.positions)
         yield from self.report()
+        yield from textcheck.check(self.data, self.positions, self.ids, self.spaces)
         if dsl_checker is not None:
             for item_list, fields in DSL_FIELDS.items():
                 for ptr, item in self.items(*item_list):

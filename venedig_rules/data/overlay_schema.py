@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from . import schema
+from .reading import FILE_KINDS
 from .resources import schemas_root
 
 #: The folder (under ``schemas/``) of the overlay schemas.
 OVERLAY_DIR = "overlays"
 #: The rule file kinds a variant may patch.
-PATCHED_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants")
+PATCHED_KINDS = FILE_KINDS
 
 _ONLY_REQUIRED = {"required", "description"}
 
@@ -64,6 +65,11 @@ def _patch(node: Any) -> Any:
         return node
     out: dict[str, Any] = {}
     for key, value in node.items():
+        if key == "$ref" and isinstance(value, str) and not value.startswith("#"):
+            # a reference kept beside other keywords: written out, as the overlay file lives
+            # in another folder than the file it names
+            out["allOf"] = [_resolve(value)]
+            continue
         if key in ("required", "minItems", "minProperties"):
             continue
         if key in ("oneOf", "anyOf") and all(isinstance(b, dict) and set(b) <= _ONLY_REQUIRED for b in value):
@@ -74,11 +80,35 @@ def _patch(node: Any) -> Any:
             out[key] = _nullable(_patch(value))
         elif key == "items" and _is_item_schema(value):
             out[key] = _id_patch(value)
-        elif key in ("$defs", "enum", "const", "examples"):
+        elif key == "$defs":
+            out[key] = _written_out(value)
+        elif key in ("enum", "const", "examples"):
             out[key] = value
         else:
             out[key] = _patch(value)
     return out
+
+
+def _written_out(node: Any) -> Any:
+    """``node`` with each reference to another schema file replaced by its target."""
+    if isinstance(node, list):
+        return [_written_out(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and not ref.startswith("#"):
+        rest = {k: _written_out(v) for k, v in node.items() if k != "$ref"}
+        return {**rest, "allOf": [_resolve(ref)]}
+    return {k: _written_out(v) for k, v in node.items()}
+
+
+def _resolve(ref: str) -> Any:
+    """The target of ``file#/pointer`` in the base schemas, with its references written out."""
+    file, _, frag = ref.partition("#")
+    target: Any = schema.schemas()[file]
+    for part in frag.strip("/").split("/") if frag else ():
+        target = target[part.replace("~1", "/").replace("~0", "~")]
+    return schema._inline(target, file, (ref,))
 
 
 def _is_item_schema(node: Any) -> bool:

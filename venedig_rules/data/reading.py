@@ -26,7 +26,7 @@ from .yamlsource import Plain, PositionMap, Source
 from .yamlsource import load as load_yaml
 
 #: The rule file kinds of a ruleset folder, in reading order.
-FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants")
+FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "texts")
 #: Files a ruleset cannot do without.
 REQUIRED = ("game", "components")
 #: The folder of a ruleset's bundled variants.
