@@ -42,7 +42,7 @@ def test_validate_prints_every_error_one_per_line_and_exits_1(tiny: Path, capsys
     )
     assert main(["validate", str(tiny)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 3  # two unknown card types, an unknown key
+    assert len(lines) == 3  # two unknown card types, an unknown key (the missing name is that typo: not repeated)
     assert all(line.count(":") >= 4 for line in lines)
     assert any("cards.yaml:8:11: rules/reference: unknown card type 'gld'" in line for line in lines)
 

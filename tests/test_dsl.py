@@ -919,15 +919,20 @@ def test_plus_joins_lists_and_none_counts_as_an_empty_list(tmp_path):
     assert run(tmp_path, "[[1] + [2, 3], [1] + none, none + [1], [] + []]") == ((1, 2, 3), (1,), (1,), ())
 
 
-def test_indexing_counts_from_zero_and_from_the_end_and_out_of_range_gives_none(tmp_path):
-    assert run(tmp_path, "let xs = [10, 20, 30]; [xs[0], xs[2], xs[-1], xs[3], xs[-4], [[1, 2]][0][1]]") == (
-        10,
-        30,
-        30,
-        None,
-        None,
-        2,
-    )
+def test_indexing_counts_from_zero_and_from_the_end(tmp_path):
+    assert run(tmp_path, "let xs = [10, 20, 30]; [xs[0], xs[2], xs[-1], xs[-3], [[1, 2]][0][1]]") == (10, 30, 30, 10, 2)
+
+
+@pytest.mark.parametrize("index", ["3", "-4"])
+def test_an_index_out_of_range_is_a_located_runtime_error(tmp_path, index):
+    with pytest.raises(RuleRuntimeError, match=rf"index {index} is out of range of a list of 3 item\(s\)") as info:
+        run(tmp_path, f"let xs = [10, 20, 30];\nxs[{index}]")
+    assert info.value.location is not None and Path(info.value.location.file).name == "game.yaml"
+
+
+def test_get_gives_a_default_for_an_index_out_of_range(tmp_path):
+    program = "let xs = [10, 20, 30]; [get(xs, 0, 0), get(xs, -1, 0), get(xs, 3, 7), get(xs, -4, none)]"
+    assert run(tmp_path, program) == (10, 30, 7, None)
 
 
 def test_the_value_of_a_program_is_its_last_statement(tmp_path):

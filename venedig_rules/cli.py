@@ -19,7 +19,7 @@ from ._version import __version__
 from .data.reading import FILE_KINDS, bundled, bundled_variants
 from .engine.game import SaveFileError
 from .engine.loading import load, validate
-from .errors import UnknownRulesetError, VenedigError
+from .errors import RuleRuntimeError, UnknownRulesetError, VenedigError
 from .present.describe import describe, table
 from .simulate import command as simulate_command
 
@@ -34,10 +34,17 @@ _EXAMPLES = {
     "validate": (
         "examples:\n  venedig-rules validate                      # every bundled ruleset and variant\n"
         "  venedig-rules validate rules/venedig        # one ruleset folder\n"
-        "  venedig-rules validate my_variant.yaml --format json"
+        "  venedig-rules validate my_variant.yaml --format json\n"
+        "  venedig-rules validate my_variant.yaml --play 5     # and 5 quick random games"
     ),
     "describe": (
-        "examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant short_rules_end"
+        "examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant short_rules_end\n"
+        "  venedig-rules describe my_variant.yaml --diff             # what it changes, and where\n"
+        "  venedig-rules describe rialto --format json"
+    ),
+    "new-variant": (
+        "examples:\n  venedig-rules new-variant venedig big_hands.yaml\n"
+        "  venedig-rules new-variant rialto variants/seven_rounds.yaml"
     ),
     "check": (
         "examples:\n  venedig-rules check venedig --games 20\n"
@@ -143,6 +150,14 @@ def _parser() -> argparse.ArgumentParser:
         "a bundled id wins over a same-named folder, so write ./venedig for the folder",
     )
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    p.add_argument(
+        "--play",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then play N quick random games of each target (player counts in turn) and report the first "
+        "runtime error, located in its rule file",
+    )
     p = command(
         "describe", "Print a ruleset's components, cards, tiles, buildings, board and constants as tables.", _describe
     )
@@ -154,6 +169,21 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="apply a bundled variant or variant file (repeatable)",
     )
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    p.add_argument(
+        "--diff",
+        action="store_true",
+        help="only what the variants change from the base ruleset, each with provenance 'variant <id>'",
+    )
+    p = command(
+        "new-variant",
+        "Write a starter variant file: extends GAME, an id equal to the file name, a $schema line that "
+        "makes an editor check the overlay as you type, and the base's constants to start from.",
+        _new_variant,
+    )
+    p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant to extend")
+    p.add_argument("file", metavar="FILE", help="the variant file to write, <id>.yaml")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p = command(
         "check",
         "Play random games to the end at every player count and check every rule "
@@ -455,7 +485,9 @@ def _validate(args: argparse.Namespace) -> int:
     report: list[TargetReport] = []
     for target in _targets(args.paths):
         label = target.label
-        errors = validate(target.ruleset, target.variants)
+        errors: list[Any] = validate(target.ruleset, target.variants)
+        if not errors and args.play > 0:
+            errors += _play_errors(target, args.play)
         report.append(TargetReport(target=label, ok=not errors, errors=[e.to_dict() for e in errors]))
         if args.format == "text":
             if errors:
@@ -470,8 +502,56 @@ def _validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _play_errors(target: _Target, games: int) -> list[PlayError]:
+    """The first runtime error of ``games`` quick random games of ``target`` (none or one)."""
+    from .testing.quick_play import play_quick
+
+    rules = load(target.ruleset, target.variants)
+    if not rules.playable:
+        return []
+    found = play_quick(rules, games)
+    return [] if found.error is None else [PlayError(found.describe(), found.error)]
+
+
+class PlayError(NamedTuple):
+    """A runtime error found by ``validate --play``, printed and reported like a data error."""
+
+    text: str
+    error: RuleRuntimeError
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        loc = self.error.location
+        where = (
+            {"file": loc.file, "line": loc.line, "column": loc.column} if loc else {"file": "", "line": 0, "column": 0}
+        )
+        return {**where, "code": self.error.code, "message": self.text.removeprefix(f"{loc}: ")}
+
+
 def _describe(args: argparse.Namespace) -> int:
-    print(describe(load(args.game, args.variant)), end="")
+    from .present.describe_data import describe_data, details_text, diff_text
+
+    rules = load(args.game, args.variant)
+    base = load(rules.path) if rules.variants and rules.path is not None else None
+    if args.format == "json":
+        data = describe_data(rules, base)
+        if args.diff:
+            data = {k: data[k] for k in ("id", "name", "variants", "base", "changes") if k in data}
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    elif args.diff:
+        print(diff_text(rules, base) if base is not None else f"{rules.name} is not a variant: no changes", end="")
+    else:
+        print(describe(rules) + details_text(rules, base), end="")
+    return 0
+
+
+def _new_variant(args: argparse.Namespace) -> int:
+    from .data.starter import write_starter
+
+    path = write_starter(args.game, Path(args.file), force=args.force)
+    print(f"wrote {path}; check it with: venedig-rules validate {path} --play 5")
     return 0
 
 

@@ -30,6 +30,7 @@ from ..errors import (
 )
 from ..limits import MAX_VARIANT_CHAIN
 from . import checks, schema
+from .overlay_checks import constant_types
 from .resources import display_path, rules_root
 from .variants import Merged, merge
 from .yamlsource import Plain, PositionMap, Source
@@ -97,10 +98,15 @@ class RawRules:
     base_id: str
     variants: tuple[str, ...]
     path: Path
+    #: Whether a variant's own file had a problem (its shape, an id it patches): then only
+    #: those are reported, not their consequences in the merged ruleset (one typo, one error).
+    overlay_failed: bool = False
 
     def read_errors(self) -> list[RulesError]:
         """Every problem found in reading and against the schemas."""
         errors = list(self.errors)
+        if self.overlay_failed:
+            return errors
         for kind, content in self.data.items():
             errors += schema.validate(kind, content, self.positions, at=f"/{kind}")
         return errors
@@ -110,7 +116,9 @@ class RawRules:
         is checked later, by the effects compiler). The checks across files run only on
         data that was read whole and has the shapes the schemas promise."""
         errors = self.read_errors()
-        return errors if refused(errors) else errors + checks.check(self.data, self.positions, dsl_checker)
+        if self.overlay_failed or refused(errors):
+            return errors
+        return errors + checks.check(self.data, self.positions, dsl_checker)
 
 
 def refused(errors: list[RulesError]) -> bool:
@@ -379,6 +387,7 @@ def _overlay_files(folder: Path, errors: list[RulesError]) -> list[_Overlay]:
         if source is None:
             continue
         if isinstance(source.data, dict):
+            errors += schema.validate(f"overlays/{file.stem}", source.data, source.positions)
             overlays.append(_Overlay(file.stem, source.data, source.positions, ""))
         else:
             errors.append(
@@ -417,6 +426,7 @@ def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
         )
         data[kind] = result.data
     ordered = {kind: data[kind] for kind in FILE_KINDS if kind in data}
+    result.errors += constant_types(base.data, ordered, result.positions)
     return RawRules(
         ordered,
         result.positions,
@@ -424,4 +434,5 @@ def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
         base.base_id,
         base.variants + (variant.id,),
         base.path,
+        overlay_failed=base.overlay_failed or bool(variant.errors or result.errors),
     )

@@ -7,12 +7,14 @@ definitions in ``schemas/defs.schema.json``.
 >>> src = loads("invariants:\\n  - id: pillars\\n    chek: 'true'\\n    message: m\\n", "inv.yaml")
 >>> for err in validate("invariants", src.data, src.positions):
 ...     print(err.line())
-inv.yaml:2:5: rules/schema: invariant 'pillars' is missing required key 'check'
 inv.yaml:3:5: rules/schema: unknown key 'chek' (did you mean 'check'?)
+
+A required key missing where an unknown key is its misspelling is that one typo: one error.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -61,8 +63,10 @@ _ITEM_NAMES = {
 
 @cache
 def schemas() -> dict[str, dict[str, Any]]:
-    """Every schema by file name (``cards.schema.json``, ``defs.schema.json``, ...)."""
-    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(schemas_root().glob("*.schema.json"))}
+    """Every schema by its path under ``schemas/`` (``cards.schema.json``, ``overlays/cards.schema.json``, ...)."""
+    root = schemas_root()
+    files = sorted(root.glob("*.schema.json")) + sorted(root.glob("overlays/*.schema.json"))  # variant overlays
+    return {p.relative_to(root).as_posix(): json.loads(p.read_text(encoding="utf-8")) for p in files}
 
 
 @cache
@@ -109,10 +113,30 @@ def validate(kind: str, data: Plain, positions: PositionMap, at: str = "") -> li
     ``at`` is the pointer of ``data`` within ``positions`` (for data nested in a larger map).
     """
     found: dict[tuple[Location, str], SchemaError] = {}
-    for error in validator(kind).iter_errors(data):
+    errors = list(validator(kind).iter_errors(data))
+    misspelt = _misspelt_required(errors)
+    for error in errors:
+        if error.validator == "required" and (tuple(error.absolute_path), _missing(error)) in misspelt:
+            continue  # the unknown key's error says it: one typo, one error
         for err in _explain(error, data, positions, at):
             found.setdefault((err.location, err.message), err)
     return list(found.values())
+
+
+def _missing(error: ValidationError) -> str:
+    missing = re.findall(r"'([^']*)' is a required property", error.message)
+    return missing[0] if missing else ""
+
+
+def _misspelt_required(errors: list[ValidationError]) -> set[tuple[tuple[str | int, ...], str]]:
+    """(object path, key) of each key an unknown key of the same object is a misspelling of."""
+    out = set()
+    for error in errors:
+        if error.validator in ("additionalProperties", "unevaluatedProperties"):
+            allowed = list(_schema_of(error).get("properties", {}))
+            for key in _unexpected(error):
+                out |= {(tuple(error.absolute_path), k) for k in difflib.get_close_matches(key, allowed, 1, 0.6)}
+    return out
 
 
 def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: str) -> Iterator[SchemaError]:
@@ -127,7 +151,9 @@ def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: st
             yield SchemaError(f"unknown key {key!r}{hint}", positions.key_at(pointer(ptr, key)))
         return
     if kind in ("oneOf", "anyOf") and error.context:
-        sub = best_match(error.context)
+        # a value of the wrong kind for a form says little when another form takes that kind
+        # ({valeu: 7} for a constant: the mapping's unknown key, not "should be a number")
+        sub = best_match([e for e in error.context if e.validator != "type" or e.relative_path] or error.context)
         if sub.validator not in ("oneOf", "anyOf", "required"):
             yield from _explain(sub, data, positions, at)
             return

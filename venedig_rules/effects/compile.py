@@ -523,7 +523,12 @@ class _Builder:
             seq, i = items(L, C), index(L, C)
             if not isinstance(i, int) or isinstance(i, bool):
                 raise RuleRuntimeError(f"a list index must be a number, not {i!r}")
-            return seq[i] if -len(seq) <= i < len(seq) else None
+            if -len(seq) <= i < len(seq):
+                return seq[i]
+            raise RuleRuntimeError(
+                f"index {i} is out of range of a list of {len(seq)} item(s)"
+                " (write get(list, i, default) where a missing item is expected)"
+            )
 
         return item
 

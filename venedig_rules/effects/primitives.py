@@ -174,6 +174,12 @@ def item_at(ctx: Context, items: Sequence[Any], n: int) -> Any:
     return items[n] if 0 <= n < len(items) else None
 
 
+@P(example="get(order, 5, none)")
+def get(ctx: Context, items: Sequence[Any], i: int, default: Any) -> Any:
+    """The item at 0-based index i (negative: from the end), or default when out of range."""
+    return items[i] if -len(items) <= i < len(items) else default
+
+
 # -- players ---------------------------------------------------------------------------------
 @P(example="next_player(self)")
 def next_player(ctx: Context, p: Player) -> Player:

@@ -63,7 +63,7 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None) -> Rules
     was not read whole or has a shape its schema refused goes no further: the checks
     across files, the DSL and the board rely on every shape the schemas promise."""
     errors = raw.data_errors(dsl_checker)
-    if refused(errors):
+    if refused(errors) or (errors and raw.overlay_failed):  # a variant's own mistake: not its consequences
         raise InvalidRulesError(errors)
     flow = (raw.data.get("game") or {}).get("flow") if isinstance(raw.data.get("game"), dict) else None
     registry = CORE
