@@ -39,15 +39,19 @@ def validate(
 ) -> list[RulesError]:
     """Every problem of a ruleset or variant, sorted; ``[]`` when it loads cleanly."""
     try:
-        load(name, variants, dsl_checker=dsl_checker)
+        finish(read(name, variants), dsl_checker, trust_validated=False)
     except InvalidRulesError as exc:
         return exc.errors
     return []
 
 
-def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None) -> Ruleset:
-    """The Ruleset of read data, or InvalidRulesError listing every problem."""
-    errors = raw.data_errors(dsl_checker)
+def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust_validated: bool = True) -> Ruleset:
+    """The Ruleset of read data, or InvalidRulesError listing every problem.
+
+    With ``trust_validated``, data that :mod:`~venedig_rules.data.validated` knows to be valid
+    (a bundled ruleset as shipped) skips the schema and cross-file checks (a fast start)."""
+    digest = rules_hash(raw.data)
+    errors = [] if trust_validated and _known_valid(raw, digest, dsl_checker) else raw.data_errors(dsl_checker)
     flow = (raw.data.get("game") or {}).get("flow") if isinstance(raw.data.get("game"), dict) else None
     registry = CORE
     if isinstance(flow, dict) and not errors:
@@ -68,12 +72,20 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None) -> Rules
         title=game["title"],
         players=players,
         data=raw.data,
-        rules_hash=rules_hash(raw.data),
+        rules_hash=digest,
         variants=raw.variants,
         path=raw.path,
         positions=raw.positions,
         compiled=compiled,
     )
+
+
+def _known_valid(raw: RawRules, digest: str, dsl_checker: checks.DslChecker | None) -> bool:
+    """Whether read data is known valid: read without problems, no DSL checker of the
+    caller's to run, and its hash in the manifest of validated data."""
+    from ..data.validated import is_validated
+
+    return not raw.errors and dsl_checker is None and is_validated(digest)
 
 
 def registry_for(modules: list[str]) -> Registry:
