@@ -15,14 +15,17 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import Location, RuleFileError, RulesError, UnknownRulesetError, VariantError, YamlError, did_you_mean
-from . import checks, schema
+from . import schema
 from .resources import display_path, rules_root
 from .variants import Merged, merge
 from .yamlsource import Plain, PositionMap, Source
 from .yamlsource import load as load_yaml
+
+if TYPE_CHECKING:
+    from . import checks  # imported where data is checked: known valid data loads without it (a fast start)
 
 #: The rule file kinds of a ruleset folder, in reading order.
 FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants")
@@ -76,6 +79,8 @@ class RawRules:
     def data_errors(self, dsl_checker: checks.DslChecker | None = None) -> list[RulesError]:
         """Every problem found in reading, against the schemas and across files (the DSL
         is checked later, by the effects compiler)."""
+        from . import checks
+
         errors = list(self.errors)
         for kind, content in self.data.items():
             errors += schema.validate(kind, content, self.positions, at=f"/{kind}")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +33,7 @@ OPTIONS: dict[str, Any] = {"parser": "lalr", "maybe_placeholders": True}
 
 def grammar_text() -> str:
     """The text of ``grammar.lark``."""
-    return resources.files(__package__).joinpath(GRAMMAR).read_text(encoding="utf-8")
+    return Path(__file__).with_name(GRAMMAR).read_text(encoding="utf-8")
 
 
 def grammar_sha256(text: str | None = None) -> str:
@@ -141,7 +140,7 @@ def _decode_object(obj: dict[str, Any]) -> Any:
 def _stored() -> dict[str, Any] | None:
     """The stored tables, or None when there are none (a checkout that never wrote them)."""
     try:
-        text = resources.files(__package__).joinpath(TABLES).read_text(encoding="utf-8")
+        text = path().read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
     stored: dict[str, Any] = decode(text)

@@ -13,13 +13,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..data import checks
 from ..data.reading import RawRules, read, rules_hash
 from ..effects import compile_ruleset
 from ..effects.registry import CORE, Registry
 from ..errors import InvalidRulesError, RulesError
 from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ..data import checks
 
 
 def load(
