@@ -29,6 +29,7 @@ def test_wheel_ships_rules_schemas_and_type_marker(wheel: Path):
     import zipfile
 
     names = set(zipfile.ZipFile(wheel).namelist())
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name  # pure Python unless asked to compile (hatch_build.py)
     assert "venedig_rules/py.typed" in names
     assert "venedig_rules/_data/schemas/defs.schema.json" in names
     for game in ("venedig", "saeulen", "rialto"):
