@@ -43,10 +43,10 @@ def is_validated(data_hash: str) -> bool:
 
 @cache
 def schemas_sha256() -> str:
-    """sha256 over the schema files' names and bytes."""
+    """sha256 over the schema files' names and texts (line ends as ``\\n``)."""
     digest = hashlib.sha256()
     for path in sorted(schemas_root().glob("*.schema.json")):
-        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+        digest.update(f"{path.name}\0{path.read_text(encoding='utf-8')}\0".encode())
     return digest.hexdigest()
 
 

@@ -212,10 +212,10 @@ def fingerprint() -> str:
     from .parser_tables import grammar_text
 
     try:
-        source = Path(__file__).read_bytes()
+        source = Path(__file__).with_name("parse.py").read_text(encoding="utf-8")  # (also in a compiled build)
     except OSError:
         return ""
-    return hashlib.sha256(grammar_text().encode("utf-8") + b"\0" + source).hexdigest()
+    return hashlib.sha256(f"{grammar_text()}\0{source}".encode()).hexdigest()
 
 
 def encode(node: Any) -> Any:

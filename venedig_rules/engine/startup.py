@@ -71,10 +71,13 @@ def stale() -> list[Path]:
 
 
 def write() -> list[Path]:
-    """Write every shipped file anew; returns their paths."""
+    """Write anew every shipped file that is not current; returns their paths."""
+    written = []
     for item in shipped():
-        item.path.write_text(item.render(), encoding="utf-8")
-    return [item.path for item in shipped()]
+        if not item.current():
+            item.path.write_text(item.render(), encoding="utf-8")
+            written.append(item.path)
+    return written
 
 
 def _same_text(path: Path, render: Callable[[], str]) -> bool:
@@ -82,5 +85,4 @@ def _same_text(path: Path, render: Callable[[], str]) -> bool:
 
 
 if __name__ == "__main__":
-    for written in write():
-        print(f"wrote {written}")
+    print("\n".join(f"wrote {path}" for path in write()) or "every shipped file is current")
