@@ -3,7 +3,9 @@ the hot modules as Cython extension modules, and, installed in a new environment
 golden playthroughs and passes the engine's tests with them.
 
 Runs where Cython, setuptools, hatchling and a C compiler are present (``pip install -e
-".[compile]"``; CI installs that extra); skipped elsewhere. Compiling takes minutes.
+".[compile]"``; CI installs that extra); skipped elsewhere. Compiling takes minutes (a quarter
+of an hour on a busy 2-core machine): ``VENEDIG_RULES_COMPILED_WHEEL=PATH`` tests a compiled
+wheel built already from this checkout instead.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ def build_compiled_wheel(into: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def compiled_wheel(tmp_path_factory) -> Path:
-    return build_compiled_wheel(tmp_path_factory.mktemp("compiled"))
+    given = os.environ.get("VENEDIG_RULES_COMPILED_WHEEL")
+    return Path(given) if given else build_compiled_wheel(tmp_path_factory.mktemp("compiled"))
 
 
 @pytest.fixture(scope="module")
