@@ -107,7 +107,7 @@ def test_bundled_data_as_shipped_is_known_valid_and_load_skips_the_data_checks(m
         "data_errors",
         lambda self, dsl_checker=None: calls.append("checked") or real(self, dsl_checker),
     )
-    vr.load("venedig", ["two_player"])
+    vr.load("venedig", ["no_imaginary_player"])
     assert calls == []
     assert vr.validate("venedig") == [] and calls == ["checked"]  # validate always checks
 

@@ -36,7 +36,9 @@ _EXAMPLES = {
         "  venedig-rules validate rules/venedig        # one ruleset folder\n"
         "  venedig-rules validate my_variant.yaml --format json"
     ),
-    "describe": ("examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant two_player"),
+    "describe": (
+        "examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant short_rules_end"
+    ),
     "check": (
         "examples:\n  venedig-rules check venedig --games 20\n"
         "  venedig-rules check my_variant.yaml --games 5 --players 2,3"

@@ -1,9 +1,9 @@
 """Reading a ruleset's files: a bundled id, a folder or a variant, merged with its variants,
 with every value's position kept, and checked against the schemas and across files.
 
->>> raw = read("venedig", ["two_player"])
+>>> raw = read("venedig", ["no_imaginary_player"])
 >>> raw.base_id, raw.variants, raw.data_errors()
-('venedig', ('two_player',), [])
+('venedig', ('no_imaginary_player',), [])
 >>> bundled()
 ['rialto', 'saeulen', 'venedig']
 """
@@ -50,7 +50,7 @@ def bundled_variants(ruleset_id: str) -> list[str]:
     """The names of a bundled ruleset's variants.
 
     >>> bundled_variants("venedig")
-    ['short_rules_end', 'two_player']
+    ['no_imaginary_player', 'short_rules_end']
     """
     folder = rules_root() / ruleset_id / VARIANTS_DIR
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []

@@ -4,12 +4,18 @@ The engine's own kinds and their fields are declared here, once; a ruleset adds 
 its own (``narrate("claim", ...)``, sentences in ``game.yaml`` ``events:``). An event's
 keys come in the order given here: saves, golden playthroughs and clients see that order.
 A player's view holds JSON-safe copies (lists for tuples), with hidden values redacted
-(see :mod:`~venedig_rules.engine.views`).
+(see :mod:`~venedig_rules.engine.views`). The constructors below build each kind; the
+machine uses them for the events of a decision and the end, and builds the ones that come
+at every step (``change``, ``move``, a ruleset's) in place, typed by the same TypedDicts.
 
 >>> choice(1, "drain", "c4", passed=False)
 {'type': 'choice', 'player': 1, 'label': 'drain', 'value': 'c4', 'passed': False}
 >>> move("c4", ["deck", None], ["hand", 0])
 {'type': 'move', 'item': 'c4', 'from': ['deck', None], 'to': ['hand', 0]}
+>>> change("points", 3, "+=", index=1)
+{'type': 'change', 'var': 'points', 'value': 3, 'why': '+=', 'index': 1}
+>>> ruleset_event("claim", {"player": 0, "space": "b2"})
+{'type': 'claim', 'player': 0, 'space': 'b2'}
 """
 
 from __future__ import annotations
@@ -102,6 +108,13 @@ def commit(player: int, label: str, value: Any) -> CommitEvent:
 
 def reveal(label: str, values: Sequence[Any]) -> RevealEvent:
     return {"type": REVEAL, "label": label, "values": values}
+
+
+def change(var: str, value: Any, why: str, index: Any = None) -> ChangeEvent:
+    event: ChangeEvent = {"type": CHANGE, "var": var, "value": value, "why": why}
+    if index is not None:
+        event["index"] = index
+    return event
 
 
 def move(item: Any, source: list[Any], target: list[Any]) -> MoveEvent:

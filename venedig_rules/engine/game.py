@@ -98,10 +98,7 @@ class Game:
     def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
         if self._legal is None:
             pending = self._state.pending
-            if pending is None or self._state.over:
-                self._legal = {}
-            else:
-                self._legal = {p: pending.legal_actions(p) for p in pending.movers()}
+            self._legal = {} if pending is None or self._state.over else pending.legal_by_player()
         return self._legal
 
     @property

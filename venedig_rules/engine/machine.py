@@ -18,7 +18,7 @@ from ..effects.context import Ref
 from ..errors import Location, RuleRuntimeError
 from . import events
 from . import rng as rnglib
-from .events import ChangeEvent, Event
+from .events import ChangeEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
 from .views import json_safe
 
@@ -95,6 +95,10 @@ class PendingChoice:
             return ()
         return _actions(player, self.label, self.options, self.optional)
 
+    def legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        """Each mover's legal actions (what the game asks at every step: one call for all)."""
+        return {self.player: _actions(self.player, self.label, self.options, self.optional)}
+
     def accepts(self, action: Action) -> bool:
         """Whether ``action`` is legal now: the chooser names an option, or passes an optional choice."""
         if action.player != self.player:
@@ -155,6 +159,15 @@ class PendingCommits:
         if self.commits[i] is not None:
             return ()
         return _actions(player, self.label, self.options[i], False)
+
+    def legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        """Each mover's legal actions, in seat order."""
+        label = self.label
+        return {
+            p: _actions(p, label, options, False)
+            for p, options, commit in zip(self.players, self.options, self.commits)
+            if commit is None
+        }
 
     def accepts(self, action: Action) -> bool:
         """Whether ``action`` is legal now: a player yet to commit names one of their options."""
@@ -257,14 +270,14 @@ class Machine:
         value = None if action.name == PASS else action.value
         if isinstance(pending, PendingCommits):
             pending = self.pending = pending.committed(action.player, value)
-            self.emit(events.commit(action.player, pending.label, value))
+            self.events.append(events.commit(action.player, pending.label, value))
             if pending.movers():
                 return self.freeze()
             value = pending.revealed(self.player_count)
-            self.emit(events.reveal(pending.label, value))
+            self.events.append(events.reveal(pending.label, value))
         else:
             # a secret choice's value is shown to the chooser only
-            self.emit(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
+            self.events.append(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
         frame = self.frames[-1]
         frame.own()[pending.target] = freeze(value)
         frame.pc += 1
@@ -333,21 +346,23 @@ class Machine:
             frames.clear()
         if not self.over:
             self.over = True
-            self.emit(events.game_over())
+            self.events.append(events.game_over())
         return self.freeze()
 
     def choose(self, op: ChooseOp, L: Locals) -> bool:
         """Set up a decision; False when there is nothing to decide (an optional choice
-        without options resolves to none at once)."""
+        without options resolves to none at once, unless it is secret: a secret choice is
+        always asked, so that whether it has options shows nobody anything)."""
         _, target, player_f, options_f, label, optional, each, secret = op
         if each is None:
             player = self.player_index(player_f(L, self))
             options = _options(options_f(L, self), label)
             if not options:
-                if optional:
+                if optional and not secret:
                     L[target] = None
                     return False
-                raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
+                if not optional:
+                    raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
             self.pending = PendingChoice(player, label, options, bool(optional), target, bool(secret))
             return True
         players = tuple(self.player_index(p) for p in player_f(L, self))
@@ -432,7 +447,7 @@ class Machine:
                     )
             self.vars[name] = value
             if why is not None:
-                # events.ChangeEvent, built in place: this runs for every change of the state
+                # events.change(), built in place: this runs at every step (so do move and narrate)
                 whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
                 self.events.append(whole)
             return
@@ -455,7 +470,13 @@ class Machine:
         items = tuple(source.get())
         self.write(source.name, source.index, items[:position] + items[position + 1 :], None)
         self.write(target.name, target.index, tuple(target.get()) + (item,), None)
-        self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
+        event: MoveEvent = {
+            "type": "move",
+            "item": item,
+            "from": [source.name, source.index],
+            "to": [target.name, target.index],
+        }
+        self.events.append(event)
 
     def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))
@@ -469,14 +490,15 @@ class Machine:
         self.events.append(event)
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:
-        self.emit(events.ruleset_event(kind, {k: json_safe(v) for k, v in fields.items()}))
+        event: RulesetEvent = {"type": kind, **{k: json_safe(v) for k, v in fields.items()}}
+        self.events.append(event)
 
     def end(self, winners: tuple[int, ...] | None = None) -> NoReturn:
         """End the game now: the machine stops at once (nothing after this runs)."""
         if not self.over:
             self.winners = tuple(self.player_index(w) for w in winners) if winners is not None else None
             self.over = True
-            self.emit(events.game_over())
+            self.events.append(events.game_over())
         raise GameOver
 
     def copies(self, kind: str) -> tuple[str, ...]:

@@ -248,7 +248,7 @@ class RulesetBase:
 
     @property
     def name(self) -> str:
-        """The ruleset id with its variants: ``venedig+two_player``."""
+        """The ruleset id with its variants: ``venedig+no_imaginary_player``."""
         return "+".join((self.id, *self.variants))
 
     def items(self, kind: str, key: str | None = None) -> list[dict[str, Any]]:

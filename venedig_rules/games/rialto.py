@@ -65,6 +65,9 @@ class _Facts:
         self.building_phase: dict[str, int | None] = {
             b["id"]: (b.get("params") or {}).get("phase") for b in rules.items("buildings")
         }
+        self.delays_turn: dict[str, bool] = {
+            b["id"]: bool(rules.item_param(b["id"], "delays_turn")) for b in rules.items("buildings")
+        }
         self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
         self.components: dict[str, Mapping[str, Any]] = {c["id"]: c for c in rules.items("components")}
         self.doge_track: Track = rules.board.track(rules.constant("doge_track"))
@@ -130,13 +133,6 @@ def right_of(ctx: Context, p: Player) -> Player:
 def no_tiles(ctx: Context) -> tuple[None, ...]:
     """One none per connection: the board before any tile is laid."""
     return tuple(None for _ in _facts(ctx).connections)
-
-
-@P(changes=True, example='record_held("bridge")')
-def record_held(ctx: Context, kind: str) -> None:
-    """Note how many cards of a card type each player holds as a stage begins (``held``)."""
-    types = _facts(ctx).card_type
-    ctx.write("held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.read("hand")), "stage")
 
 
 @P(example="free_connections()")
@@ -539,18 +535,20 @@ def _unactivate(ctx: Context, p: int, b: str) -> None:
 @P(example="activatable(self, 1, activation_cost)")
 def activatable(ctx: Context, p: Player, phase: int, cost: int) -> tuple[str, ...]:
     """p's buildings of a phase without a coin on them, if p has the coins to activate one;
-    a building whose ability would do nothing now (yellow 1 with nobody left to go after
-    its owner) is left out."""
+    a building that delays its owner's turn (param ``delays_turn``, yellow 1) is left out
+    when nobody else is still to take a turn in the stage (``turn_queue``): for the last
+    player it would delay nothing."""
     if ctx.read("purse")[p] < cost:
         return ()
     f = _facts(ctx)
     owned = ctx.read("buildings")[p]
     active = ctx.read("activated")[p]
-    out = []
-    for b in dict.fromkeys(owned):
-        if f.building_phase[b] == phase and owned.count(b) > active.count(b):
-            out.append(b)
-    return tuple(out)
+    others_to_go = any(q != p for q in ctx.read("turn_queue"))
+    return tuple(
+        b
+        for b in dict.fromkeys(owned)
+        if f.building_phase[b] == phase and owned.count(b) > active.count(b) and (others_to_go or not f.delays_turn[b])
+    )
 
 
 @P(changes=True, example="activate(self, b, activation_cost)")

@@ -1,8 +1,9 @@
 """Die Säulen von Venedig: the board queries too procedural for the effect DSL.
 
 Everything a player decides, and every score, is DSL in ``rules/saeulen/``; these
-primitives only *answer questions* about the board: where the next pillar may stand,
-which pillars are free for a marker, which tiles can be built where, which tiles lie on
+primitives only *answer questions* about the board: where the next pillar may stand
+(and where a group may begin so that the whole card can be carried out), which pillars
+are free for a marker, which tiles can be built where, which tiles lie on
 top of the shape piles, and a few counts the invariants need. None of them changes the
 game.
 
@@ -116,6 +117,24 @@ def pillar_spots(ctx: Context, has_pillar: Sequence[bool], placed: Sequence[str]
     nothing placed yet in this action, those sharing an edge with the canal or a pillar;
     after that, those sharing an edge with a pillar placed earlier in this action."""
     return _spots(tables(ctx.rules), has_pillar, placed)
+
+
+@P(example="pillar_starts(has_pillar, 4)")
+def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[str, ...]:
+    """The free land squares where the first pillar of a Pitch Dipper's group may stand so
+    that all ``need`` pillars of the group can follow it: squares sharing an edge with the
+    canal or a pillar whose free land area (the free land squares joined to it edge to edge)
+    holds at least ``need`` squares. Where no square allows that, those allowing the most.
+
+    A group grows by any free land square beside it, so from a first pillar it can take in
+    its whole area, and every later pillar beside the group keeps the rest of it reachable:
+    only the first pillar of a group can make the card impossible to carry out."""
+    t = tables(ctx.rules)
+    starts = _spots(t, has_pillar, ())
+    area = _area_sizes(t, has_pillar)
+    sizes = {s: min(need, area[t.index[s]]) for s in starts}
+    most = max(sizes.values(), default=0)
+    return tuple(s for s in starts if sizes[s] == most)
 
 
 @P(example="free_pillars(has_pillar, marker, ground)")
@@ -245,6 +264,23 @@ def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tupl
             if has_pillar[i]:
                 near.update(t.neighbours[i])
     return tuple(t.ids[i] for i in sorted(near) if i in t.land_set and not has_pillar[i])
+
+
+def _area_sizes(t: Tables, has_pillar: Sequence[bool]) -> dict[int, int]:
+    """For every free land square, how many free land squares are joined to it edge to edge
+    (itself included)."""
+    sizes: dict[int, int] = {}
+    for first in t.land:
+        if has_pillar[first] or first in sizes:
+            continue
+        area, todo = {first}, [first]
+        while todo:
+            for n in t.neighbours[todo.pop()]:
+                if n in t.land_set and not has_pillar[n] and n not in area:
+                    area.add(n)
+                    todo.append(n)
+        sizes.update(dict.fromkeys(area, len(area)))
+    return sizes
 
 
 def _fits(

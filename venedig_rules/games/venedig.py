@@ -16,12 +16,12 @@ tile params (``gold``, ``spent``) and the constants of ``game.yaml`` (``hand_lim
 ``draw_*``, ``cards_play_max``, ``gondola_track``, ``imaginary_name``, ...). Facts derived
 from the ruleset (candidate sites, neighbourhoods) are computed once per ruleset.
 
-The imaginary third player of the two-player variant appears wherever a holder of cards
+The imaginary third player of a two-player game appears wherever a holder of cards
 or of a master builder piece may appear, as the value of the constant ``imaginary_name``.
 
 >>> import venedig_rules as vr
 >>> game = vr.load("venedig").new_game(players=3, seed=1)
->>> game.legal_actions()[0].name
+>>> game.apply("p0 pass").legal_actions()[0].name   # after the secret gold exchange
 'play'
 """
 
@@ -105,6 +105,7 @@ class _Facts:
                 "draw_pool_place",
                 "draw_pool_take",
                 "pool_types_unique",
+                "cards_play_min",
                 "cards_play_max",
                 "skip_occupied",
             )
@@ -164,8 +165,8 @@ def playable_sets(
 ) -> tuple[tuple[str, ...], ...]:
     """Every non-empty set of hand cards ``who`` may lay out at once, each sorted: of each
     building type either complete sets (built alone) plus cards that, with those laid out by
-    all players, do not exceed the cards the building needs, or only such cards; at most
-    ``cards_play_max`` cards."""
+    all players, do not exceed the cards the building needs, or only such cards; at least
+    ``cards_play_min`` and at most ``cards_play_max`` cards."""
     f = _facts(ctx)
     key = (hand, laid_out, ghost, who)
     found = f.playable_cache.get(key)
@@ -184,11 +185,11 @@ def playable_sets(
             if n == 0 or _split(f, cards[:n], mine, others, building) is not None
         ]
         choices.append(ok)
-    limit = f.constants["cards_play_max"]
+    least, limit = max(1, f.constants["cards_play_min"]), f.constants["cards_play_max"]
     out = set()
     for combo in product(*choices):
         chosen = tuple(sorted(c for part in combo for c in part))
-        if chosen and len(chosen) <= limit:
+        if least <= len(chosen) <= limit:
             out.add(chosen)
     found = f.playable_cache[key] = tuple(sorted(out))
     return found

@@ -32,7 +32,7 @@ HELP = (
 EXAMPLES = (
     "examples:\n"
     "  venedig-rules simulate venedig --players 3 --games 200\n"
-    "  venedig-rules simulate venedig --variant two_player --games 500 --against venedig --out report/\n"
+    "  venedig-rules simulate venedig --variant no_imaginary_player --games 500 --against venedig --out report/\n"
     "  venedig-rules simulate my_variant.yaml --games 1000 --format json > report.json\n"
     "  venedig-rules simulate rialto --games 2000 --engine ray       # on a Ray cluster (RAY_ADDRESS)\n"
     "needs: pip install 'venedig-rules[sim]' (and 'venedig-rules[ray]' for --engine ray)"
