@@ -20,14 +20,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from test_compiled import build_compiled_wheel  # noqa: E402
-from test_packaging import _see_dependencies  # noqa: E402  (the new environment sees these dependencies)
+from test_packaging import install_wheel  # noqa: E402
 
 #: The playouts, run in a new process of either build: prints actions, CPU seconds, a digest.
 PLAYOUTS = """
@@ -45,15 +44,6 @@ for seed in range({games}):
     digest.update(repr(game.fingerprint()).encode())
 print(actions, time.process_time() - start, digest.hexdigest())
 """
-
-
-def install(wheel: Path, into: Path) -> Path:
-    """The python of a new environment with ``wheel`` installed."""
-    venv.EnvBuilder(with_pip=True).create(into)
-    python = into / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    _see_dependencies(python)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True)
-    return python
 
 
 def playouts(python: Path, cwd: Path, isolated: bool, game: str, games: int, players: int) -> tuple[int, float, str]:
@@ -75,7 +65,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         wheel = args.wheel or build_compiled_wheel(Path(tmp) / "wheel")
-        compiled = install(wheel, Path(tmp) / "venv")
+        compiled = install_wheel(wheel, Path(tmp) / "venv")
         outside = Path(tmp) / "elsewhere"
         outside.mkdir()
         print(f"compiled: {wheel.name}; pure: this checkout; {args.games} games of {args.players} players a round")

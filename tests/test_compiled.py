@@ -17,7 +17,6 @@ import subprocess
 import sys
 import sysconfig
 import tomllib
-import venv
 import zipfile
 from pathlib import Path
 
@@ -63,18 +62,9 @@ def compiled_wheel(tmp_path_factory) -> Path:
 def compiled_python(compiled_wheel: Path, tmp_path_factory) -> Path:
     """The python of a new environment with the compiled wheel installed (and this
     environment's dependencies and test tools visible to it)."""
-    from test_packaging import _see_dependencies
+    from test_packaging import install_wheel
 
-    env_dir = tmp_path_factory.mktemp("venv")
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    python = env_dir / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    _see_dependencies(python)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(compiled_wheel)],
-        check=True,
-        capture_output=True,
-    )
-    return python
+    return install_wheel(compiled_wheel, tmp_path_factory.mktemp("venv"))
 
 
 def test_the_compiled_wheel_is_a_platform_wheel_with_every_listed_module_compiled(compiled_wheel: Path):
