@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +88,83 @@ def test_every_command_has_help_with_an_example(command):
 def test_python_dash_m_runs_the_same_command():
     code, out, _ = run("--version")
     assert code == 0 and out.startswith("venedig-rules ")
+
+
+# -- play ----------------------------------------------------------------------------------------------
+def test_play_prints_sentences_only_and_names_the_seats(capsys):
+    assert main(["play", "venedig", "--players", "3", "--seed", "1", "--names", "Ada,Ben,Cy"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Venedig: 3 players, seed 1"
+    assert lines[1] == "  --- turn 1: Ada ---" and lines[-1].startswith("scores: Ada ")
+    text = "\n".join(lines)
+    assert " is now " not in text and "->" not in text and "draw_pile" not in text
+    assert not re.search(r"\bp\d\b", text) and "the draw pile: " not in text  # no state changes
+
+
+def test_play_verbose_adds_the_state_changes(capsys):
+    main(["play", "venedig", "--players", "3", "--seed", "1"])
+    quiet = capsys.readouterr().out.splitlines()
+    main(["play", "venedig", "--players", "3", "--seed", "1", "--verbose"])
+    verbose = capsys.readouterr().out.splitlines()
+    assert len(verbose) > 2 * len(quiet) and "  the draw pile: 42 items" in verbose
+    rest = iter(verbose)
+    assert all(line in rest for line in quiet)  # the quiet log, in order, within the verbose one
+
+
+def test_play_in_german(capsys):
+    assert main(["play", "rialto", "--players", "3", "--seed", "1", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "das Spiel ist zu Ende" in out and "Runde 1: der Rundenmarker zieht nach" in out
+
+
+def test_play_refuses_a_language_the_game_lacks_and_bad_names(capsys):
+    assert main(["play", "venedig", "--lang", "fr"]) == 2
+    assert "venedig has no texts in 'fr'; its languages: en, de" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["play", "venedig", "--names", "Ada,Ada"])
+
+
+def test_play_with_a_human_and_no_input_ends_quietly():
+    proc = subprocess.run(
+        [sys.executable, "-m", "venedig_rules", "play", "venedig", "--human", "0"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "-- Lay out building cards, or none --" in proc.stdout and "  1. Lay out 1 " in proc.stdout
+
+
+def test_play_into_a_closed_pipe_ends_quietly():
+    cmd = f"{sys.executable} -m venedig_rules play saeulen rialto venedig --seed 1 | head -1"
+    proc = subprocess.run(cmd, shell=True, capture_output=True, text=True)
+    assert proc.stdout == "Die Säulen von Venedig: 2 players, seed 1\n" and proc.stderr == ""
+
+
+def test_a_human_picks_by_number_or_by_part_of_a_text(monkeypatch, capsys):
+    answers = iter(["?", "zzz", "palazzo", "2", "q"])
+    monkeypatch.setattr("builtins.input", lambda *_: next(answers))
+    assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "u   take back your last action" in out  # ? shows the help
+    assert "no option contains 'zzz'" in out
+    assert "    2. Lay out 1 Basilica card and 1 Palazzo card" in out
+    assert "  p0 decides to lay out 1 Basilica card and 1 Palazzo card" in out
+
+
+def test_a_human_takes_back_an_action_the_table_allows_and_saves(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "game.json"
+    answers = iter(["8", "u", "8", "u", f"s {save}", "q"])  # pass, undo; pass, undo; save
+    monkeypatch.setattr("builtins.input", lambda *_: next(answers))
+    assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  taken back: p0 pass") == 2 and f"saved to {save}" in out
+    saved = json.loads(save.read_text())
+    assert saved["actions"] == [] and vr.load("venedig").game_from_json(saved).actions == []
+
+
+def test_a_human_is_told_why_an_action_cannot_be_taken_back(monkeypatch, capsys):
+    answers = iter(["8", "drain(a7)", "u", "q"])  # pass, drain a swamp (by its action): its gold is seen
+    monkeypatch.setattr("builtins.input", lambda *_: next(answers))
+    main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
+    assert "cannot take it back: p0 drain(a7) revealed something" in capsys.readouterr().out

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import doctest
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 import venedig_rules as vr
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
 
 
 def test_variant_guide_example_loads(tmp_path: Path):
@@ -33,3 +36,34 @@ def test_error_reference_lists_every_error_code():
     } - {"venedig", "rules", "dsl"}
     missing = {code for code in codes if f"`{code}`" not in text}
     assert not missing
+
+
+# -- every example runs after a plain `pip install`: from a folder that is not the checkout --------
+DOC_FILES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+_PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def python_blocks(path: Path) -> list[tuple[int, str]]:
+    """(line, code) of each ```python block of a Markdown file."""
+    text = path.read_text(encoding="utf-8")
+    return [(text.count("\n", 0, m.start()) + 2, m.group(1)) for m in _PYTHON_BLOCK.finditer(text)]
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_python_example_runs_outside_the_checkout(path: Path, tmp_path: Path, monkeypatch):
+    """Blocks with ``>>>`` are doctests (their output must match); other blocks must run.
+    Each file's blocks share one namespace, in order, as a reader would type them."""
+    monkeypatch.chdir(tmp_path)  # no tests/, rules/ or docs/ here: what a pip install has
+    namespace: dict = {"__name__": f"doc_{path.stem}"}
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for line, code in python_blocks(path):
+        where = f"{path.relative_to(ROOT)}:{line}"
+        if ">>>" in code:
+            test = parser.get_doctest(code, namespace, where, str(path), line)
+            out: list[str] = []
+            result = runner.run(test, out=out.append, clear_globs=False)
+            assert result.failed == 0, "".join(out)
+            namespace.update(test.globs)  # a DocTest works on a copy: keep what it defined
+        else:
+            exec(compile(code, where, "exec"), namespace)

@@ -148,12 +148,39 @@ def write_ruleset(
         game["parameters"] = parameters
     game["state"] = state or {}
     game["flow"] = flow
-    (root / "game.yaml").write_text(yaml.dump(game, Dumper=_Dumper, sort_keys=False))
     files = dict(files or {})
+    game.update(declared(flow, files))
+    (root / "game.yaml").write_text(yaml.dump(game, Dumper=_Dumper, sort_keys=False))
     files.setdefault("components.yaml", "components:\n  - {id: marker, name: Marker, count: 1}\n")
     for name, text in files.items():
         (root / name).write_text(textwrap.dedent(text).lstrip())
     return root
+
+
+def declared(flow: dict, files: dict[str, str]) -> dict:
+    """Declarations of the decisions and events the DSL of ``flow`` and ``files`` uses
+    (values of any type), and an English texts.yaml for them unless ``files`` has one."""
+    source = yaml.dump(flow) + "".join(files.values())
+    labels = sorted(
+        set(re.findall(r'as \\?"([a-z][a-z0-9_]*)\\?"', source))
+        | ({"choose"} if re.search(r"choose [^;]*?\bfrom\b(?![^;]*\bas\b)", source) else set())
+    )
+    kinds = {}
+    for kind, args in re.findall(r'event\(\\?"([a-z][a-z0-9_]*)\\?"((?:, *[a-z_]+: *[^,)]+)*)\)', source):
+        kinds.setdefault(kind, set()).update(n for n in re.findall(r"([a-z_]+):", args) if n != "to")
+    texts = {
+        "decisions": {
+            label: {"prompt": f"Choose {label}", "waiting": f"{{player}} chooses {label}", "option": "{value}"}
+            for label in labels
+        },
+        "events": {kind: f"{kind}: " + ", ".join(f"{{{f}}}" for f in sorted(fields)) for kind, fields in kinds.items()},
+    }
+    if labels or kinds:
+        files.setdefault("texts.yaml", yaml.dump({"languages": {"en": texts}}))
+    return {
+        "decisions": {label: {"value": "any"} for label in labels},
+        "events": {kind: {"fields": {f: "any" for f in sorted(fields)}} for kind, fields in kinds.items()},
+    }
 
 
 def new_game(root: Path, players: int = 2, seed: int = 0):
@@ -1411,7 +1438,9 @@ def test_simultaneous_commits_stay_hidden_until_all_are_in(tmp_path):
     assert [e["value"] for e in game.view(2)["events"] if e["type"] == "commit"] == [21]
     game.apply("p0 bid(1)").apply("p1 bid(10)")
     reveal = [e for e in game.view(0)["events"] if e["type"] == "reveal"]
-    assert reveal == [{"type": "reveal", "label": "bid", "values": [1, 10, 21]}]
+    assert reveal == [
+        {"type": "reveal", "label": "bid", "values": [1, 10, 21], "text": "revealed: p0 1, p1 10 and p2 21"}
+    ]
 
 
 def test_a_decision_label_must_make_an_action_name(tmp_path):
@@ -1450,7 +1479,8 @@ def secret_game(tmp_path, players: int = 3):
 
 
 def choice_events(events: list[dict]) -> list[dict]:
-    return [e for e in events if e["type"] == "choice"]
+    """The choice events, without the sentence a view adds to each."""
+    return [{k: v for k, v in e.items() if k != "text"} for e in events if e["type"] == "choice"]
 
 
 def test_a_secret_choice_shows_its_value_to_the_chooser_only(tmp_path):
@@ -1477,11 +1507,12 @@ def test_a_secret_pass_is_seen_by_everybody_as_a_pass(tmp_path):
 
 
 def test_the_narration_of_a_secret_choice_names_the_value_only_when_it_is_seen(tmp_path):
-    from venedig_rules.present.narration import sentence
+    from venedig_rules.present.narrator import Narrator
 
     game = secret_game(tmp_path).apply("p1 give(y)")
-    assert sentence({}, choice_events(game.view(1)["events"])[0]) == "p1 give: y"
-    assert sentence({}, choice_events(game.view(0)["events"])[0]) == "p1 give: (secret)"
+    narrator = Narrator(game.rules)
+    assert narrator.sentence(choice_events(game.view(1)["events"])[0]) == "p1 chooses y"
+    assert narrator.sentence(choice_events(game.view(0)["events"])[0]) == "p1 chooses in secret"
 
 
 def test_the_test_kit_finds_a_view_that_shows_a_secret_choice(tmp_path):
@@ -1490,7 +1521,7 @@ def test_the_test_kit_finds_a_view_that_shows_a_secret_choice(tmp_path):
     game = secret_game(tmp_path).apply("p1 give(y)")
     view = game.view(0)
     assert find_leak(game, view, 0) is None
-    choice_events(view["events"])[0]["value"] = "y"
+    next(e for e in view["events"] if e["type"] == "choice")["value"] = "y"
     assert "secret choice" in find_leak(game, view, 0)
 
 
@@ -1528,11 +1559,11 @@ def test_views_show_all_visible_values_redact_others_hands_and_hide_hidden_ones(
 
 def test_an_event_sent_to_one_player_is_shown_to_that_player_only(tmp_path):
     root = write_ruleset(
-        tmp_path / "r", 'event("tip", to: 1, text: "psst"); let a = choose 0 from [1] as "wait"; a', files=SCORING
+        tmp_path / "r", 'event("tip", to: 1, note: "psst"); let a = choose 0 from [1] as "wait"; a', files=SCORING
     )
     game = new_game(root)
     assert [e["type"] for e in game.view(0)["events"]] == []
-    assert game.view(1)["events"] == [{"type": "tip", "to": 1, "text": "psst"}]
+    assert game.view(1)["events"] == [{"type": "tip", "to": 1, "note": "psst", "text": "tip: psst"}]
 
 
 def test_a_program_without_decisions_runs_to_its_end_at_once(tmp_path):

@@ -98,6 +98,11 @@ def lagoon_copy(tmp_path: Path, **edits: tuple[str, str]) -> Path:
     return target
 
 
+def bare(events) -> list[dict]:
+    """Events without the sentence a view adds to each."""
+    return [{k: v for k, v in e.items() if k != "text"} for e in events]
+
+
 def expected_winners(game) -> tuple[int, ...]:
     """Most points, then most markers left; ties shared (lagoon's scoring.yaml)."""
     key = {p: (game.value("points", p), game.value("markers", p)) for p in range(game.players)}
@@ -191,7 +196,7 @@ def test_a_commit_is_invisible_in_the_other_players_views_whatever_its_value(rul
     for p in (0, 2):
         assert len({v[p] for v in views.values()}) == 1, f"p{p}'s view should not depend on which bid p1 committed"
     other = game.clone().apply(game.legal_actions(1)[0])
-    commit = [e for e in other.view(0)["events"] if e["type"] == "commit"]
+    commit = bare(e for e in other.view(0)["events"] if e["type"] == "commit")
     assert commit == [{"type": "commit", "player": 1, "label": "bid", "value": "?", "hidden": True}]
     assert other.view(0)["your_commit"] is None
 
@@ -201,7 +206,7 @@ def test_a_commit_is_visible_to_its_owner_in_view_and_events(rules):
     action = game.legal_actions(1)[0]
     game.apply(action)
     view = game.view(1)
-    commit = [e for e in view["events"] if e["type"] == "commit"]
+    commit = bare(e for e in view["events"] if e["type"] == "commit")
     assert commit == [{"type": "commit", "player": 1, "label": "bid", "value": action.value, "hidden": True}]
     assert view["your_commit"] == action.value, "your_commit should be the committed value, as in the commit event"
 
@@ -223,7 +228,7 @@ def test_the_reveal_event_shows_every_bid_to_everyone_once_all_are_in(rules):
     reveals = [e for e in game.to_json()["events"] if e["type"] == "reveal"]
     assert reveals == [{"type": "reveal", "label": "bid", "values": [bids[p].value for p in range(3)]}]
     for p in range(3):
-        assert [e for e in game.view(p)["events"] if e["type"] == "reveal"] == reveals
+        assert bare(e for e in game.view(p)["events"] if e["type"] == "reveal") == reveals
         assert game.view(p)["your_commit"] is None
 
 
@@ -648,7 +653,7 @@ def test_events_in_views_are_redacted_the_same_way(rules, players):
     game = finished(rules, players, 30 + players)
     full = game.to_json()["events"]
     for p in range(players):
-        shown = game.view(p)["events"]
+        shown = bare(game.view(p)["events"])
         assert len(shown) == len(full)
         for event, seen in zip(full, shown):
             if may_see(event, p):
@@ -675,7 +680,9 @@ def test_a_view_shows_the_decision_only_to_a_player_to_move(rules):
     game = at_claim(rules)
     mover = game.to_move[0]
     view = game.view(mover)
-    assert view["decision"] == {"label": "claim", "actions": [str(a) for a in game.legal_actions(mover)]}
+    decision = view["decision"]
+    assert (decision["label"], decision["actions"]) == ("claim", [str(a) for a in game.legal_actions(mover)])
+    assert decision["prompt"] == game.decision(mover)["prompt"] == "Choose a free land space to claim, or stop"
     assert view["to_move"] == [mover] and view["player"] == mover and view["players"] == 3
     assert all(game.view(p)["decision"] is None for p in range(3) if p != mover)
 
@@ -687,11 +694,15 @@ def test_a_private_rule_event_is_shown_only_to_its_addressee(tmp_path):
             "secret[p] = random(secret_kinds) + 1",
             'secret[p] = random(secret_kinds) + 1; event("peek", to: p, secret: secret[p])',
         ),
+        texts=("    events:\n", '    events:\n      peek: "{to} learns the secret number {secret}"\n'),
     )
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("events:\n", "events:\n  peek: {fields: {secret: number}}\n", 1))
     game = vr.load(folder).new_game(players=3, seed=7)
     for p in range(3):
         peeks = [e for e in game.view(p)["events"] if e["type"] == "peek"]
-        assert peeks == [{"type": "peek", "to": p, "secret": game.value("secret", p)}]
+        secret = game.value("secret", p)
+        assert peeks == [{"type": "peek", "to": p, "secret": secret, "text": f"p{p} learns the secret number {secret}"}]
 
 
 def test_a_secret_decision_with_pass_is_asked_even_without_options(tmp_path):
@@ -873,15 +884,15 @@ def test_the_embedding_guide_loop_is_about_twenty_lines():
     assert 12 <= len(lines) <= 26
 
 
-def test_the_embedding_guide_loop_plays_a_game_to_the_end(monkeypatch, capsys):
-    monkeypatch.chdir(ROOT)
+def test_the_embedding_guide_loop_plays_a_game_to_the_end(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)  # a bundled game: it runs from any folder
     namespace: dict = {"__name__": "embedding_guide"}
     exec(compile(guide_loop(), str(EMBEDDING_GUIDE), "exec"), namespace)
     game = namespace["game"]
     out = capsys.readouterr().out
     assert game.is_over and game.winners
-    assert "bid" in out and "claim" in out and "winners" in out
-    assert len(out.splitlines()) >= len(game.actions)
+    assert "Choose the action card you play this round -> Play " in out and "winners" in out
+    assert len(out.splitlines()) == len(game.actions) + 1
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -18,7 +18,7 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.cli import main
-from venedig_rules.present.render import SPECTATOR, render_svg, render_view
+from venedig_rules.present.render import render_svg, render_view
 from venedig_rules.present.zones import SEPARATOR, TIMES, describe_value
 from venedig_rules.testing.pictures import hidden_ids, render_problems
 
@@ -138,7 +138,7 @@ def test_a_spectator_never_sees_a_hidden_card_or_tile(name, seed):
     hidden = hidden_ids(game, None)
     assert hidden, "the position should hold hidden cards or tiles"
     assert not [ident for ident in hidden if ident in picture]
-    visible = set(json.dumps(game.view(SPECTATOR)["state"]).split('"'))  # every text the spectator's view holds
+    visible = set(json.dumps(game.view(None)["state"]).split('"'))  # every text the spectator's view holds
     secret_names = {describe_value(rules, i) for i in hidden} - {describe_value(rules, i) for i in visible}
     for zone, items in _zone_items(_tree(picture)).items():
         assert not items & secret_names, f"zone {zone} shows {items & secret_names}"
@@ -156,7 +156,7 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
 def test_the_leak_check_finds_a_hidden_card_in_a_doctored_picture():
     rules = _rules("venedig")
     game = _played(rules, 3, seed=1, actions=20)
-    view = game.view(SPECTATOR)
+    view = game.view(None)
     view["state"]["gold_tiles"] = [list(game.value("gold_tiles", p)) for p in range(3)]
     picture = render_view(rules, view)
     assert [ident for ident in hidden_ids(game, None) if ident in picture]
@@ -164,7 +164,7 @@ def test_the_leak_check_finds_a_hidden_card_in_a_doctored_picture():
 
 def test_render_svg_refuses_a_seat_that_is_not_in_the_game():
     game = _rules("venedig").new_game(2, seed=1)
-    with pytest.raises(ValueError, match="seat 2 is not in this game"):
+    with pytest.raises(ValueError, match="2 is not a seat of this game"):
         render_svg(game, seat=2)
 
 

@@ -743,7 +743,7 @@ def _spy_then_speculator(rules):
         supply={0: [], 1: [], 2: []},
     )
     play(game, {0: "spy_p2", 1: "speculator_p3", 2: "gondolier_p2"})
-    game.apply("p0 spy(2)").apply("p0 take(master_builder_4_p2)")
+    game.apply("p0 spy(2)").apply("p0 spy_take(master_builder_4_p2)")
     return game
 
 
@@ -822,7 +822,7 @@ def test_spy_looks_at_an_opponents_cards_takes_one_and_carries_it_out():
     assert look and sorted(look[0]["cards"]) == sorted(game.value("hand", 1)) and len(look[0]["cards"]) == 4
     assert not of_type(game.view(1)["events"], "spy_look")  # only the Spy sees the cards
     assert "councillor_4_p2" in values(game, 0)
-    game.apply("p0 take(councillor_4_p2)")
+    game.apply("p0 spy_take(councillor_4_p2)")
     assert label(game) == "take"  # he carries out the Councillor
     assert "spy_p2" in game.value("hand", 1)
     while label(game) == "take":

@@ -66,7 +66,7 @@ def test_a_view_that_leaks_hidden_data_is_reported(monkeypatch):
             for name, value in views.json_safe(values).items()
         }
 
-    monkeypatch.setattr("venedig_rules.engine.game.redact_state", no_redaction)
+    monkeypatch.setattr("venedig_rules.engine.seatview.redact_state", no_redaction)
     report = testing.api_test(RULES, games=1)
     assert report.violation.check == "view" and "hidden" in report.violation.message
 

@@ -21,6 +21,7 @@ from .engine.notation import Action, ActionSyntaxError, IllegalActionError, pars
 from .engine.ruleset import Ruleset
 from .errors import (
     CountError,
+    DeclarationError,
     DslError,
     DslNameError,
     DslSyntaxError,
@@ -34,6 +35,7 @@ from .errors import (
     RuleRuntimeError,
     RulesError,
     SchemaError,
+    TextError,
     UnknownRulesetError,
     VariantError,
     VenedigError,
@@ -44,6 +46,7 @@ __all__ = [
     "Action",
     "ActionSyntaxError",
     "CountError",
+    "DeclarationError",
     "DslError",
     "DslNameError",
     "DslSyntaxError",
@@ -61,6 +64,7 @@ __all__ = [
     "Ruleset",
     "SaveFileError",
     "SchemaError",
+    "TextError",
     "UnknownRulesetError",
     "VariantError",
     "VenedigError",

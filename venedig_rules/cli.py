@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -22,8 +23,6 @@ from .present.describe import describe, table
 from .simulate import command as simulate_command
 
 if TYPE_CHECKING:
-    from .engine.game import Game
-    from .engine.notation import Action
     from .engine.ruleset import Ruleset
 
 #: A subcommand: runs with the parsed arguments, returns the exit status.
@@ -160,6 +159,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
     p.add_argument("--human", type=_counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p.add_argument("--verbose", action="store_true", help="also print every change of the state (cards moved, ...)")
+    p.add_argument("--names", type=_names, default=None, metavar="A,B,...", help="the players' names, in seat order")
+    p.add_argument("--lang", default="en", metavar="LANG", help="language of the texts, e.g. de (default en)")
     p = command(
         "playthrough",
         "Print the golden playthrough of a ruleset (a seeded game played by random "
@@ -193,6 +195,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG ('-': standard output)")
     simulate_command.add_arguments(command("simulate", simulate_command.HELP, simulate_command.run))
     return parser
+
+
+def _names(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",")]
+    if not all(names) or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"expected different names separated by commas, like Ada,Ben; got {text!r}")
+    return names
 
 
 def _counts(text: str) -> list[int]:
@@ -250,76 +259,62 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    for n, game in enumerate(args.games):
-        if n:
-            print()
-        status = _play_one(argparse.Namespace(**{**vars(args), "game": game}))
-        if status:
-            return status
+    try:
+        for n, game in enumerate(args.games):
+            if n:
+                print()
+            status = _play_one(argparse.Namespace(**{**vars(args), "game": game}))
+            if status:
+                return status
+    except BrokenPipeError:
+        # the reader left (``play ... | head``): end quietly, and keep Python from
+        # complaining when it flushes stdout at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return 0
 
 
 def _play_one(args: argparse.Namespace) -> int:
     from .bots import RandomBot, SeatViews
-    from .present.narration import sentence
+    from .present.narrator import Narrator
+    from .present.table import HumanSeat, Undone
 
     rules = _playable(args)
     players = args.players if args.players in rules.players else rules.players.start
+    try:
+        narrator = Narrator(rules, args.lang, args.names)
+    except ValueError as exc:
+        raise UnknownRulesetError(str(exc)) from None
     game = rules.new_game(players, args.seed)
     humans = [h for h in args.human if 0 <= h < players]
     viewer = humans[0] if humans else None
-    templates = rules.data["game"].get("events") or {}
     bots = {p: RandomBot(args.seed * 31 + p) for p in range(players) if p not in humans}
-    print(
-        f"{rules.title}: {players} players, seed {args.seed}"
-        + (f"; you play p{', p'.join(map(str, humans))}" if humans else "")
-    )
+    seats = {p: HumanSeat(game, p, narrator) for p in humans}
+    you = f"; you play {', '.join(narrator.player(p) for p in humans)}" if humans else ""
+    print(f"{rules.title}: {players} players, seed {args.seed}{you}")
     views = SeatViews(game)
     shown = 0
     while True:
+        # with a human at the table, only that seat's view of the events is told
         events = views(viewer)["events"] if viewer is not None else game.events
-        for event in events[shown:]:
-            text = sentence(templates, event)
-            if text:
-                print(f"  {text}")
+        for line in narrator.lines(events[shown:], verbose=args.verbose):
+            print(f"  {line}")
         shown = len(events)
         if game.is_over:
             break
         for p in game.to_move:
-            actions = game.legal_actions(p)
-            action = _ask(game, p, actions) if p in humans else bots[p].act(views(p), actions)
-            if action is None:
-                return 0
-            if not humans:
-                print(f"> {action}")  # with a human at the table, only their view's events are shown
-            game.apply(action)
-    scores = ", ".join(f"p{p} {s}" for p, s in game.scores.items())
-    print(f"scores: {scores}; winners: {', '.join(f'p{p}' for p in game.winners)}")
+            if p in humans:
+                choice = seats[p].choose()
+                if choice is None:
+                    return 0
+                if isinstance(choice, Undone):
+                    shown = min(shown, len(views(viewer)["events"])) if viewer is not None else len(game.events)
+                    break
+            else:
+                choice = bots[p].act(views(p), game.legal_actions(p))
+            game.apply(choice)
+    print(narrator.result(game))
     return 0
-
-
-def _ask(game: Game, player: int, actions: list[Action]) -> Action | None:
-    """The action a person at the terminal picks for ``player``; ``None`` when they quit."""
-    view = game.view(player)
-    print(f"\n-- p{player}, your view --")
-    for name, value in view["state"].items():
-        print(f"  {name}: {json.dumps(value, ensure_ascii=False)}")
-    print(f"-- p{player}: {view['decision']['label'] if view['decision'] else 'your move'} --")
-    for n, action in enumerate(actions, 1):
-        print(f"  {n:>3}. {action}")
-    while True:
-        try:
-            text = input("number or action (q quits): ").strip()
-        except EOFError:
-            return None
-        if text == "q":
-            return None
-        if text.isdigit() and 1 <= int(text) <= len(actions):
-            return actions[int(text) - 1]
-        match = [a for a in actions if str(a) == text or str(a).split(" ", 1)[1] == text]
-        if match:
-            return match[0]
-        print(f"  not a legal action: {text!r}")
 
 
 def _playthrough(args: argparse.Namespace) -> int:

@@ -120,6 +120,20 @@ class VariantError(RulesError):
     code = "rules/variant"
 
 
+class DeclarationError(RulesError):
+    """A decision label or rule event the rules use without declaring it in game.yaml, or a
+    declared type written wrongly."""
+
+    code = "rules/declaration"
+
+
+class TextError(RulesError):
+    """A text people read is missing (a name, a prompt, a sentence, a language's entry) or
+    its template names a field or format its place does not have."""
+
+    code = "rules/text"
+
+
 class DslError(RulesError):
     """A problem in an effect DSL string."""
 

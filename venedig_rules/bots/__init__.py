@@ -108,16 +108,18 @@ class SeatViews:
     def __call__(self, player: int) -> GameView:
         game = self.game
         last = self._last.get(player)
-        seen, events = (last.position.events, last.events) if last and game.continues(last.position) else (0, [])
-        view = game.view(player, since=seen)
+        cursor, events = (last.cursor, last.events) if last and game.continues(last.position) else (0, [])
+        view = game.view(player, since=cursor)
         events.extend(view["events"])  # the seat's own list, never handed out
-        self._last[player] = _SeatSeen(game.position, events)
+        self._last[player] = _SeatSeen(game.position, view["cursor"], events)
         view["events"] = list(events)
         return view
 
 
 class _SeatSeen(NamedTuple):
-    """Where the game stood at a seat's last view, and the seat's events up to then."""
+    """Where the game stood at a seat's last view, that view's ``cursor`` (the events the
+    seat had received), and the seat's events up to then."""
 
     position: Position
+    cursor: int
     events: list[Event]

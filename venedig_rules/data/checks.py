@@ -20,6 +20,7 @@ from ..errors import (
     did_you_mean,
 )
 from . import board as boardlib
+from . import textcheck
 from .layout_checks import check_layout
 from .yamlsource import Plain, PositionMap, pointer
 
@@ -125,6 +126,7 @@ class _Checker:
         yield from self.players()
         yield from check_layout(self.data, self.positions)
         yield from self.report()
+        yield from textcheck.check(self.data, self.positions, self.ids, self.spaces)
         if dsl_checker is not None:
             for item_list, fields in DSL_FIELDS.items():
                 for ptr, item in self.items(*item_list):

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from . import checks  # imported where data is checked: known valid data loads without it (a fast start)
 
 #: The rule file kinds of a ruleset folder, in reading order.
-FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants")
+FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "texts")
 #: Files a ruleset cannot do without.
 REQUIRED = ("game", "components")
 #: The folder of a ruleset's bundled variants.

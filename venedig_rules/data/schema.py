@@ -30,7 +30,19 @@ if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
 #: The rule file kinds, each with a schema of its own (variant overlays and scenarios too).
-KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "variant", "scenario")
+KINDS = (
+    "game",
+    "board",
+    "components",
+    "cards",
+    "tiles",
+    "buildings",
+    "scoring",
+    "invariants",
+    "texts",
+    "variant",
+    "scenario",
+)
 
 _ITEM_NAMES = {
     "cards": "card",

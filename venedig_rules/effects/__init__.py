@@ -19,7 +19,9 @@ from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import Code, Fn, compile_expression, compile_program
+from .declared import check_contexts, check_declarations
 from .parse import DslParseError, ExprStmt, Program, parse
+from .parse import caret as _caret
 from .registry import CORE, Registry
 
 __all__ = ["CORE", "Compiled", "compile_ruleset", "parse"]
@@ -86,6 +88,8 @@ def compile_ruleset(
             )
     game = data.get("game") or {}
     flow = game.get("flow")
+    if isinstance(flow, dict):
+        errors += check_declarations(programs, data, positions)
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
     compiled = Compiled(registry=registry)
@@ -131,6 +135,7 @@ def compile_ruleset(
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
+    errors += check_contexts(compiled.codes.values(), data, positions)
     return (compiled if not errors else None), errors
 
 
@@ -271,11 +276,3 @@ def _with(base: Scope, names: dict[str, str]) -> Scope:
         procedures=base.procedures,
         registry=base.registry,
     )
-
-
-def _caret(text: str, offset: int) -> str:
-    """The DSL line holding ``offset`` with a caret under that character."""
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    line = text[start : end if end >= 0 else len(text)]
-    return f"    {line}\n    {' ' * (offset - start)}^"

@@ -103,7 +103,14 @@ class PrimitiveCall(NamedTuple):
     primitive: Primitive
 
 
-Resolved = LocalName | StateVar | ConstantValue | RulesetId | PerIndex | ProcedureCall | PrimitiveCall
+class DecisionScope(NamedTuple):
+    """The locals in scope at a decision, name -> frame slot: what its texts may show of the code
+    that decides (kept under ``-id(node)``, apart from the names the decision binds)."""
+
+    slots: dict[str, str]
+
+
+Resolved = LocalName | StateVar | ConstantValue | RulesetId | PerIndex | ProcedureCall | PrimitiveCall | DecisionScope
 #: What each name, call, binding and indexing resolved to, by ``id(node)``.
 Resolution = dict[int, Resolved]
 
@@ -203,6 +210,7 @@ class _Checker:
         return self.expr(node, env)
 
     def choose(self, node: ast.Choose, env: _Env) -> str:
+        self.resolved[-id(node)] = DecisionScope(dict(env.slots))
         if not self.scope.may_wait:
             self.problem(node, "dsl/syntax", "a decision ('choose') is not allowed here")
         if not _LABEL.fullmatch(node.label) or node.label == "pass":

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..errors import RuleRuntimeError
 from . import parse as ast
 from .check import (
     ConstantValue,
+    DecisionScope,
     LocalName,
     PerIndex,
     PrimitiveCall,
@@ -72,6 +73,9 @@ class Code:
     text: str
     offsets: tuple[int, ...] = ()  # per instruction: where its statement starts in ``text``
     steps: tuple[Step, ...] = ()  # per instruction: run it, give the next index
+    #: per decision instruction: the locals in scope there, name -> frame slot (what a
+    #: decision's texts may show of the code that decides)
+    choose_names: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 def compile_program(code_id: str, program: ast.Program, resolved: Resolution) -> Code:
@@ -89,7 +93,7 @@ def compile_program(code_id: str, program: ast.Program, resolved: Resolution) ->
         return i
 
     steps = tuple(_step(op, pc, land) for pc, op in enumerate(instructions))
-    return Code(code_id, instructions, program.text, tuple(builder.offsets), steps)
+    return Code(code_id, instructions, program.text, tuple(builder.offsets), steps, builder.choose_names)
 
 
 def _step(op: Instruction, pc: int, land: Callable[[int], int]) -> Step:
@@ -223,6 +227,7 @@ class _Builder:
         self.offsets: list[int] = []
         self.pos = 0
         self.slots = 0
+        self.choose_names: dict[int, dict[str, str]] = {}
 
     def emit(self, *op: Any) -> int:
         self.ins.append(op)
@@ -427,6 +432,8 @@ class _Builder:
     def top(self, node: ast.Node, target: str) -> None:
         if isinstance(node, ast.Choose):
             each = self.slot_of(node, node.each) if node.each else None
+            scope = self.resolved.get(-id(node))
+            self.choose_names[len(self.ins)] = scope.slots if isinstance(scope, DecisionScope) else {}
             self.emit(
                 CHOOSE,
                 target,

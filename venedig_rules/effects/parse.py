@@ -478,3 +478,16 @@ def walk(node: Any) -> Iterator[Node | Program]:
     elif isinstance(node, tuple):
         for item in node:
             yield from walk(item)
+
+
+def caret(text: str, offset: int) -> str:
+    """The DSL line holding ``offset`` with a caret under that character.
+
+    >>> print(caret("let x = 1;\\nshufle(deck)", 11))
+        shufle(deck)
+        ^
+    """
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    line = text[start : end if end >= 0 else len(text)]
+    return f"    {line}\n    {' ' * (offset - start)}^"

@@ -19,15 +19,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleRuntimeError, VenedigError
+from .decisions import DecisionDescription, describe
 from .events import Event
 from .machine import Machine, State, initial_state
 from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
+from .refusal import why_illegal
 from .ruleset_base import RulesetBase
-from .views import DecisionView, GameView, json_safe, redact_event, redact_state
+from .seatview import build_view
+from .tableundo import TableUndo
+from .tableundo import check as check_table_undo
+from .views import GameView, json_safe
 
 SAVE_FORMAT = "venedig-rules/game"
 SAVE_VERSION = 1
@@ -163,28 +169,58 @@ class Game:
         info = self.rules.compiled_flow.state[name]
         return value[index if info.per == "player" else self.rules.space_index(index)]
 
-    def view(self, player: int, since: int = 0) -> GameView:
+    def view(
+        self,
+        player: int | None,
+        since: int = 0,
+        *,
+        compact: bool = False,
+        lang: str = "en",
+        names: Sequence[str] | None = None,
+    ) -> GameView:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
-        in the event log too. ``since``: only the events from ``game.events[since:]`` (a
-        front end that already showed the earlier ones asks for the new ones only)."""
-        s = self._state
-        pending = s.pending
-        decision: DecisionView | None = None
-        if pending is not None and player in self.to_move:
-            decision = {"label": pending.label, "actions": [str(a) for a in self.legal_actions(player)]}
-        commit = pending.commit_of(player) if pending is not None else None
-        return {
-            "ruleset": self.rules.name,
-            "player": player,
-            "players": self.players,
-            "to_move": list(self.to_move),
-            "over": s.over,
-            "winners": list(self.winners),
-            "state": redact_state(self.rules, s.vars, player, self.players),
-            "decision": decision,
-            "your_commit": json_safe(commit[0]) if commit is not None else None,
-            "events": [e for e in (redact_event(self.rules, ev, player) for ev in self._events[since:]) if e],
-        }
+        in the event log too, each event with its ``text``; the seat's ``decision``, who is
+        ``waiting_for`` what, and the ``cursor``. ``since``: only the events after the first
+        ``since`` the seat has received (pass the last view's ``cursor``). ``compact``: no
+        null entries. ``lang``, ``names``: the language and the seats' names of the texts.
+        ``player=None`` is a spectator: only what every seat may know (the one public view
+        that ``waiting_for``, board pictures and the web front end use).
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> view = game.view(1)
+        >>> game.view(1, since=view["cursor"])["events"], view["waiting_for"][0]["prompt"]
+        ([], 'p0 is laying out building cards')
+        >>> game.view(None)["state"]["hand"], game.view(None)["decision"]
+        ([{'hidden': 5}, {'hidden': 5}, {'hidden': 5}], None)
+        """
+        return build_view(self, player, since, compact=compact, lang=lang, names=names)
+
+    def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
+        """The pending decision of ``player``, for people, or None when that seat is not to
+        move: ``player``, ``label``, ``prompt``, ``secret``, ``simultaneous`` and ``options``
+        (one per legal action, in ``legal_actions`` order: ``action``, ``text``, ``refs``).
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> game.decision(0, lang="de")["options"][0]["text"]
+        '1 Basilika-Karte ausspielen'
+        >>> game.decision(1) is None
+        True
+        """
+        return describe(self, player, lang, names)
+
+    def can_undo(self, player: int) -> TableUndo:
+        """Whether ``player`` may take back its last action at the table (it is the last
+        action, it revealed nothing, no chance was drawn after it), with the reason when
+        not; true exactly when allowed. ``undo()`` itself takes back any action.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")
+        >>> bool(game.can_undo(0)), game.can_undo(1).reason
+        (True, 'p1 has not acted yet')
+        """
+        return check_table_undo(self, player)
 
     # -- acting ----------------------------------------------------------------------------
     def apply(self, action: Action | str) -> Game:
@@ -215,13 +251,7 @@ class Game:
         return self
 
     def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
-        if self._state.over:
-            return f"{action} is not legal: the game is over"
-        if action.player not in legal:
-            return f"{action} is not legal: player {action.player} is not to move (to move: {list(self.to_move)})"
-        options = ", ".join(str(a) for a in legal[action.player][:8])
-        more = "" if len(legal[action.player]) <= 8 else f", ... ({len(legal[action.player])} in all)"
-        return f"{action} is not legal now; legal: {options}{more}"
+        return why_illegal(self, action)
 
     def undo(self) -> Game:
         """Take back the last action."""

@@ -20,20 +20,34 @@ if TYPE_CHECKING:
     from .ruleset_base import RulesetBase
 
 HIDDEN = "?"
+#: The seat number a spectator's view is redacted for: no seat owns it, so it sees only what
+#: every seat may see (``None`` already means "sees everything" to the redaction functions).
+SPECTATOR = -1
 
 
 class DecisionView(TypedDict):
-    """A decision the viewing player must take now: its label and their legal actions' text."""
+    """A decision the viewing player must take now: its label, their legal actions' text and
+    the sentence that asks for it (``game.decision(player)`` has every option's text too)."""
 
     label: str
     actions: list[str]
+    prompt: str
+
+
+class Waiting(TypedDict):
+    """A seat to move, as every seat may know it: its decision's label and public sentence
+    ("p1 is choosing a building site"), never its options."""
+
+    player: int
+    label: str
+    prompt: str
 
 
 class GameView(TypedDict):
-    """What one player may know of a game (``game.view(player)``), JSON-safe."""
+    """What one player (or a spectator) may know of a game (``game.view(player)``), JSON-safe."""
 
     ruleset: str
-    player: int
+    player: int | None  # None: a spectator
     players: int
     to_move: list[int]
     over: bool
@@ -41,7 +55,10 @@ class GameView(TypedDict):
     state: dict[str, Any]  # every state variable, hidden parts redacted
     decision: DecisionView | None  # None unless this player is to move
     your_commit: Any  # at a simultaneous decision, this player's committed value (None before)
-    events: list[Event]  # redacted; those since ``since``
+    waiting_for: list[Waiting]  # every seat to move, in seat order
+    events: list[Event]  # redacted, each with its ``text``; those after the first ``since`` received
+    cursor: int  # how many events this player has received: the ``since`` of the next view
+    lang: str  # the language of the texts
 
 
 def is_redacted(value: Any) -> bool:

@@ -36,8 +36,6 @@ if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.ruleset_base import RulesetBase
 
-#: The seat number of a spectator's view: a seat no player has, so it sees only what is public.
-SPECTATOR = -1
 #: Pixels per board unit, bounded so small boards stay legible and large ones fit a screen.
 SCALE_RANGE = (28.0, 60.0)
 #: The board's width in pixels aimed at.
@@ -67,16 +65,12 @@ def spectator_view(game: Game) -> dict[str, Any]:
     >>> view["state"]["hand"], view["decision"]
     ([{'hidden': 3}, {'hidden': 3}], None)
     """
-    return dict(game.view(SPECTATOR))
+    return dict(game.view(None))
 
 
 def render_svg(game: Game, seat: int | None = None) -> str:
     """The position as ``seat`` sees it (a spectator when ``None``), as SVG text."""
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.players):
-        raise ValueError(
-            f"seat {seat!r} is not in this game; expected 0 to {game.players - 1}, or none for a spectator"
-        )
-    view = game.view(SPECTATOR if seat is None else seat, since=len(game.events))  # the picture needs no log
+    view = game.view(seat, compact=False)
     return render_view(game.rules, view)
 
 
@@ -113,7 +107,7 @@ def render_view(rules: RulesetBase, view: Mapping[str, Any]) -> str:
             viewBox=f"0 0 {round(width)} {round(height)}",
             font_family=FONT,
             data_ruleset=rules.name,
-            data_seat="spectator" if view.get("player", SPECTATOR) == SPECTATOR else view["player"],
+            data_seat="spectator" if view.get("player") is None else view["player"],
         )
         + "\n"
     )

@@ -12,8 +12,12 @@ May import: every layer below the clients, and ``bots``.
 ``api_test`` plays random legal games to the end at every allowed player count and checks,
 after every action: the declared invariants; that a clone equals the game; the save round
 trip; the undo round trip; that the legal actions are sorted, unique and each applicable;
-that every view is JSON-safe and leaks no hidden datum; and at the end that the game ended
-within the declared bound and that replaying the seed and actions gives the same game.
+that every view is JSON-safe and leaks no hidden datum; that the game describes itself
+(``testing.describing``: every decision has a prompt and distinct option texts in every
+language whose refs name things that exist, every event has a sentence, every rule event
+fits its declaration); and at the end that the game ended within the declared bound, that
+its ``play`` log tells no state change and names every seat, and that replaying the seed
+and actions gives the same game.
 Once per ruleset it checks the board layout (every space, region, connection and track
 step placed), and at the end of each game that ``render`` draws well-formed SVG
 with one ``data-space`` element per space and no hidden id (``testing.pictures``).
@@ -26,12 +30,14 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine.game import Game
 from ..engine.notation import Action, IllegalActionError, sort_key
+from ..engine.seatview import cursor
+from .describing import decision_problem, log_problem, view_problem
 from .pictures import layout_problems, render_problems
 
 if TYPE_CHECKING:
@@ -138,7 +144,7 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
     except Exception as exc:  # the flow failing before the first decision
         return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, []), 0
     try:
-        check_state(game, full=True, seen=0)
+        check_state(game, full=True)
         steps = 0
         while not game.is_over:
             if bound and steps >= bound:
@@ -147,11 +153,14 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
             if not movers:
                 raise _Failed("to_move", "the game is not over but nobody is to move")
             action = chooser.choice(game.legal_actions(chooser.choice(movers)))
-            seen = len(game.events)
+            seen = [cursor(game, p) for p in range(players)]
             _check_undo(game, action)
             steps += 1
             check_state(game, full=_is_checkpoint(steps), chooser=chooser, seen=seen)
-        check_state(game, full=True, seen=0)
+        check_state(game, full=True)
+        problem = log_problem(game)
+        if problem:
+            raise _Failed("log", problem)
         check_pictures(game)
         replayed = rules.replay(players, seed, game.actions)
         if replayed.to_json() != game.to_json():
@@ -172,12 +181,14 @@ def _is_checkpoint(step: int) -> bool:
     return step & (step - 1) == 0 or step % CHECKPOINT_EVERY == 0
 
 
-def check_state(game: Game, full: bool = False, chooser: random.Random | None = None, seen: int = 0) -> None:
+def check_state(
+    game: Game, full: bool = False, chooser: random.Random | None = None, seen: Sequence[int] | None = None
+) -> None:
     """Run the per-state checks on ``game``; raises ``_Failed`` naming the broken promise.
 
     Every time: invariants, clone, legal actions (sorted, unique, a sample applicable), the
-    views' state and the events since ``seen``. With ``full``: every legal action applied,
-    the whole event log of every view, and the save round trip.
+    views' state and each seat's events since its cursor in ``seen``. With ``full``: every
+    legal action applied, the whole event log of every view, and the save round trip.
     """
     failed = game.check_invariants()
     if failed:
@@ -202,7 +213,7 @@ def check_state(game: Game, full: bool = False, chooser: random.Random | None = 
             if game.fingerprint() != snapshot:
                 raise _Failed("clone", f"applying {action} to a clone changed the game")
     for p in range(game.players):
-        view = game.view(p, since=0 if full else seen)
+        view = game.view(p, since=0 if full or seen is None else seen[p])
         try:
             json.dumps(view)
         except (TypeError, ValueError) as exc:
@@ -210,6 +221,14 @@ def check_state(game: Game, full: bool = False, chooser: random.Random | None = 
         leak = find_leak(game, view, p)
         if leak:
             raise _Failed("view", f"player {p}'s view shows {leak}")
+        problem = view_problem(game, view)
+        if problem:
+            raise _Failed("text", f"player {p}'s view: {problem}")
+        if full and game.view(p, since=view["cursor"])["events"]:
+            raise _Failed("cursor", f"player {p}'s view(p, since=view['cursor']) still has events")
+    problem = decision_problem(game)
+    if problem:
+        raise _Failed("decision", problem)
     if full:
         whole = game.to_json()
         restored = Game.from_json(game.rules, json.loads(json.dumps(whole)))

@@ -1,8 +1,9 @@
 """Golden playthroughs: a seeded game played by random bots, written as a readable log.
 
 Lines starting with ``> `` are actions; the lines under each are the events it caused, as
-sentences; the last line gives the scores. Replaying the actions must give the same text,
-which pins down every rule of a ruleset: any change in play shows up as a diff.
+the narrator tells them (state changes included); the last line gives the scores.
+Replaying the actions must give the same text, which pins down every rule of a ruleset:
+any change in play shows up as a diff.
 
 >>> import venedig_rules as vr
 >>> text = render(vr.load("tests/rulesets/lagoon"), players=2, seed=1)
@@ -15,13 +16,12 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots import RandomBot, play_out
 from ..engine.game import Game
-from ..present.narration import sentence
+from ..present.narrator import Narrator
 
 if TYPE_CHECKING:
     from ..engine.ruleset import Ruleset
@@ -40,20 +40,20 @@ def render(rules: Ruleset, players: int, seed: int) -> str:
 def log_text(game: Game) -> str:
     """The log of a game: header, actions with their events, final line."""
     rules = game.rules
-    templates = rules.data["game"].get("events") or {}
+    narrator = Narrator(rules)
     lines = [
         f"# venedig-rules playthrough: {rules.name}, {game.players} players, seed {game.seed}",
         f"# rules_hash {rules.rules_hash}",
         f"# regenerate with: venedig-rules playthrough {command_name(rules)} --update",
     ]
     replay = Game(rules, game.players, game.seed)  # as rules.new_game does (game.rules is a RulesetBase)
-    lines += _new_events(replay, 0, templates)
+    lines += _new_events(narrator, replay, 0)
     for action in game.actions:
         seen = len(replay.events)
         replay.apply(action)
         lines.append(f"> {action}")
-        lines += _new_events(replay, seen, templates)
-    lines.append(final_line(replay))
+        lines += _new_events(narrator, replay, seen)
+    lines.append(f"= {narrator.result(replay)}")
     return "\n".join(lines) + "\n"
 
 
@@ -66,17 +66,9 @@ def command_name(rules: RulesetBase) -> str:
     return " ".join([name, *(f"--variant {v}" for v in rules.variants)])
 
 
-def final_line(game: Game) -> str:
-    """The last line of a log: the scores, and the winners once the game is over."""
-    scores = ", ".join(f"p{p} {s}" for p, s in game.scores.items())
-    if not game.is_over:
-        return f"= not over; scores: {scores}"
-    return f"= scores: {scores}; winners: {', '.join(f'p{p}' for p in game.winners)}"
-
-
-def _new_events(game: Game, seen: int, templates: Mapping[str, str]) -> list[str]:
-    """The log lines of the game's events after the first ``seen``."""
-    return [f"  {text}" for text in (sentence(templates, e) for e in game.events[seen:]) if text]
+def _new_events(narrator: Narrator, game: Game, seen: int) -> list[str]:
+    """The log lines of the game's events after the first ``seen``, state changes included."""
+    return [f"  {text}" for text in narrator.lines(game.events[seen:], verbose=True)]
 
 
 def replay_text(rules: Ruleset, text: str) -> str:

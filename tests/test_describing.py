@@ -1,0 +1,422 @@
+"""Games describe themselves to people: game.decision, waiting_for, the cursor of views,
+event sentences, compact views, table undo, the reasons of refused actions, the narrator
+and the checks of the test kit (issue "Self-describing games")."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+import venedig_rules as vr
+from venedig_rules.present.narrator import Narrator
+from venedig_rules.testing import api_test, describing
+
+LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
+VENEDIG = vr.load("venedig")
+SAEULEN = vr.load("saeulen")
+RIALTO = vr.load("rialto")
+
+
+def play_until(game, label: str, seed: int = 0):
+    """Random play until some seat is to decide ``label``."""
+    chooser = random.Random(seed)
+    while not (game.to_move and game._state.pending.label == label):
+        assert not game.is_over, f"the game ended before a {label!r} decision"
+        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+    return game
+
+
+# -- game.decision ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", [VENEDIG, SAEULEN, RIALTO], ids=lambda r: r.id)
+def test_a_decision_has_a_prompt_and_one_option_per_legal_action_in_order(rules):
+    game = rules.new_game(players=3, seed=5)
+    for _ in range(40):
+        for p in game.to_move:
+            d = game.decision(p)
+            assert set(d) == {"player", "label", "prompt", "secret", "simultaneous", "options"}
+            assert d["player"] == p and d["prompt"]
+            assert [o["action"] for o in d["options"]] == [str(a) for a in game.legal_actions(p)]
+            texts = [o["text"] for o in d["options"]]
+            assert all(texts) and len(set(texts)) == len(texts)
+            for option in d["options"]:
+                assert all(describing.ref_problem(game, ref) is None for ref in option["refs"])
+        game.apply(random.Random(len(game.actions)).choice(game.legal_actions(game.to_move[0])))
+
+
+def test_a_seat_that_is_not_to_move_has_no_decision():
+    game = VENEDIG.new_game(players=3, seed=7)
+    assert game.decision(0) is not None and game.decision(1) is None and game.decision(2) is None
+
+
+def test_options_name_what_they_refer_to_typed():
+    game = VENEDIG.new_game(players=3, seed=7)
+    option = game.decision(0)["options"][1]
+    assert option == {
+        "action": "p0 play([basilica_card,palazzo_card])",
+        "text": "Lay out 1 Basilica card and 1 Palazzo card",
+        "refs": [
+            {"kind": "card", "id": "basilica_card", "name": "Basilica card"},
+            {"kind": "card", "id": "palazzo_card", "name": "Palazzo card"},
+        ],
+    }
+    game.apply("p0 pass")
+    drain = game.decision(0)["options"][0]
+    assert drain == {
+        "action": "p0 drain(a7)",
+        "text": "Drain A7",
+        "refs": [{"kind": "space", "id": "a7", "name": "A7"}],
+    }
+
+
+def test_a_tuple_option_refs_each_item_by_its_declared_kind():
+    game = play_until(VENEDIG.new_game(players=3, seed=1), "draw")
+    refs = {o["action"]: o["refs"] for o in game.decision(game.to_move[0])["options"]}
+    placed = next(r for a, r in refs.items() if "[place," in a)
+    assert [r["kind"] for r in placed] == ["word", "card"] and placed[0]["name"] == "a card placed in the pool"
+
+
+def test_a_placing_orders_its_squares_as_the_tile_turns_and_says_which_word_lies_where():
+    game = play_until(SAEULEN.new_game(players=2, seed=3), "place", seed=3)
+    options = game.decision(game.to_move[0])["options"]
+    assert options[0]["text"] == "Place it on J5\u2013K5: field on J5 and K5"  # an en dash
+    assert [r["id"] for r in options[0]["refs"]] == ["j5", "k5"]
+
+
+def test_a_german_decision_names_everything_in_german():
+    game = VENEDIG.new_game(players=3, seed=7)
+    d = game.decision(0, lang="de")
+    assert d["prompt"] == "Gebäudekarten ausspielen, oder keine"
+    assert d["options"][1]["text"] == "1 Basilika-Karte und 1 Palazzo-Karte ausspielen"
+    assert d["options"][1]["refs"][0] == {"kind": "card", "id": "basilica_card", "name": "Basilika-Karte"}
+    assert d["options"][-1]["text"] == "Keine Karten ausspielen"
+
+
+def test_names_name_the_seats_in_every_text():
+    game = SAEULEN.new_game(players=3, seed=7)
+    assert game.decision(0, names=["Ada", "Ben", "Cy"])["options"][0]["text"] == "Take a random card from Ben"
+    assert (
+        game.view(2, names=["Ada", "Ben", "Cy"])["waiting_for"][0]["prompt"] == "Ada is deciding whether to take a card"
+    )
+
+
+def test_a_language_the_ruleset_lacks_is_refused_naming_the_ones_it_has():
+    with pytest.raises(ValueError, match="venedig has no texts in 'fr'; its languages: en, de"):
+        VENEDIG.new_game(players=3, seed=7).decision(0, lang="fr")
+
+
+# -- waiting_for and secret decisions --------------------------------------------------------------
+def test_every_view_says_who_is_deciding_what_in_public_words():
+    game = VENEDIG.new_game(players=3, seed=7)
+    for p in range(3):
+        assert game.view(p)["waiting_for"] == [
+            {"player": 0, "label": "play", "prompt": "p0 is laying out building cards"}
+        ]
+
+
+def test_a_simultaneous_decision_lists_every_seat_that_has_not_committed():
+    game = SAEULEN.new_game(players=3, seed=7).apply("p0 pass")
+    assert [w["player"] for w in game.view(0)["waiting_for"]] == [0, 1, 2]
+    game.apply(game.legal_actions(1)[0])
+    assert [w["player"] for w in game.view(0)["waiting_for"]] == [0, 2]
+    assert game.decision(1) is None
+
+
+def test_a_secret_decision_shows_the_others_only_its_public_sentence():
+    game = play_until(SAEULEN.new_game(players=3, seed=2), "give")
+    chooser = game.to_move[0]
+    secret = game.decision(chooser)
+    assert secret["secret"] and secret["prompt"].startswith("Give p")
+    for p in range(3):
+        view = game.view(p)
+        assert view["waiting_for"] == [
+            {"player": chooser, "label": "give", "prompt": f"p{chooser} is choosing a card to give back"}
+        ]
+        if p != chooser:
+            assert view["decision"] is None and game.decision(p) is None
+            shown = json.dumps(view)
+            assert not any(o["text"] in shown for o in secret["options"])
+    game.apply(game.legal_actions(chooser)[0])
+    others = [p for p in range(3) if p != chooser]
+    choice = [e for e in game.view(others[0])["events"] if e["type"] == "choice" and e["label"] == "give"][-1]
+    assert choice["value"] == "?" and choice["text"] == f"p{chooser} chooses in secret"
+    own = [e for e in game.view(chooser)["events"] if e["type"] == "choice" and e["label"] == "give"][-1]
+    assert own["text"].startswith(f"p{chooser} gives ") and own["text"].endswith(" back")
+
+
+# -- the cursor, since and compact views ------------------------------------------------------------
+def peek_lagoon(tmp_path: Path) -> vr.Ruleset:
+    """Lagoon with a private rule event: each seat learns its own secret number."""
+    root = tmp_path / "lagoon"
+    shutil.copytree(LAGOON, root)
+    game = root / "game.yaml"
+    text = game.read_text().replace(
+        "secret[p] = random(secret_kinds) + 1",
+        'secret[p] = random(secret_kinds) + 1; event("peek", to: p, secret: secret[p])',
+    )
+    game.write_text(text.replace("events:\n", "events:\n  peek: {fields: {secret: number}}\n", 1))
+    texts = root / "texts.yaml"
+    texts.write_text(
+        texts.read_text().replace("    events:\n", '    events:\n      peek: "{to} learns the secret {secret}"\n', 1)
+    )
+    return vr.load(root)
+
+
+def test_the_cursor_counts_the_events_the_seat_received_not_the_whole_log(tmp_path):
+    game = peek_lagoon(tmp_path).new_game(players=3, seed=7)
+    for p in range(3):
+        view = game.view(p)
+        assert view["cursor"] == len(view["events"]) == len(game.events) - 2  # two peeks for the others
+        assert game.view(p, since=view["cursor"])["events"] == []
+
+
+def test_a_client_that_counts_what_it_received_gets_exactly_the_new_events(tmp_path):
+    game = peek_lagoon(tmp_path).new_game(players=3, seed=7)
+    received = {p: game.view(p)["events"] for p in range(3)}
+    chooser = random.Random(1)
+    for _ in range(12):
+        if game.is_over:
+            break
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+        for p in range(3):
+            received[p] += game.view(p, since=len(received[p]))["events"]
+            assert received[p] == game.view(p)["events"]
+
+
+def test_since_beyond_the_cursor_is_refused_after_an_undo():
+    game = VENEDIG.new_game(players=3, seed=7)
+    cursor = game.apply("p0 pass").view(1)["cursor"]
+    game.undo()
+    assert game.view(1)["cursor"] < cursor
+    with pytest.raises(ValueError, match="is not a count of the events p1 has received"):
+        game.view(1, since=cursor)
+
+
+def test_the_seat_log_follows_undo_and_a_different_action_after_it():
+    game = VENEDIG.new_game(players=3, seed=7)
+    game.view(1)
+    game.apply("p0 pass")
+    game.view(1)
+    game.undo()
+    game.apply("p0 play([basilica_card])")
+    fresh = game.clone()  # a clone keeps no views: its log is made anew
+    assert game.view(1) == fresh.view(1)
+
+
+def test_every_event_of_a_view_has_a_sentence_in_the_views_language():
+    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    drain = [e for e in game.view(1, lang="de")["events"] if e["type"] == "drain"]
+    assert drain == [{"type": "drain", "player": 0, "space": "k8", "text": "p0 legt K8 trocken"}]
+    assert all(e["text"] for e in game.view(2)["events"])
+
+
+def test_a_hidden_value_is_named_as_hidden():
+    events = VENEDIG.new_game(players=3, seed=7).view(1)["events"]
+    assert events[1]["text"] == "p0 draws a card" and events[4]["text"] == "p1 draws a Basilica card"
+
+
+def test_a_compact_view_has_no_null_entries_and_the_same_content():
+    game = VENEDIG.new_game(players=3, seed=7)
+    full, compact = game.view(1), game.view(1, compact=True)
+
+    def nulls(value) -> int:
+        if isinstance(value, dict):
+            return sum(v is None or nulls(v) for v in value.values())
+        return sum(nulls(v) for v in value) if isinstance(value, list) else 0
+
+    assert nulls(full) > 0 and nulls(compact) == 0
+    assert "decision" not in compact and compact["state"]["built"] == {
+        s: b for s, b in full["state"]["built"].items() if b is not None
+    }
+    assert len(json.dumps(game.view(1, since=full["cursor"], compact=True))) < 4000
+
+
+# -- table undo --------------------------------------------------------------------------------------
+def test_a_seat_may_take_back_its_last_action_when_nothing_followed_it():
+    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass")
+    allowed = game.can_undo(0)
+    assert allowed and allowed.reason == ""
+    game.undo()
+    assert game.actions == []
+
+
+def test_table_undo_says_why_not():
+    game = VENEDIG.new_game(players=3, seed=7)
+    assert game.can_undo(0).reason == "p0 has not acted yet"
+    game.apply("p0 pass")
+    assert game.can_undo(1).reason == "p1 has not acted yet"
+    game.apply("p0 drain(k8)")  # takes a hidden swamp tile
+    assert not game.can_undo(0) and game.can_undo(0).reason.startswith("p0 drain(k8) revealed something")
+
+
+def test_table_undo_refuses_after_another_seat_acted():
+    game = SAEULEN.new_game(players=3, seed=7).apply("p0 pass")
+    game.apply(game.legal_actions(1)[0])
+    assert game.can_undo(1)  # a commit shows nothing yet
+    game.apply(game.legal_actions(2)[0])
+    assert game.can_undo(1).reason == "p1 has no action to take back: p2 acted last"
+
+
+def test_table_undo_refuses_after_chance_and_after_a_reveal():
+    game = SAEULEN.new_game(players=3, seed=7)
+    game.apply("p0 steal(1)")  # a random card from p1
+    assert game.can_undo(0).reason.startswith("chance was drawn after p0 steal(1)")
+    game = SAEULEN.new_game(players=3, seed=7).apply("p0 pass")
+    for p in (0, 1, 2):
+        game.apply(game.legal_actions(p)[0])
+    assert "revealed something" in game.can_undo(2).reason
+
+
+def test_table_undo_refuses_once_the_game_is_over():
+    game = VENEDIG.new_game(players=2, seed=1)
+    chooser = random.Random(1)
+    while not game.is_over:
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    assert game.can_undo(vr.parse_action(game.actions[-1]).player).reason == "the game is over"
+
+
+def test_a_reason_tells_only_what_the_seat_itself_saw():
+    game, chooser = VENEDIG.new_game(players=3, seed=0), random.Random(0)
+    while not game.is_over:
+        mover = game.to_move[0]
+        cursor = game.view(mover)["cursor"]
+        game.apply(chooser.choice(game.legal_actions(mover)))
+        reason = game.can_undo(mover).reason
+        if "revealed something (" in reason:
+            seen = [e["text"] for e in game.view(mover, since=cursor)["events"]]
+            assert reason[reason.index("revealed something (") + 20 : -1] in seen
+
+
+# -- refused actions, in a person's words -------------------------------------------------------------
+def refusal(game, action: str) -> str:
+    with pytest.raises(vr.IllegalActionError) as info:
+        game.apply(action)
+    return str(info.value)
+
+
+def test_an_action_of_a_seat_not_to_move_says_whose_turn_it_is():
+    assert refusal(VENEDIG.new_game(players=3, seed=7), "p2 pass") == (
+        "p2 pass is not legal: p2 is not to move; it is p0's turn (p0 is laying out building cards)"
+    )
+
+
+def test_an_action_of_another_decision_says_what_is_being_decided():
+    message = refusal(VENEDIG.new_game(players=3, seed=7), "p0 drain(f11)")
+    assert message.startswith(
+        "p0 drain(f11) is not legal: p0 has no 'drain' decision now; p0 is deciding 'play' "
+        "(Lay out building cards, or none), e.g. p0 play([basilica_card]); legal: "
+    )
+
+
+def test_a_value_not_among_the_options_names_the_closest():
+    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass")
+    message = refusal(game, "p0 drain(k9)")
+    assert message.startswith(
+        "p0 drain(k9) is not legal: k9 is not among p0's options (Choose a swamp space to drain, or stop); "
+        "closest: p0 drain(k8)"
+    )
+
+
+def test_a_pass_where_none_is_allowed_says_so():
+    message = refusal(SAEULEN.new_game(players=3, seed=7).apply("p0 pass"), "p1 pass")
+    assert message.startswith("p1 pass is not legal: p1 may not pass now (Choose the action card you play this round)")
+
+
+def test_a_refused_action_leaves_the_game_as_it_was():
+    game = VENEDIG.new_game(players=3, seed=7)
+    before = json.dumps(game.to_json())
+    refusal(game, "p0 drain(f11)")
+    assert json.dumps(game.to_json()) == before
+
+
+# -- the narrator --------------------------------------------------------------------------------------
+def test_the_log_tells_sentences_and_state_changes_only_when_verbose():
+    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    narrator = Narrator(VENEDIG, names=["Ada", "Ben", "Cy"])
+    assert narrator.lines(game.events) == [
+        "--- turn 1: Ada ---",
+        "Ada lays out no cards",
+        "Ada chooses to drain K8",
+        "Ada drains K8",
+    ]
+    verbose = narrator.lines(game.events, verbose=True)
+    assert len(verbose) == len(game.events) and "the phase: turn" in verbose
+
+
+def test_the_german_narrator_tells_german_sentences():
+    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    assert Narrator(VENEDIG, "de").lines(game.events)[-2:] == ["p0 will K8 trockenlegen", "p0 legt K8 trocken"]
+
+
+# -- the test kit's checks for any ruleset --------------------------------------------------------------
+@pytest.mark.parametrize(
+    "rules", [VENEDIG, SAEULEN, RIALTO, vr.load("venedig", ["no_imaginary_player"])], ids=lambda r: r.name
+)
+def test_a_random_game_of_each_ruleset_describes_itself(rules):
+    players = rules.players.start + 1 if rules.players.start + 1 in rules.players else rules.players.start
+    game, chooser = rules.new_game(players, seed=11), random.Random(11)
+    while not game.is_over:
+        assert describing.decision_problem(game) is None
+        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+    for p in range(players):
+        assert describing.view_problem(game, game.view(p)) is None
+    assert describing.log_problem(game) is None
+
+
+def variant(tmp_path: Path, overlay: str) -> vr.Ruleset:
+    path = tmp_path / "designer.yaml"
+    path.write_text(
+        f"extends: venedig\nid: designer\ntitle: A designer's variant\noverlay:\n{overlay}", encoding="utf-8"
+    )
+    return vr.load(path)
+
+
+def test_the_kit_finds_option_texts_that_are_not_distinct(tmp_path):
+    rules = variant(
+        tmp_path, "  texts:\n    languages:\n      en:\n        decisions:\n          play: {option: Lay out cards}\n"
+    )
+    game = rules.new_game(players=3, seed=7)
+    assert "have the same en text 'Lay out cards'" in describing.decision_problem(game)
+    texts = [o["text"] for o in game.decision(0)["options"]]
+    assert len(set(texts)) == len(texts) and texts[0] == "Lay out cards ([basilica_card])"  # still told apart
+
+
+def test_the_kit_finds_a_seat_named_by_its_number_in_the_log(tmp_path):
+    rules = variant(
+        tmp_path,
+        "  game:\n    events:\n      drain: {fields: {player: any}}\n"
+        "  texts:\n    languages:\n      en:\n        events: {drain: 'seat {player} drains {space}'}\n"
+        "      de:\n        events: {drain: 'Platz {player} legt {space} trocken'}\n",
+    )
+    game = rules.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    assert describing.log_problem(game) == "the en log line 'seat 0 drains K8' shows a seat as 0 (a field of type any)"
+
+
+def test_the_kit_finds_a_rule_event_with_an_undeclared_field(tmp_path):
+    game = VENEDIG.new_game(players=3, seed=7)
+    assert describing.events_problem(game, [{"type": "drain", "player": 0, "space": "k8", "gold": 2}]) == (
+        "event 'drain' has field 'gold', which game.yaml events/drain does not declare"
+    )
+    assert describing.events_problem(game, [{"type": "drain", "player": 0, "space": "z99"}]) == (
+        "field 'space' of event 'drain' is 'z99', which is no space"
+    )
+
+
+def test_the_kit_finds_a_ref_to_nothing():
+    game = VENEDIG.new_game(players=3, seed=7)
+    assert describing.ref_problem(game, {"kind": "card", "id": "joker", "name": "Joker"}) == (
+        "ref {'kind': 'card', 'id': 'joker', 'name': 'Joker'} names no card of the ruleset"
+    )
+    assert describing.ref_problem(game, {"kind": "player", "id": 3, "name": "p3"}) is not None
+
+
+def test_api_test_reports_a_designer_variant_that_does_not_describe_itself(tmp_path):
+    rules = variant(
+        tmp_path, "  texts:\n    languages:\n      en:\n        decisions:\n          drain: {option: Drain}\n"
+    )
+    report = api_test(rules, games=1, players=[3])
+    assert not report.ok and report.violation.check == "decision"
+    assert "the same en text 'Drain'" in report.violation.message
