@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import (
     Location,
@@ -29,12 +29,15 @@ from ..errors import (
     did_you_mean,
 )
 from ..limits import MAX_VARIANT_CHAIN
-from . import checks, schema
+from . import schema
 from .overlay_checks import constant_types
 from .resources import display_path, rules_root
 from .variants import Merged, merge
 from .yamlsource import Plain, PositionMap, Source
 from .yamlsource import load as load_yaml
+
+if TYPE_CHECKING:
+    from . import checks  # imported where data is checked: known valid data loads without it (a fast start)
 
 #: The rule file kinds of a ruleset folder, in reading order.
 FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "texts")
@@ -115,6 +118,8 @@ class RawRules:
         """Every problem found in reading, against the schemas and across files (the DSL
         is checked later, by the effects compiler). The checks across files run only on
         data that was read whole and has the shapes the schemas promise."""
+        from . import checks
+
         errors = self.read_errors()
         if self.overlay_failed or refused(errors):
             return errors

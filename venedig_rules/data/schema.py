@@ -19,15 +19,17 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Location, SchemaError, did_you_mean
 from .resources import schemas_root
 from .yamlsource import Plain, PositionMap, pointer
+
+if TYPE_CHECKING:
+    # imported where a schema is checked, not at the top: a bundled ruleset that was validated
+    # already loads without them (a fast start)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 #: The rule file kinds, each with a schema of its own (variant overlays and scenarios too).
 KINDS = (
@@ -76,6 +78,9 @@ def validator(kind: str) -> Draft202012Validator:
     Its schema has every ``$ref`` to a definition written out in place (the same checks,
     without looking a reference up each time a value is checked, which was most of the
     time a ruleset took to validate); a reference that would repeat forever is kept."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
     registry = Registry().with_resources((name, Resource.from_contents(schema)) for name, schema in schemas().items())
     name = f"{kind}.schema.json"
     return Draft202012Validator(_inline(schemas()[name], name, ()), registry=registry)
@@ -151,6 +156,8 @@ def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: st
             yield SchemaError(f"unknown key {key!r}{hint}", positions.key_at(pointer(ptr, key)))
         return
     if kind in ("oneOf", "anyOf") and error.context:
+        from jsonschema.exceptions import best_match
+
         # a value of the wrong kind for a form says little when another form takes that kind
         # ({valeu: 7} for a constant: the mapping's unknown key, not "should be a number")
         sub = best_match([e for e in error.context if e.validator != "type" or e.relative_path] or error.context)

@@ -12,14 +12,18 @@ venedig_rules.effects.parse.DslParseError: unexpected '6' at offset 11; expected
 from __future__ import annotations
 
 import ast as _pyast
+import hashlib
+import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
-from importlib import resources
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:
+    # lark is imported when the first text is parsed, not with the package (a fast start)
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 from ..limits import MAX_DSL_DEPTH, MAX_INT
 
@@ -163,15 +167,30 @@ class DslParseError(ValueError):
 
 @cache
 def _parser() -> Lark:
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     # The AST is built while parsing (no parse tree): each node takes its position from its
-    # first token or child node.
-    return Lark(grammar, parser="lalr", transformer=_Build(), maybe_placeholders=True)
+    # first token or child node. The parser's tables are stored with the package (see
+    # parser_tables).
+    from .parser_tables import load_parser
+
+    return load_parser(_Build())
 
 
 @cache
 def parse(text: str) -> Program:
-    """Parse DSL text; raises :class:`DslParseError` with the offset and expected tokens."""
+    """Parse DSL text; raises :class:`DslParseError` with the offset and expected tokens.
+
+    The texts of the bundled rulesets were parsed when the package was made (see
+    :data:`PARSED`): their ASTs are read, not parsed again."""
+    shipped = _shipped().get(text)
+    if shipped is not None:
+        return Program(decode(shipped), text)
+    return parse_text(text)
+
+
+def parse_text(text: str) -> Program:
+    """Parse DSL text with the parser, never from what was shipped (as :func:`parse`)."""
+    from lark.exceptions import UnexpectedInput
+
     try:
         # the transformer builds the AST while parsing: the result is _Build.start's list
         body = cast("list[Node]", _parser().parse(text))
@@ -199,6 +218,68 @@ def _too_deep(program: Program) -> Node | None:
                 return value
             stack.extend((child, depth + 1) for child in vars(value).values())
     return None
+
+
+# -- the parses of the bundled rulesets' texts, shipped with the package ---------------------------
+#: The shipped parses, beside this module: ``{"fingerprint": ..., "programs": {text: encoded
+#: body}}``, written by :mod:`venedig_rules.engine.startup`. They are used only while their
+#: fingerprint is this grammar's and this module's: stale, they are ignored, never wrong.
+PARSED = "parsed_bundled.json"
+
+
+def parsed_path() -> Path:
+    """Where the shipped parses are: :data:`PARSED` beside this module."""
+    return Path(__file__).with_name(PARSED)
+
+
+def fingerprint() -> str:
+    """sha256 of what a parse depends on: the grammar and this module (its AST classes and the
+    builder); "" when this module's source cannot be read (then nothing shipped is used)."""
+    from .parser_tables import grammar_text
+
+    try:
+        source = Path(__file__).with_name("parse.py").read_text(encoding="utf-8")  # (also in a compiled build)
+    except OSError:
+        return ""
+    return hashlib.sha256(f"{grammar_text()}\0{source}".encode()).hexdigest()
+
+
+def encode(node: Any) -> Any:
+    """An AST (a node, or a tuple of nodes) as JSON data: a node is ``{class name: [fields]}``,
+    a tuple a list; :func:`decode` reverses it.
+
+    >>> body = parse("let x = [1, 'a']; f(x, n: -x)").body
+    >>> decode(encode(body)) == body
+    True
+    """
+    if isinstance(node, Node):
+        return {type(node).__name__: [encode(getattr(node, f.name)) for f in fields(node)]}
+    if isinstance(node, tuple):
+        return [encode(item) for item in node]
+    return node
+
+
+def decode(data: Any) -> Any:
+    """The AST that :func:`encode` wrote as ``data``."""
+    if isinstance(data, dict):
+        ((name, values),) = data.items()
+        return _NODE_CLASSES[name](*[decode(v) for v in values])
+    if isinstance(data, list):
+        return tuple(decode(item) for item in data)
+    return data
+
+
+@cache
+def _shipped() -> dict[str, Any]:
+    """The shipped parses by text, when they were made from this grammar and this module."""
+    try:
+        stored = json.loads(parsed_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(stored, dict) or stored.get("fingerprint") != fingerprint() or not fingerprint():
+        return {}
+    programs: dict[str, Any] = stored.get("programs") or {}
+    return programs
 
 
 _TOKEN_NAMES = {
@@ -239,6 +320,8 @@ def _one_of(names: tuple[str, ...]) -> str:
 
 
 def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     expected = tuple(
         sorted({_token_name(t) for t in getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()})
     )
@@ -261,9 +344,9 @@ def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
 
 def _pos(item: Token | Node) -> int:
     """Where a token or an AST node starts."""
-    if isinstance(item, Token):
-        return item.start_pos or 0  # lark's lexer sets it on every token
-    return item.pos
+    if isinstance(item, Node):
+        return item.pos
+    return item.start_pos or 0  # lark's lexer sets it on every token
 
 
 #: What a rule of the grammar hands its builder: tokens, nodes built already, None for a
@@ -271,8 +354,10 @@ def _pos(item: Token | Node) -> int:
 _Items = list[Any]
 
 
-class _Build(Transformer[Token, list[Node]]):
-    """Rule by rule, while parsing: tokens and nodes -> AST nodes."""
+class _Build:
+    """Rule by rule, while parsing: tokens and nodes -> AST nodes. (Lark calls the method
+    named after each rule; a plain class, not a lark Transformer, so that defining it needs
+    no lark.)"""
 
     def start(self, items: _Items) -> list[Node]:
         return items
@@ -410,6 +495,10 @@ class _Build(Transformer[Token, list[Node]]):
     def repeat_stmt(self, items: _Items) -> Repeat:
         keyword, count, body = items
         return Repeat(_pos(keyword), count, body)
+
+
+#: The AST's node classes by name, for :func:`decode`.
+_NODE_CLASSES: dict[str, type[Node]] = {cls.__name__: cls for cls in Node.__subclasses__()}
 
 
 def walk(node: Any) -> Iterator[Node | Program]:

@@ -15,13 +15,16 @@ import importlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..data import checks
 from ..data.reading import RawRules, read, refused, rules_hash
 from ..effects import compile_ruleset
 from ..effects.registry import CORE, Registry
 from ..errors import InvalidRulesError, RulesError
 from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ..data import checks
 
 
 def load(
@@ -52,17 +55,23 @@ def validate(
 ) -> list[RulesError]:
     """Every problem of a ruleset or variant, sorted; ``[]`` when it loads cleanly."""
     try:
-        load(name, variants, dsl_checker=dsl_checker, allow_extends=allow_extends)
+        with _collector_paused():
+            finish(read(name, variants, allow_extends=allow_extends), dsl_checker, trust_validated=False)
     except InvalidRulesError as exc:
         return exc.errors
     return []
 
 
-def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None) -> Ruleset:
+def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust_validated: bool = True) -> Ruleset:
     """The Ruleset of read data, or InvalidRulesError listing every problem. Data that
-    was not read whole or has a shape its schema refused goes no further: the checks
-    across files, the DSL and the board rely on every shape the schemas promise."""
-    errors = raw.data_errors(dsl_checker)
+    was not read whole or has a shape its schema refused goes no further (the checks across
+    files, the DSL and the board rely on every shape the schemas promise), nor does a
+    variant whose own file has a mistake (its consequences would only repeat it).
+
+    With ``trust_validated``, data that :mod:`~venedig_rules.data.validated` knows to be valid
+    (a bundled ruleset as shipped) skips the schema and cross-file checks (a fast start)."""
+    digest = rules_hash(raw.data)
+    errors = [] if trust_validated and _known_valid(raw, digest, dsl_checker) else raw.data_errors(dsl_checker)
     if refused(errors) or (errors and raw.overlay_failed):  # a variant's own mistake: not its consequences
         raise InvalidRulesError(errors)
     flow = (raw.data.get("game") or {}).get("flow") if isinstance(raw.data.get("game"), dict) else None
@@ -85,7 +94,7 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None) -> Rules
         title=game["title"],
         players=players,
         data=raw.data,
-        rules_hash=rules_hash(raw.data),
+        rules_hash=digest,
         variants=raw.variants,
         path=raw.path,
         positions=raw.positions,
@@ -107,6 +116,14 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def _known_valid(raw: RawRules, digest: str, dsl_checker: checks.DslChecker | None) -> bool:
+    """Whether read data is known valid: read without problems, no DSL checker of the
+    caller's to run, and its hash in the manifest of validated data."""
+    from ..data.validated import is_validated
+
+    return not raw.errors and dsl_checker is None and is_validated(digest)
 
 
 def registry_for(modules: list[str]) -> Registry:
