@@ -53,6 +53,9 @@ MAX_SMALL_BODY = 16 * 1024
 #: Seconds a bot waits before it moves, so people can follow the game.
 BOT_DELAY = 0.1
 
+#: Seconds a page's update waits at most for the bots' moves that follow a change.
+SETTLE = 0.5
+
 STATIC = Path(str(files("venedig_rules.web") / "static"))
 
 
@@ -134,6 +137,7 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
         table = lobby.table(socket.path_params["table"])
         player = table.seat_for(socket.query_params.get("seat"))
         lang = _lang(socket.query_params.get("lang"))
+        start_bots(table)  # a table made or loaded without a request (a script's) starts here
         await socket.accept()
         cursor, generation = 0, table.generation
         try:
@@ -143,6 +147,7 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
                 cursor, generation = page["cursor"], page["generation"]
                 await socket.send_json(page)
                 await table.changed(version)
+                await settled(table)
         except WebSocketDisconnect:
             pass
 
@@ -189,6 +194,14 @@ async def run_bots(table: Table, delay: float) -> None:
                 table.apply(action)
     finally:
         table.bots_running = False
+
+
+async def settled(table: Table, most: float = SETTLE) -> None:
+    """Wait (``most`` seconds at most) while the table's bots are moving, so a page gets their
+    moves in one update rather than one per move."""
+    end = asyncio.get_running_loop().time() + most
+    while table.bots_running and asyncio.get_running_loop().time() < end:
+        await asyncio.sleep(0.02)
 
 
 async def read_json(request: Request, limit: int) -> dict[str, Any]:

@@ -11,11 +11,15 @@ import argparse
 import contextlib
 import socket
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the command's options are read without the web libraries or the engine
     from .catalog import Catalog
+    from .lobby import Lobby
 
 EXAMPLES = (
     "examples:\n  venedig-rules serve                                  # the lobby at http://127.0.0.1:8000/\n"
@@ -60,27 +64,22 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         import uvicorn
 
         from .app import create_app
+        from .catalog import Catalog
+        from .lobby import Lobby, Saves
+        from .refusals import Refused
     except ImportError as exc:
         print(
             f'venedig-rules: error: serve needs the web extra ({exc}): pip install "venedig-rules[web]"',
             file=sys.stderr,
         )
         return 2
-    from .catalog import Catalog
-    from .lobby import Lobby, Saves
-    from .refusals import Refused
-
     lobby = Lobby(Catalog(), Saves(args.saves))
-    listener = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        listener.bind((args.host, args.port))
+        listener = _listen(args.host, args.port)
     except OSError as exc:
         print(f"venedig-rules: error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
-    listener.listen(128)
-    host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-    base = f"http://{'[' + host + ']' if ':' in host else host}:{listener.getsockname()[1]}"
+    base = _base(args.host, listener)
     if args.game:
         try:
             table = lobby.create(_table_request(args, lobby.catalog))
@@ -99,6 +98,52 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+@contextlib.contextmanager
+def running(lobby: Lobby, host: str = "127.0.0.1", port: int = 0, bot_delay: float = 0.0) -> Iterator[str]:
+    """The web app of ``lobby`` served in a background thread while the block runs; gives its
+    base URL (``port=0``: a free port). For tests, scripts and notebooks.
+
+    >>> import urllib.request
+    >>> from venedig_rules.web.catalog import Catalog
+    >>> from venedig_rules.web.lobby import Lobby
+    >>> with running(Lobby(Catalog())) as url:
+    ...     urllib.request.urlopen(f"{url}/api/games").status
+    200
+    """
+    import uvicorn
+
+    from .app import create_app
+
+    listener = _listen(host, port)
+    config = uvicorn.Config(create_app(lobby, bot_delay=bot_delay), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the web server stopped as it started")
+            time.sleep(0.01)
+        yield _base(host, listener)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        listener.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, port))
+    listener.listen(128)
+    return listener
+
+
+def _base(host: str, listener: socket.socket) -> str:
+    host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    return f"http://{'[' + host + ']' if ':' in host else host}:{listener.getsockname()[1]}"
 
 
 def _table_request(args: argparse.Namespace, catalog: Catalog) -> dict[str, object]:
