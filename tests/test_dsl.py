@@ -1311,7 +1311,21 @@ def test_a_runtime_error_inside_loops_and_branches_names_the_innermost_statement
         "          out = i;\n          out = div(i, 0)\n        }\n      }\n    };\n    out = 3\n"
     )
     (root / "game.yaml").write_text(CALC_HEAD + main)
-    assert re.fullmatch(r".*game\.yaml:14:11: div\(\) by zero", str(runtime_error(root)))
+    error = runtime_error(root)
+    assert re.fullmatch(r".*game\.yaml:14:11: div\(\) by zero", str(error))
+    assert (Path(error.location.file).name, error.location.line, error.location.column) == ("game.yaml", 14, 11)
+    assert error.message == "div() by zero"
+
+
+def test_a_python_error_a_rule_causes_is_a_located_rule_error_that_names_it(tmp_path):
+    root = tmp_path / "calc"
+    root.mkdir()
+    (root / "components.yaml").write_text("components:\n  - {id: marker, name: Marker, count: 1}\n")
+    main = "  main: |\n    out = 5;\n    if true {\n      out = 1 in out\n    }\n"
+    (root / "game.yaml").write_text(CALC_HEAD + main)
+    error = runtime_error(root)
+    assert re.fullmatch(r".*game\.yaml:11:7: TypeError: argument of type 'int' is not iterable", str(error))
+    assert isinstance(error.__cause__, TypeError) and error.location.line == 11
 
 
 def test_a_runtime_error_in_a_card_effect_is_located_in_cards_yaml(tmp_path):

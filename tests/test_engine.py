@@ -155,6 +155,26 @@ def test_to_move_at_a_simultaneous_decision_lists_every_uncommitted_player_and_s
     assert len(game.to_move) == 1 and game.view(game.to_move[0])["decision"]["label"] == "claim"
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_pending_decision_agrees_with_the_game_on_movers_legal_actions_and_legality(rules, players):
+    def agree(game):
+        pending = game.position.state.pending
+        if pending is None:
+            assert game.is_over
+            return
+        assert pending.movers() == game.to_move
+        by_player = pending.legal_by_player()
+        assert list(by_player) == list(game.to_move)
+        for p in range(players):
+            legal = pending.legal_actions(p)
+            assert list(legal) == game.legal_actions(p) == list(by_player.get(p, ()))
+            assert all(pending.accepts(a) for a in legal)
+            assert not pending.accepts(Action(p, "pass")) or Action(p, "pass") in legal
+            assert not pending.accepts(Action(p, pending.label, "no such option"))
+
+    playout(rules.new_game(players=players, seed=players), players, each=agree)
+
+
 def test_a_player_who_has_committed_has_no_legal_actions_and_cannot_commit_again(rules):
     game = rules.new_game(players=3, seed=7)
     first = game.legal_actions(0)[0]
@@ -397,6 +417,24 @@ def test_undo_takes_back_the_end_of_the_game(rules):
     game = finished(rules, 2, 3)
     game.undo()
     assert not game.is_over and game.to_move and game.winners == ()
+
+
+def test_a_game_continues_every_earlier_position_until_an_undo_takes_it_back_past_one(rules):
+    game = rules.new_game(players=3, seed=4)
+    rng = random.Random(4)
+    positions = [game.position]
+    for _ in range(6):
+        step(game, rng)
+        positions.append(game.position)
+    assert all(game.continues(p) for p in positions)
+    assert [p.actions for p in positions] == list(range(7))
+    assert positions[-1].events == len(game.events)
+    clone = game.clone()
+    game.undo().undo()
+    assert [game.continues(p) for p in positions] == [True] * 5 + [False] * 2
+    assert all(clone.continues(p) for p in positions)  # a clone goes on by itself
+    game.apply(game.legal_actions(game.to_move[0])[0])
+    assert game.continues(positions[4]) and not game.continues(positions[6])
 
 
 # -- clone -----------------------------------------------------------------------------------
@@ -665,6 +703,18 @@ def test_a_private_rule_event_is_shown_only_to_its_addressee(tmp_path):
         peeks = [e for e in game.view(p)["events"] if e["type"] == "peek"]
         secret = game.value("secret", p)
         assert peeks == [{"type": "peek", "to": p, "secret": secret, "text": f"p{p} learns the secret number {secret}"}]
+
+
+def test_a_secret_decision_with_pass_is_asked_even_without_options(tmp_path):
+    # whether a secret decision has options must not show: with none, only the pass is left
+    secret = ("shuffle(deck);", 'shuffle(deck); let peek = choose 1 from [] as "peek" or pass secretly;')
+    game = vr.load(lagoon_copy(tmp_path / "secret", game=secret)).new_game(players=3, seed=7)
+    assert game.to_move == (1,) and [str(a) for a in game.legal_actions(1)] == ["p1 pass"]
+    game.apply("p1 pass")
+    assert next(e for e in game.events if e.get("label") == "peek")["passed"] is True
+    public = ("shuffle(deck);", 'shuffle(deck); let peek = choose 1 from [] as "peek" or pass;')
+    game = vr.load(lagoon_copy(tmp_path / "public", game=public)).new_game(players=3, seed=7)
+    assert not [e for e in game.events if e.get("label") == "peek"]  # not secret: none at once, unasked
 
 
 # -- the end -----------------------------------------------------------------------------------

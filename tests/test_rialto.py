@@ -93,7 +93,6 @@ def quiet_stage(stage, players=3, seed=0, round_=1, rules=RULES, **values):
     base = dict(
         hand=hands,
         buildings={p: [] for p in range(players)},
-        held={p: sum(1 for c in hands[p] if RULES.item(c)["type"] == stage) for p in range(players)},
     )
     base.update(values)
     return set_vars(game, **base)
@@ -135,6 +134,21 @@ def test_setup_scores_councilmen_tiles_and_cards():
 def test_round_tiles_are_dealt_at_random():
     orders = {RULES.new_game(3, seed).value("round_tiles") for seed in range(8)}
     assert len(orders) > 1
+
+
+def test_the_order_the_districts_are_played_through_is_defined_by_the_round_tiles(tmp_path):
+    # "in round 1, put the district token on tile 1, etc": the tiles' numbers decide
+    variant = tmp_path / "swapped.yaml"
+    variant.write_text(
+        "extends: rialto\nid: swapped\ntitle: Swapped\ndescription: Round tiles 1 and 2 swapped.\n"
+        "overlay:\n  tiles:\n    tiles:\n      - {id: round_tile_1, params: {number: 2}}\n"
+        "      - {id: round_tile_2, params: {number: 1}}\n",
+        encoding="utf-8",
+    )
+    base, swapped = RULES.new_game(3, 4).value("round_tiles"), vr.load(variant).new_game(3, 4).value("round_tiles")
+    assert swapped == (base[1], base[0], *base[2:])
+    game = drive(RULES.new_game(3, 4), lambda g: label(g) == "take_row")
+    assert game.value("district") == base[0]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -194,11 +208,42 @@ def test_select_cards_a_row_then_two_from_the_pile_in_doge_order_and_keep_seven(
     assert len(game.value("row_discard")) == 6 and game.value("rows") == ()  # leftover row discarded
 
 
+def test_reduce_hands_the_discarded_card_goes_face_down_and_nobody_else_learns_it():
+    """ "Each player has to keep their own, face-down discard pile": the choice of the card
+    to discard is secret, so neither its choice event nor its move names it to the others."""
+    game = drive(RULES.new_game(3, 0), lambda g: label(g) == "discard")
+    card = game.legal_actions(0)[0].value
+    play(game, f"p0 discard({card})")
+    for viewer in (1, 2):
+        events = game.view(viewer)["events"]
+        choice = [e for e in events if e["type"] == "choice" and e["label"] == "discard"][-1]
+        assert choice["value"] == "?" and choice["hidden"] is True
+        moved = [e for e in events if e["type"] == "move" and e["to"] == ["discard", 0]][-1]
+        assert moved["item"] == "?"
+        assert game.view(viewer)["state"]["discard"][0] == {"hidden": 1}
+    mine = [e for e in game.view(0)["events"] if e["type"] == "choice" and e["label"] == "discard"][-1]
+    assert mine["value"] == card
+
+
 def test_leftover_cards_are_kept_for_the_next_round():
     game = quiet_stage("doge", hand={0: [GOLD, GOLD]})
     drive(game, lambda g: g.value("round") == 2 and label(g) == "take_row" and g.to_move == (0,))
     play(game, "p0 take_row(0)")
     assert game.value("hand", 0).count(GOLD) >= 2 and len(game.value("hand", 0)) == 10
+
+
+def test_leftover_cards_kept_is_live_and_without_it_the_hand_is_discarded_at_round_end(tmp_path):
+    # "He may keep leftover cards for the next round": the constant leftover_cards_kept
+    # (true) carries that sentence; a designer's false discards them at the end of a round
+    variant = tmp_path / "no_leftovers.yaml"
+    variant.write_text(
+        "extends: rialto\nid: no_leftovers\ntitle: No leftovers\ndescription: Leftover cards are discarded.\n"
+        "overlay:\n  game:\n    constants:\n      leftover_cards_kept: {value: false}\n",
+        encoding="utf-8",
+    )
+    game = quiet_stage("doge", rules=vr.load(variant), hand={0: [GOLD, GOLD]})
+    drive(game, lambda g: g.value("round") == 2)
+    assert game.value("hand") == ((), (), ()) and GOLD in game.value("discard", 0)
 
 
 def test_empty_draw_pile_is_rebuilt_from_all_discarded_cards():
@@ -221,11 +266,27 @@ def test_stage_a_starts_with_the_player_ahead_and_each_player_has_one_turn_clock
     assert game.to_move == (2,)
 
 
+def test_every_player_gets_a_turn_and_being_asked_shows_nothing_of_his_hand():
+    """ "each player gets a single turn to play any number of cards matching the current
+    stage ... he may even play none at all and simply pass": every player is asked, also
+    one without a card he could play, in secret, so the others cannot tell the two apart."""
+    seen = []
+    for hand in ([DOGE], [GOLD]):
+        game = quiet_stage("doge", hand={0: [DOGE], 1: hand, 2: []})
+        play(game, "p0 pass")
+        assert game.to_move == (1,) and label(game) == "play"
+        play(game, "p1 pass")
+        assert game.to_move == (2,) and [str(a) for a in game.legal_actions(2)] == ["p2 pass"]
+        seen.append(game.view(0))
+    assert seen[0] == seen[1]
+
+
 def test_later_stage_starts_with_the_previous_bonus_winner():
     game = quiet_stage("doge", hand={0: [DOGE], 1: [DOGE, DOGE], 2: []})
     play(game, "p0 play([1,0])")
     n = len(game.events)
     play(game, "p1 play([2,0])")
+    play(game, "p2 pass")  # asked like everyone, though he holds no card
     stages = [e for e in game.events[n:] if e["type"] == "stage"]
     assert stages[0] == {"type": "stage", "stage": "gold", "player": 1}
 
@@ -233,7 +294,8 @@ def test_later_stage_starts_with_the_previous_bonus_winner():
 def test_nobody_playing_gives_no_bonus_and_keeps_the_starting_player():
     game = quiet_stage("doge", hand={0: [DOGE], 1: [], 2: []})
     n = len(game.events)
-    play(game, "p0 pass")
+    for p in range(3):
+        play(game, f"p{p} pass")
     counted = [e for e in game.events[n:] if e["type"] == "counted"]
     stages = [e for e in game.events[n:] if e["type"] == "stage"]
     assert counted[0] == {"type": "counted", "stage": "doge", "counts": [0, 0, 0], "winner": None}
@@ -324,6 +386,28 @@ def test_stage_c_above_value_four_takes_a_four_and_one_up_to_the_difference():
     }
     play(game, "p0 build(blue_2)")
     assert game.value("buildings", 0) == ("yellow_4", "blue_2")
+
+
+def test_stage_c_above_value_four_a_smaller_single_building_brings_no_second_one():
+    """Decided: "take a 4, then one more of value up to the difference"; 001 lets a player
+    "choose a building with a value equal to or lower than the number of cards played", so
+    the first may be smaller than a 4, but only a 4 brings the second building."""
+    game = quiet_stage("building", hand={0: [BUILDING] * 5, 1: [], 2: []})
+    play(game, "p0 play([5,0])")
+    drive(game, lambda g: label(g) == "build")
+    assert "p0 build(green_3)" in [str(a) for a in game.legal_actions(0)]  # the first pick need not be a 4
+    play(game, "p0 build(green_3)")
+    assert label(game) != "build" and game.value("buildings", 0) == ("green_3",)
+
+
+def test_stage_c_above_value_four_the_first_building_must_be_a_four_in_the_variant():
+    rules = vr.load("rialto", variants=["building_four_first"])
+    game = quiet_stage("building", rules=rules, hand={0: [BUILDING] * 5, 1: [], 2: []})
+    play(game, "p0 play([5,0])")
+    drive(game, lambda g: label(g) == "build")
+    assert {a.value for a in game.legal_actions(0)} - {None} == {"green_4", "yellow_4", "blue_4"}
+    play(game, "p0 build(green_4)")
+    assert {a.value for a in game.legal_actions(0)} - {None} >= {"green_2", "blue_1"}
 
 
 def test_stage_c_full_board_returns_a_building_for_its_value():
@@ -425,6 +509,8 @@ def test_stage_f_empty_personal_supply_moves_councilmen_already_on_the_board():
     row[DISTRICTS.index(other)] = 2
     set_vars(game, in_district={0: row})
     play(game, "p0 play([1,0])")
+    play(game, "p1 pass")
+    play(game, "p2 pass")
     assert label(game) == "move_councilman" and [a.value for a in game.legal_actions(0)][:1] == [other]
     play(game, f"p0 move_councilman({other})")
     play(game, f"p0 move_councilman({other})")  # the bonus councilman
@@ -444,7 +530,7 @@ def test_two_jokers_count_as_one_card_of_a_missing_type_plus_further_jokers():
     game = quiet_stage("doge", hand={0: [JOKER, JOKER, JOKER], 1: [JOKER], 2: []})
     assert {a.value for a in game.legal_actions(0)} == {(0, 2), (0, 3), None}
     play(game, "p0 play([0,3])")
-    finish_stage(game)  # p1's lone Joker cannot be played: he is not even asked
+    finish_stage(game)  # p1's lone Joker cannot be played: he can only pass
     assert game.value("doge_step", 0) == 2 + 1  # 3 Jokers count 2, plus the bonus
 
 
@@ -480,18 +566,41 @@ def test_district_bonus_from_the_gondola_bonus_is_immediate_and_turns_the_tile()
     assert vp(game)[0] == before[0] + 5 and game.value("bonus_up") == ("red",)
 
 
+def _stage_f_one_district_short(rules=RULES, seats=(0, 1)):
+    """Stage F; each of ``seats`` holds a Councilman card and has a councilman in the two
+    other districts of the current district's side. Gives the game and that side."""
+    game = quiet_stage("councilman", rules=rules, hand={p: [COUNCILMAN] if p in seats else [] for p in range(3)})
+    side = RULES.item(game.value("district"))["side"]
+    on_side = [d for d in DISTRICTS if RULES.item(d)["side"] == side and d != game.value("district")]
+    row = _row(**{d: 1 for d in on_side})
+    set_vars(game, in_district={p: row for p in seats})
+    return game, side
+
+
 def test_district_bonus_two_players_in_the_same_stage_f_each_score_it():
-    game = quiet_stage("councilman", hand={0: [COUNCILMAN], 1: [COUNCILMAN], 2: []})
-    district = game.value("district")
-    side = RULES.item(district)["side"]
-    others = [d for d in DISTRICTS if RULES.item(d)["side"] == side and d != district]
-    row = _row(**{d: 1 for d in others})
-    set_vars(game, in_district={0: row, 1: row})
-    before = vp(game)
+    """ "If more than one player happens to accomplish this during the same stage F, each
+    one of them gets the bonus." Decided: given at once, as in E ("immediately gets 5
+    victory points"): p0 scores it as his councilman arrives, before p1 acts, and p1,
+    arriving in the same stage F, still gets it though p0 turned the tile."""
+    game, side = _stage_f_one_district_short()
+    before, done = vp(game), len(game.events)
     play(game, "p0 play([1,0])")
     play(game, "p1 play([1,0])")
     finish_stage(game)
-    assert vp(game) == [before[0] + 5, before[1] + 5, before[2]]
+    kinds = [(e["type"], e.get("player")) for e in game.events[done:] if e["type"] in ("councilman", "district_bonus")]
+    assert kinds[:2] == [("councilman", 0), ("district_bonus", 0)]  # at once, before the next councilman
+    assert ("district_bonus", 1) in kinds and vp(game) == [before[0] + 5, before[1] + 5, before[2]]
+    assert side not in game.value("bonus_up") and game.value("stage_bonus") == ()
+
+
+def test_district_bonus_in_stage_f_at_the_end_of_the_stage_in_the_variant():
+    rules = vr.load("rialto", variants=["district_bonus_end_of_stage_f"])
+    game, side = _stage_f_one_district_short(rules, seats=(0,))
+    before = vp(game)
+    play(game, "p0 play([1,0])")
+    finish_stage(game)
+    kinds = [e["type"] for e in game.events if e["type"] in ("councilman", "district_bonus", "counted")]
+    assert kinds[-1] == "district_bonus" and vp(game)[0] == before[0] + 5  # after all the councilmen
     assert side not in game.value("bonus_up")
 
 
@@ -637,11 +746,34 @@ def test_yellow_1_delays_the_turn_after_all_others_and_gives_a_coin():
     assert game.to_move == (0,) and label(game) == "play" and game.value("turn_queue") == (0,)
 
 
+def test_yellow_1_is_not_offered_to_the_last_player_of_a_stage_whose_turn_it_cannot_delay():
+    """Yellow 1: "delay your turn until all others have had theirs": with nobody left to go
+    after him, a player's turn cannot be delayed, so the building is not offered."""
+    game = quiet_stage(
+        "doge",
+        hand={0: [DOGE], 1: [DOGE], 2: [DOGE]},
+        buildings={0: ["yellow_1", "yellow_1"], 1: [], 2: ["yellow_1"]},
+        purse=[2, 0, 1],
+    )
+    assert "p0 activate(yellow_1)" in [str(a) for a in game.legal_actions(0)]
+    play(game, "p0 activate(yellow_1)")  # p0 goes last now
+    play(game, "p1 pass")
+    assert game.to_move == (2,) and label(game) == "activate"  # p0 is still to go after p2
+    play(game, "p2 pass")
+    play(game, "p2 pass")  # no card played
+    assert game.to_move == (0,) and label(game) == "play"  # his second yellow 1 is not offered
+    game = quiet_stage("doge", hand={0: [DOGE], 1: [DOGE], 2: [DOGE]}, buildings={2: ["yellow_1"]}, purse=[0, 0, 1])
+    play(game, "p0 pass")
+    play(game, "p1 pass")
+    assert game.to_move == (2,) and label(game) == "play"  # the last player of the stage
+
+
 def test_yellow_2_plays_a_card_of_another_type_as_the_stage_type():
     game = _yellow("yellow_2", hand=[GOLD])
     play(game, "p0 convert(gold_card)")
-    assert game.value("hand", 0) == () and game.value("discard", 0)[-1] == GOLD
+    assert game.value("hand", 0) == () and game.value("played", 0) == (GOLD,)
     finish_stage(game)
+    assert game.value("discard", 0)[-1] == GOLD
     assert game.value("doge_step", 0) == 1 + 1  # 1 card and the bonus
 
 
@@ -696,12 +828,27 @@ def test_blue_4_puts_a_councilman_from_the_general_supply_into_the_current_distr
 
 
 # -- German summary variant ------------------------------------------------------------------------
-def test_german_summary_bridge_penalty_only_without_a_bridge_card():
-    game = quiet_stage("bridge", rules=GERMAN, hand={0: [BRIDGE], 1: [], 2: []})
+@pytest.mark.parametrize("card", [BRIDGE, JOKER], ids=["bridge", "joker"])
+def test_german_summary_bridge_penalty_only_without_a_bridge_card(card):
+    # 004: "Hat ein Spieler keine Brücke, die er ausspielen kann": p0 holds a Bridge card,
+    # or a Joker, which counts as any card there; he passes and keeps his point
+    game = quiet_stage("bridge", rules=GERMAN, hand={0: [card], 1: [], 2: []})
     before = vp(game)
     play(game, "p0 pass")
     finish_stage(game)
     assert vp(game) == [before[0], before[1] - 1, before[2] - 1]
+
+
+def test_others_see_how_many_cards_a_player_holds_never_of_which_type():
+    """ "Each player's hand size needs to be clearly visible at all times": the size, and
+    nothing more. (The state variable `held` showed everybody, at every stage, how many
+    cards of the stage's type each player held; it is gone.)"""
+    seen = []
+    for hand in ([BRIDGE, BRIDGE], [GOLD, DOGE]):
+        game = quiet_stage("bridge", hand={0: [BRIDGE], 1: hand, 2: []})
+        seen.append(game.view(0)["state"])
+    assert seen[0] == seen[1] and seen[0]["hand"][1] == {"hidden": 2}
+    assert "held" not in RULES.compiled.state
 
 
 def test_german_summary_building_may_be_exchanged_any_time():

@@ -11,6 +11,8 @@ Players are seats 0..n-1; in the rulebook's colour examples p0 is blue and p1 re
 
 from __future__ import annotations
 
+import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -427,22 +429,55 @@ def test_pitch_dipper_places_exactly_the_cards_number_then_markers_on_empty_pill
     ok(game)
 
 
-def test_pitch_dipper_boxed_in_sets_no_more_pillars():
-    """Ambiguity 3: a group with no free land square beside it ends the setting."""
-    # a1 is boxed in by pillars on a2 and b1 once set: the first pillar a1 touches them
-    game = _pitch(pillars=["a2", "b1"], markers={})
-    game.apply("p0 pillar(a1)")
-    assert label(game) == "marker"  # 1 of 4 set; the other 3 stay in the supply
-    assert game.value("pillars_left") == 60 - 3
+#: Pillars on every land square whose column and row add up to an even number (55 of the
+#: 60): every free land square is then walled in alone, so no group can grow past 1 pillar.
+CHECKERBOARD = sorted(s for s in RULES.board.spaces_where(terrain="land") if (ord(s[0]) - 97 + int(s[1:])) % 2 == 0)
 
 
-def test_pitch_dipper_boxed_in_starts_a_new_group_in_the_variant():
+def test_pitch_dipper_all_pillars_indicated_on_the_card_must_be_taken_and_placed():
+    """ "All pillars indicated on the card must be taken and placed." With a1 walled in by
+    pillars on a2 and b1, a group begun on a1 could never reach 4 pillars: a1 is not offered,
+    while a3 (by the canal) and c1 (by the pillar on b1) are."""
+    game = _pitch(pillars=["a2", "b1"])
+    spots = values(game, 0)
+    assert "a1" not in spots and {"a3", "c1"} <= set(spots)
+    for _ in range(4):
+        assert label(game) == "pillar"
+        game.apply(game.legal_actions(0)[0])
+    assert label(game) == "marker" and game.value("pillars_left") == 60 - 2 - 4
+
+
+def test_pitch_dipper_holding_the_last_pillars_cannot_dodge_the_game_end():
+    """ "If there are fewer pillars remaining than indicated on the card then all remaining
+    pillars are set": with 3 left, a group begun on the walled-in a1 would stop at 1 and
+    keep the game going; only squares from which all 3 can be set are offered."""
+    game = _pitch(pillars=["a2", "b1"], pillars_left=3)
+    assert "a1" not in values(game, 0)
+    for _ in range(3):
+        game.apply(game.legal_actions(0)[0])
+    assert game.is_over and game.value("pillars_left") == 0
+
+
+def test_pitch_dipper_where_no_group_can_take_every_pillar_as_many_as_fit_are_set():
+    """Ambiguity 3: the rulebook does not say what happens when no free land area is large
+    enough for "all pillars indicated on the card" as one "contiguous grouping". Decided:
+    the group begins where the most fit and is set in full; the rest stay in the supply."""
+    game = _pitch(pillars=CHECKERBOARD)
+    assert game.value("pillars_left") == 5 and len(values(game, 0)) == 111 - 55  # every square fits 1
+    game.apply(game.legal_actions(0)[0])
+    assert label(game) == "marker"  # 1 of 4 set, the group is walled in; 3 stay in the supply
+    assert game.value("pillars_left") == 4
+
+
+def test_pitch_dipper_where_no_group_can_take_every_pillar_new_groups_in_the_variant():
     rules = vr.load("saeulen", variants=["pillars_new_group"])
     game = new(2, rules=rules)
-    arrange(game, hands={0: ["pitch_dipper_4_2_p2"], 1: ["gondolier_p2"]}, pillars=["a2", "b1"])
+    arrange(game, hands={0: ["pitch_dipper_4_2_p2"], 1: ["gondolier_p2"]}, pillars=CHECKERBOARD)
     play(game, {0: "pitch_dipper_4_2_p2", 1: "gondolier_p2"})
-    game.apply("p0 pillar(a1)")
-    assert label(game) == "pillar" and "a3" in values(game, 0)
+    for _ in range(4):
+        assert label(game) == "pillar"
+        game.apply(game.legal_actions(0)[0])
+    assert label(game) == "marker" and game.value("pillars_left") == 1
 
 
 def test_pitch_dipper_setting_the_last_pillar_ends_the_game_at_once():
@@ -644,6 +679,32 @@ def test_reaching_80_wins_at_once():
     assert game.is_over and game.winners == (0,) and score(game) == {0: 80, 1: 79}
 
 
+def test_covered_markers_are_returned_to_their_owner_also_when_their_score_ends_the_game_at_80():
+    """ "Pillar markers which are covered are returned to their owner." and "The owner of a
+    pillar marker covered by the city tile gains 3 points for each pillar marker covered."
+    Red's 3 points take him to 80 and end the game at once; his marker is back all the
+    same (it returns as the tile covers it), so the invariant markers_on_free_pillars holds."""
+    blue, red = 0, 1
+    game = _builder(
+        "master_builder_4_p2", ["square_bbff_start"], ["b7", "c7", "b8", "c8"], scores={red: 77}, markers={"c8": red}
+    )
+    game.apply("p0 build(square_bbff_start)").apply("p0 place([b7,c7,b8,c8])")
+    assert game.is_over and game.winners == (red,) and score(game) == {blue: 7, red: 80}
+    assert game.value("marker", "c8") is None and len(game.value("reserve", red)) == 8
+    ok(game)
+
+
+def test_a_random_game_ended_at_80_by_a_covered_marker_keeps_every_invariant():
+    # like the audit's game (4 players, seed 2, random play, before the Pitch Dipper fix
+    # changed its course): 3 players, seed 56, random play end at 80 by a covered marker
+    game, chooser = new(3, seed=56), random.Random(56)
+    while not game.is_over:
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+        ok(game)
+    last = of_type(game.events, "score")[-1]
+    assert (last["reason"], last["total"], game.winners) == ("covered marker", 80, (last["player"],))
+
+
 # == Gondolier =======================================================================================
 def test_gondolier_puts_a_marker_on_the_gondola_and_the_old_one_returns():
     game = new(2)
@@ -796,6 +857,17 @@ def test_illegal_actions_are_refused():
     game = new(2)
     with pytest.raises(IllegalActionError):
         game.apply("p1 steal(0)")
+
+
+def test_every_cards_note_gives_its_own_reasons():
+    # the notes of arsonist_p5 and gondolier_p5 had been copied from other cards: a note
+    # that names a player count names the card's own, and no two cards of a role share one
+    for card in RULES.items("cards"):
+        note = card.get("note") or ""
+        for said in re.findall(r"(?:from|joins at) (\d) players", note):
+            assert int(said) == card["min_players"], card["id"]
+    notes = [(c["type"], c.get("note")) for c in RULES.items("cards") if c["type"] in ("arsonist", "gondolier")]
+    assert len(set(notes)) == len(notes)
 
 
 # == invariants (rules/saeulen/invariants.yaml) =======================================================

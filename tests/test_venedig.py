@@ -10,15 +10,18 @@ seats: Klaus is p0, Jürgen p1, as in the rulebook's examples.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import venedig_rules as vr
 from venedig_rules.effects.compile import freeze
 from venedig_rules.engine.machine import Machine, State
-from venedig_rules.engine.notation import IllegalActionError
+from venedig_rules.engine.notation import IllegalActionError, parse_action
 
 RULES = vr.load("venedig")
-TWO = vr.load("venedig", variants=["two_player"])
+PLAIN_TWO = vr.load("venedig", variants=["no_imaginary_player"])
 SHORT = vr.load("venedig", variants=["short_rules_end"])
 KLAUS, JUERGEN, THIRD = 0, 1, 2
 
@@ -56,19 +59,37 @@ def arrange(game: vr.Game, **values) -> vr.Game:
     return game
 
 
-def play(game: vr.Game, *actions: str) -> vr.Game:
+#: Optional decisions the scenarios pass on the way: the secret gold exchange, and in a
+#: two-player game the reveal for the imaginary player before and after a turn.
+ASIDES = ("exchange", "imaginary")
+
+
+def play(game: vr.Game, *actions: str, settle: bool = True) -> vr.Game:
+    """Apply actions; the asides offered on the way are passed unless the action answers
+    one, and (with ``settle``) those offered after the last action too."""
     for action in actions:
+        if parse_action(action).name not in (*ASIDES, "hand_in"):
+            pass_while(game, *ASIDES)
         game.apply(action)
+    if settle:
+        pass_while(game, *ASIDES)
     return game
 
 
 def texts(game: vr.Game, player: int | None = None) -> list[str]:
+    """The legal actions of the next decision that is not a gold exchange (those are passed)."""
+    pass_while(game, "exchange")
     return sorted(str(a) for a in game.legal_actions(player))
 
 
-def pass_while(game: vr.Game, label: str) -> None:
-    """Pass every pending decision of this label (e.g. optional gold exchanges)."""
-    while not game.is_over and game._state.pending.label == label:
+def offered(game: vr.Game) -> list[str]:
+    """The legal actions of the pending decision, whatever it is."""
+    return sorted(str(a) for a in game.legal_actions())
+
+
+def pass_while(game: vr.Game, *labels: str) -> None:
+    """Pass every pending decision of these labels (e.g. the optional gold exchanges)."""
+    while not game.is_over and game._state.pending.label in labels:
         game.apply(f"p{game.to_move[0]} pass")
 
 
@@ -80,8 +101,19 @@ def fresh(players: int = 3, rules: vr.Ruleset = RULES, seed: int = 1) -> vr.Game
     """A new game at p0's first decision (playing cards), with no swamp tile anywhere near
     the scenarios unless a test puts one there."""
     game = rules.new_game(players, seed)
+    pass_while(game, *ASIDES)  # the secret gold exchange (and the imaginary player's reveal)
     assert game._state.pending.label == "play"
     return game
+
+
+def with_constants(tmp_path: Path, **values) -> vr.Ruleset:
+    """The venedig ruleset with some constants changed, through a variant file."""
+    overlay = {name: {"value": value} for name, value in values.items()}
+    text = "extends: venedig\nid: changed\ntitle: Changed\ndescription: Constants changed by a test.\n"
+    text += "overlay:\n  game:\n    constants: " + json.dumps(overlay) + "\n"
+    path = tmp_path / "changed.yaml"
+    path.write_text(text, encoding="utf-8")
+    return vr.load(path)
 
 
 def empty_hands(players: int) -> list[list[str]]:
@@ -187,6 +219,7 @@ def test_rule_begin_a_building_takes_the_master_builder_piece():
 def test_rule_juergen_plays_two_basilica_cards_and_takes_the_master_piece_from_klaus():
     game = arrange(fresh(), hand=[["casa_card"], ["campo_card"], []])
     play(game, "p0 pass", "p0 pass", "p0 draw([pile])")  # Klaus's turn: nothing but a draw
+    pass_while(game, "exchange")
     assert game.to_move == (JUERGEN,)
     arrange(
         game,
@@ -222,6 +255,7 @@ def test_rule_a_complete_set_builds_alone_and_others_cards_and_the_piece_stay():
     site = texts(game)[0]
     play(game, site)
     play(game, texts(game)[0])  # Klaus, building alone, chooses the district
+    pass_while(game, "exchange")
     assert dict(game.value("master_piece"))["ponte"] == JUERGEN
     assert game.value("laid_out")[JUERGEN] == ("ponte_card",)
     assert game.value("discard_pile").count("ponte_card") == 3
@@ -238,6 +272,7 @@ def test_a_player_building_alone_over_several_turns_uses_the_master_piece():
     play(game, "p0 play([ponte_card,ponte_card])")
     play(game, texts(game)[0])
     play(game, texts(game)[0])  # district
+    pass_while(game, "exchange")
     assert dict(game.value("master_piece"))["ponte"] is None  # returned after the build
     moved = events_of(game, "gondola")
     assert [e["player"] for e in moved] == [KLAUS]
@@ -358,8 +393,11 @@ def _palazzo_game():
 
 
 def test_rule_palazzo_example_klaus_and_juergen_five_undeveloped_spaces_give_5_and_2():
+    # "There are 6 spaces around the Palazzo, of which 5 are undeveloped. Master builder
+    # Jürgen receives 5 points and Klaus receives 2 points."
     game = _palazzo_game()
-    assert RULES.board.placements("palazzo_pair", None, unordered=True)
+    around = {n for s in ("c3", "c4") for n in RULES.board.neighbours(s)} - {"c3", "c4"}
+    assert len(around) == 6 and [s for s in sorted(around) if game.value("built", s)] == ["d3"]
     play(game, "p0 play([palazzo_card])")
     assert game.to_move == (JUERGEN,)  # the master builder places it
     play(game, "p1 site([c3,c4])")
@@ -402,14 +440,20 @@ def test_rule_basilica_gives_seven_and_casa_one():
     assert [e["points"] for e in events_of(game, "points")] == [7, 1]
 
 
-def test_rule_helpers_get_half_the_points_rounded_down():
-    game = arrange(
+def _basilica_of_three() -> vr.Game:
+    """Klaus (to play) completes a Basilica with one card; Jürgen, master builder, has two
+    laid out, the third player one; every gondola on the start."""
+    return arrange(
         fresh(),
         hand=[["basilica_card"], [], []],
         gondola=[0, 0, 0],
         laid_out=laid(3, p1=["basilica_card"] * 2, p2=["basilica_card"]),
         master_piece=pieces(basilica=JUERGEN),
     )
+
+
+def test_rule_helpers_get_half_the_points_rounded_down():
+    game = _basilica_of_three()
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])")
     moves = [(e["player"], e["steps"]) for e in events_of(game, "gondola")]
     assert moves == [(JUERGEN, 7), (THIRD, 3), (KLAUS, 3)]  # master first, then clockwise
@@ -527,6 +571,30 @@ def test_rule_drain_zero_to_two_swamp_tiles_and_keep_their_gold_secret():
     )
 
 
+def test_rule_drain_min_they_may_also_choose_to_skip_this_action(tmp_path):
+    # "They may also choose to skip this action": drain_min 0 offers a pass at once; the
+    # constant is live, so a designer's drain_min 1 makes the first tile compulsory.
+    assert RULES.constant("drain_min") == 0
+    strict = with_constants(tmp_path, drain_min=1)
+    game = play(fresh(2, strict), "p0 pass")
+    assert game._state.pending.label == "drain" and "p0 pass" not in texts(game)
+    play(game, "p0 drain(a7)")
+    assert "p0 pass" in texts(game)  # the second tile stays optional (drain_max 2)
+
+
+def test_rule_cards_play_min_they_may_also_choose_not_to_play_any_cards(tmp_path):
+    # "They may also choose not to play any cards": cards_play_min 0 offers a pass; with
+    # cards_play_min 2 only lay-outs of two cards or more are offered, and no pass.
+    hand = [["casa_card", "campo_card", "palazzo_card"], [], []]
+    assert "p0 pass" in texts(arrange(fresh(), hand=hand))
+    game = arrange(fresh(rules=with_constants(tmp_path, cards_play_min=2)), hand=hand)
+    assert "p0 pass" not in texts(game)
+    assert all(t.count("_card") >= 2 for t in texts(game))
+    game = with_constants(tmp_path, cards_play_min=4).new_game(3, 1)  # 3 cards in hand: nothing that large
+    pass_while(game, "exchange")
+    assert game._state.pending.label == "drain"  # not asked to play at all
+
+
 # -- action 3: drawing -----------------------------------------------------------------------------
 def _to_draw(game, hand, pool=()):
     arrange(game, hand=hand, pool=list(pool))
@@ -559,6 +627,7 @@ def test_rule_the_hand_limit_of_five_bounds_both_draw_options():
     assert not any("place" in t for t in texts(game))  # 4 - 1 + 3 > 5
     game = arrange(fresh(2), hand=[["casa_card"] * 5, []], pool=["campo_card"])
     play(game, "p0 pass", "p0 pass")
+    pass_while(game, "exchange")
     assert game.to_move == (JUERGEN,)  # a full hand draws nothing (assumed)
 
 
@@ -584,9 +653,9 @@ def test_rule_five_gold_is_one_step_no_change_given_treasures_return_swamps_leav
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_2", "treasure_4", "swamp_0"], []], treasure_supply=[])
-    play(game, texts(game)[0])  # draw
-    assert texts(game) == ["p0 exchange(1)", "p0 pass"]
-    play(game, "p0 exchange(1)")
+    play(game, texts(game)[0], settle=False)  # draw
+    assert offered(game) == ["p0 exchange(1)", "p0 pass"]
+    play(game, "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_4])")  # the only way: still asked, in secret
     assert game.value("gondola")[KLAUS] == 1
     assert game.value("gold_tiles")[KLAUS] == ("swamp_0",)  # 6 gold handed in, 1 lost
     assert game.value("treasure_supply") == ("treasure_4",) and game.value("swamp_out") == ("swamp_2",)
@@ -596,11 +665,11 @@ def test_rule_the_player_picks_the_tiles_to_hand_in_treasure_and_swamp_gold_mixe
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_1", "swamp_2", "treasure_3", "treasure_5", "swamp_0"], []], treasure_supply=[])
-    play(game, texts(game)[0])  # draw
+    play(game, texts(game)[0], settle=False)  # draw
     play(game, "p0 exchange(1)")
     # every set worth 5 or more that needs each of its tiles ([swamp_1,treasure_5] does not
     # need the swamp tile); a 0-gold tile is never one of them
-    assert texts(game) == ["p0 hand_in([swamp_2,treasure_3])", "p0 hand_in([treasure_5])"]
+    assert offered(game) == ["p0 hand_in([swamp_2,treasure_3])", "p0 hand_in([treasure_5])"]
     play(game, "p0 hand_in([swamp_2,treasure_3])")
     assert sorted(game.value("gold_tiles")[KLAUS]) == ["swamp_0", "swamp_1", "treasure_5"]
     assert game.value("treasure_supply") == ("treasure_3",) and game.value("swamp_out") == ("swamp_2",)
@@ -611,7 +680,7 @@ def test_which_tiles_were_handed_in_stays_secret_from_the_other_players():
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_2", "treasure_3", "treasure_5"], []], treasure_supply=[])
-    play(game, texts(game)[0], "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_3])")
+    play(game, texts(game)[0], "p0 exchange(1)", "p0 hand_in([swamp_2,treasure_3])", settle=False)
     theirs = [e for e in game.view(JUERGEN)["events"] if e["type"] == "choice" and e["label"] == "hand_in"]
     mine = [e for e in game.view(KLAUS)["events"] if e["type"] == "choice" and e["label"] == "hand_in"]
     assert theirs[0]["value"] == {"hidden": 2} and mine[0]["value"] == ["swamp_2", "treasure_3"]
@@ -620,11 +689,79 @@ def test_which_tiles_were_handed_in_stays_secret_from_the_other_players():
 
 
 def test_exchanges_are_offered_at_the_start_and_end_of_ones_own_turn_only():
-    game = fresh(2)
+    game = fresh(3)
     play(game, "p0 pass", "p0 pass")
-    arrange(game, gold_tiles=[[], ["treasure_5"]])
-    play(game, texts(game)[0])  # p0 draws: p1 has gold, p0 none
-    assert game.to_move == (JUERGEN,) and game._state.pending.label == "exchange"
+    arrange(game, gold_tiles=[[], ["treasure_5"], []])
+    play(game, texts(game)[0], settle=False)  # p0 draws: p1 has gold, p0 none; p0 is asked all the same
+    assert game.to_move == (KLAUS,) and offered(game) == ["p0 pass"]
+    game.apply("p0 pass")
+    assert game.to_move == (JUERGEN,) and offered(game) == ["p1 exchange(1)", "p1 pass"]
+
+
+def test_rule_players_should_keep_their_gold_pieces_secret_so_an_exchange_offer_shows_nothing():
+    # "Players should keep their gold pieces secret from the others": the player whose turn
+    # it is is asked about an exchange at the same points whatever gold they hold, in
+    # secret, so neither the question nor a pass tells Jürgen whether Klaus holds 5 gold.
+    seen = []
+    for gold in (["swamp_0", "swamp_1"], ["treasure_5", "treasure_6"]):
+        game = fresh(3)
+        arrange(game, gold_tiles=[gold, [], []])
+        play(game, "p0 pass", "p0 pass", "p0 draw([pile])", settle=False)  # nothing played or drained; a card drawn
+        assert game.to_move == (KLAUS,) and game._state.pending.label == "exchange"
+        seen.append((game.view(JUERGEN), offered(game)))
+        game.apply("p0 pass")
+        assert game.to_move == (JUERGEN,)
+        seen.append((game.view(JUERGEN), [e for e in game.view(JUERGEN)["events"] if e["type"] == "choice"][-1]))
+    (poor_asked, poor_options), (poor_passed, poor_pass), (rich_asked, rich_options), (rich_passed, rich_pass) = seen
+    assert poor_options == ["p0 pass"] and rich_options == ["p0 exchange(1)", "p0 exchange(2)", "p0 pass"]
+    assert poor_asked == rich_asked and poor_passed == rich_passed
+    assert (
+        poor_pass
+        == rich_pass
+        == {
+            "type": "choice",
+            "player": KLAUS,
+            "label": "exchange",
+            "value": None,
+            "passed": True,
+            "hidden": True,
+        }
+    )
+
+
+def test_rule_at_any_point_during_their_turn_a_player_may_exchange_once_another_master_builder_picks_the_district():
+    # "At any point during their turn, a player may exchange": Jürgen, master builder of a
+    # Palazzo Klaus completes, places it in Giudecca; before the treasures are handed out,
+    # Klaus exchanges 5 gold to move from 13 (San Polo, San Marco) to 14 (at Giudecca).
+    game = arrange(
+        fresh(2),
+        hand=[["palazzo_card"], []],
+        gondola=[13, 40],
+        laid_out=laid(2, p1=["palazzo_card"] * 2),
+        master_piece=pieces(palazzo=JUERGEN),
+        gold_tiles=[["treasure_5"], []],
+        treasure_supply=["treasure_4"],
+        swamp_gold=EMPTY,
+    )
+    play(game, "p0 play([palazzo_card])")
+    assert game.to_move == (JUERGEN,) and game._state.pending.label == "site"
+    play(game, "p1 site([g10,h10])", settle=False)
+    assert game.to_move == (KLAUS,) and offered(game) == ["p0 exchange(1)", "p0 pass"]
+    assert not events_of(game, "treasure")  # the treasures come after
+    play(game, "p0 exchange(1)", "p0 hand_in([treasure_5])")
+    assert events_of(game, "gondola")[0]["to_step"] == 14
+    assert [e["player"] for e in events_of(game, "treasure")] == [KLAUS]  # now at Giudecca's shore
+
+
+def test_rule_the_player_whose_turn_it_is_may_exchange_after_every_gondola_move():
+    # the order of the moves decides who skips whom, so Klaus may exchange between them
+    game = _basilica_of_three()
+    play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])", settle=False)
+    asked = []
+    while game._state.pending.label == "exchange":
+        asked.append([e["player"] for e in events_of(game, "gondola")])
+        game.apply("p0 pass")
+    assert asked == [[], [JUERGEN], [JUERGEN, THIRD], [JUERGEN, THIRD, KLAUS]]
 
 
 # -- the worked example turn ----------------------------------------------------------------------------
@@ -657,7 +794,7 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
     assert game.value("gondola")[KLAUS] == 14
     play(game, "p0 site([m4,n6])")
     assert len(events_of(game, "treasure")) == 2  # step 14 touches neither Castello nor San Marco
-    play(game, "p0 district(san_marco)")
+    play(game, "p0 district(san_marco)", settle=False)
     assert events_of(game, "points")[-1]["points"] == 5
     assert game.value("gondola") == (19, 20)  # exactly behind Jürgen
     play(game, "p0 exchange(1)")
@@ -719,15 +856,20 @@ def test_rule_final_exchange_clockwise_from_the_left_of_the_ender():
         hand=[["basilica_card"] * 4, [], []],
         gondola=[58, 0, 0],
         active=KLAUS,
-        gold_tiles=[["treasure_5"], ["treasure_6"], ["treasure_5"]],
+        gold_tiles=[["treasure_5"], ["treasure_6"], ["swamp_2"]],
     )
     play(game, "p0 play([basilica_card,basilica_card,basilica_card,basilica_card])", "p0 site([g10,h10,h11])")
     order = []
     while not game.is_over:
-        order.append(game.to_move[0])
-        game.apply(f"p{game.to_move[0]} final_exchange(1)")
+        p = game.to_move[0]
+        order.append(p)
+        if offered(game) == [f"p{p} pass"]:  # asked all the same, in secret: gold is kept secret
+            game.apply(f"p{p} pass")
+        else:
+            game.apply(f"p{p} final_exchange(1)")
+            game.apply(offered(game)[0])  # hand_in: one way each, still asked in secret
     assert order == [1, 2, 0]
-    assert game.value("gondola") == (66, 1, 2)
+    assert game.value("gondola") == (66, 1, 0)
 
 
 def test_short_rules_end_stops_at_once_and_converts_gold_automatically():
@@ -745,7 +887,7 @@ def test_short_rules_end_stops_at_once_and_converts_gold_automatically():
 
 
 def test_two_player_reveal_for_the_imaginary_player_before_the_turn():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     assert texts(game) == ["p0 imaginary(reveal)", "p0 pass"]
     top = game.value("draw_pile")[0]
     play(game, "p0 imaginary(reveal)")
@@ -758,7 +900,7 @@ def test_two_player_reveal_for_the_imaginary_player_before_the_turn():
 
 
 def test_two_player_a_card_involving_the_imaginary_player_in_a_third_type_is_discarded():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     arrange(
         game,
         imaginary_laid_out=["palazzo_card", "campo_card"],
@@ -774,7 +916,7 @@ def test_two_player_a_card_involving_the_imaginary_player_in_a_third_type_is_dis
 
 
 def test_two_player_the_acting_player_sites_a_building_of_the_imaginary_master():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     arrange(
         game,
         imaginary_laid_out=["campo_card", "campo_card"],
@@ -791,7 +933,7 @@ def test_two_player_the_acting_player_sites_a_building_of_the_imaginary_master()
 
 
 def test_two_player_the_imaginary_player_takes_part_in_master_builder_rules():
-    game = TWO.new_game(2, 1)
+    game = RULES.new_game(2, 1)
     arrange(
         game,
         imaginary_laid_out=["basilica_card"],
@@ -803,15 +945,29 @@ def test_two_player_the_imaginary_player_takes_part_in_master_builder_rules():
     assert dict(game.value("master_piece"))["basilica"] == "imaginary"
 
 
+def test_rule_in_a_two_player_game_an_imaginary_third_player_takes_part():
+    # "In a two-player game, an imaginary third player takes part": a two-player game of
+    # venedig is the rulebook's; without it, only as the named variant no_imaginary_player.
+    assert RULES.constant("imaginary_player", players=2) is True
+    assert not any(RULES.constant("imaginary_player", players=n) for n in (3, 4, 5))
+    assert texts(RULES.new_game(2, 1)) == ["p0 imaginary(reveal)", "p0 pass"]
+    assert "imaginary" not in {a.name for a in RULES.new_game(3, 1).legal_actions()}
+    assert PLAIN_TWO.players == range(2, 3) and PLAIN_TWO.constant("imaginary_player") is False
+    plain = PLAIN_TWO.new_game(2, 1)
+    pass_while(plain, "exchange")
+    assert plain._state.pending.label == "play"
+
+
 def test_the_variants_load_and_the_short_rules_only_change_the_end():
-    assert TWO.players == range(2, 3) and TWO.constant("imaginary_player") is True
     assert SHORT.constant("end_last_build_movement") is False
     assert SHORT.constant("final_exchange_mode") == "automatic"
 
 
 # -- whole games ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    "rules, players", [(RULES, 2), (RULES, 5), (TWO, 2), (SHORT, 3)], ids=["2p", "5p", "two_player", "short_rules_end"]
+    "rules, players",
+    [(RULES, 2), (RULES, 5), (PLAIN_TWO, 2), (SHORT, 3)],
+    ids=["2p", "5p", "no_imaginary_player", "short_rules_end"],
 )
 def test_random_games_end_with_the_invariants_holding(rules, players):
     import random

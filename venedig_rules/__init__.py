@@ -10,6 +10,7 @@
 The package is in layers, each importing only those below it: ``errors``; ``data`` (rule
 files); ``effects`` (the DSL); ``games`` (game primitives); ``engine`` (rulesets and games);
 ``present`` (text and pictures); then the clients ``bots``, ``testing`` and ``cli``.
+``docs/architecture.md`` describes each and how data flows through them.
 """
 
 from ._version import __version__

@@ -1,4 +1,4 @@
-"""The ``venedig-rules`` command: list, validate and describe rulesets.
+"""The ``venedig-rules`` command: list, validate, describe, play and check rulesets.
 
 Exit status: 0 success, 1 the rule data has problems, 2 the command was used wrongly.
 """
@@ -8,15 +8,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from ._version import __version__
 from .data.reading import FILE_KINDS, bundled, bundled_variants
+from .engine.game import SaveFileError
 from .engine.loading import load, validate
 from .errors import UnknownRulesetError, VenedigError
 from .present.describe import describe, table
+from .simulate import command as simulate_command
+
+if TYPE_CHECKING:
+    from .engine.ruleset import Ruleset
+
+#: A subcommand: runs with the parsed arguments, returns the exit status.
+Command = Callable[[argparse.Namespace], int]
 
 _EXAMPLES = {
     "list": "example:\n  venedig-rules list",
@@ -25,7 +35,9 @@ _EXAMPLES = {
         "  venedig-rules validate rules/venedig        # one ruleset folder\n"
         "  venedig-rules validate my_variant.yaml --format json"
     ),
-    "describe": ("examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant two_player"),
+    "describe": (
+        "examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant short_rules_end"
+    ),
     "check": (
         "examples:\n  venedig-rules check venedig --games 20\n"
         "  venedig-rules check my_variant.yaml --games 5 --players 2,3"
@@ -39,6 +51,11 @@ _EXAMPLES = {
         "examples:\n  venedig-rules playthrough saeulen --players 3   # print the log\n"
         "  venedig-rules playthrough saeulen --update      # rewrite tests/playthroughs/"
     ),
+    "render": (
+        "examples:\n  venedig-rules render venedig --players 3 --seed 1 --actions 40 --out venedig.svg\n"
+        "  venedig-rules render rialto --save game.json --seat 0 --out p0.svg   # a saved game, as p0 sees it"
+    ),
+    "simulate": simulate_command.EXAMPLES,
 }
 
 
@@ -49,8 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    run: Command = args.run
     try:
-        return args.run(args)
+        return run(args)
     except UnknownRulesetError as exc:
         print(f"venedig-rules: error: {exc}", file=sys.stderr)
         return 2
@@ -69,7 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"venedig-rules {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, help_text: str, run) -> argparse.ArgumentParser:
+    def command(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
         p = sub.add_parser(
             name,
             help=help_text,
@@ -169,6 +187,25 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--dir", default="tests/playthroughs", metavar="DIR", help="where --update writes (default tests/playthroughs)"
     )
+    p = command(
+        "render",
+        "Draw a position as SVG: the board with its pieces, the tracks, each seat's public zones and the "
+        "seat's own hand, as that seat sees it (a spectator, public information only, without --seat).",
+        _render,
+    )
+    p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p.add_argument("--players", type=int, default=None, metavar="N", help="players of a new game (default: fewest)")
+    p.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="seed of the game and of its actions (default 0)"
+    )
+    p.add_argument(
+        "--actions", type=int, default=None, metavar="K", help="random legal actions to play first (default 0)"
+    )
+    p.add_argument("--save", default=None, metavar="FILE", help="draw a saved game (game.to_json()) instead")
+    p.add_argument("--seat", type=int, default=None, metavar="P", help="the seat that looks (default: a spectator)")
+    p.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG ('-': standard output)")
+    simulate_command.add_arguments(command("simulate", simulate_command.HELP, simulate_command.run))
     return parser
 
 
@@ -186,7 +223,7 @@ def _counts(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"expected numbers separated by commas, like 0,2; got {text!r}") from None
 
 
-def _playable(args: argparse.Namespace):
+def _playable(args: argparse.Namespace) -> Ruleset:
     rules = load(args.game, args.variant)
     if not rules.playable:
         raise UnknownRulesetError(
@@ -219,16 +256,17 @@ def _check(args: argparse.Namespace) -> int:
         )
 
     report = api_test(rules, games=args.games, seed=args.seed, players=counts, progress=progress)
-    if report.ok:
+    violation = report.violation
+    if violation is None:
         per = ", ".join(f"{n} players: {g}" for n, g in sorted(report.by_players.items()))
         print(
             f"{rules.name}: ok: {report.games} games ({per}), {report.actions} actions, "
             f"longest {report.longest} (bound {rules.max_actions})"
         )
         return 0
-    print(f"\n{report.violation}", file=sys.stderr)
-    if report.violation.state is not None:
-        print("state:", json.dumps(report.violation.state)[:2000], file=sys.stderr)
+    print(f"\n{violation}", file=sys.stderr)
+    if violation.state is not None:
+        print("state:", json.dumps(violation.state)[:2000], file=sys.stderr)
     return 1
 
 
@@ -327,28 +365,45 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _targets(paths: Sequence[str]) -> list[tuple[str, str | Path, tuple[str, ...]]]:
-    """(label, ruleset, variants) of each thing to validate."""
+class _Target(NamedTuple):
+    """One thing ``validate`` checks: a ruleset with variants, and how the report names it."""
+
+    label: str
+    ruleset: str | Path
+    variants: tuple[str, ...] = ()
+
+
+class TargetReport(TypedDict):
+    """One target in ``validate --format json``: ``{"ok": ..., "targets": [TargetReport, ...]}``."""
+
+    target: str
+    ok: bool
+    errors: list[dict[str, Any]]  # each as RulesError.to_dict(): file, line, column, code, message
+
+
+def _targets(paths: Sequence[str]) -> list[_Target]:
+    """Each thing to validate: the named paths, else every bundled ruleset and variant."""
     if not paths:
-        out: list[tuple[str, str | Path, tuple[str, ...]]] = []
+        out: list[_Target] = []
         for ident in bundled():
-            out.append((f"rules/{ident}", ident, ()))
-            out += [(f"rules/{ident}/variants/{v}.yaml", ident, (v,)) for v in bundled_variants(ident)]
+            out.append(_Target(f"rules/{ident}", ident))
+            out += [_Target(f"rules/{ident}/variants/{v}.yaml", ident, (v,)) for v in bundled_variants(ident)]
         return out
     targets = []
     for text in paths:
         path = Path(text)
         if path.is_file() and path.stem in FILE_KINDS and (path.parent / "game.yaml").is_file():
             path = path.parent  # a single rule file: check the ruleset it belongs to
-        targets.append((text, str(path) if path != Path(text) else text, ()))
+        targets.append(_Target(text, str(path) if path != Path(text) else text))
     return targets
 
 
 def _validate(args: argparse.Namespace) -> int:
-    report = []
-    for label, name, variants in _targets(args.paths):
-        errors = validate(name, variants)
-        report.append({"target": label, "ok": not errors, "errors": [e.to_dict() for e in errors]})
+    report: list[TargetReport] = []
+    for target in _targets(args.paths):
+        label = target.label
+        errors = validate(target.ruleset, target.variants)
+        report.append(TargetReport(target=label, ok=not errors, errors=[e.to_dict() for e in errors]))
         if args.format == "text":
             if errors:
                 print("\n".join(str(e) for e in errors))  # a DSL error adds its line with a caret
@@ -364,4 +419,57 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _describe(args: argparse.Namespace) -> int:
     print(describe(load(args.game, args.variant)), end="")
+    return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    from .present.render import render_svg
+
+    rules = _playable(args)
+    if args.save is not None:
+        if any(v is not None for v in (args.players, args.seed, args.actions)):
+            raise UnknownRulesetError("give either --save or --players/--seed/--actions, not both")
+        try:
+            text = Path(args.save).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UnknownRulesetError(f"cannot read {args.save}: {getattr(exc, 'strerror', None) or exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            print(f"{args.save}: not a saved game: {exc}", file=sys.stderr)
+            return 1
+        try:
+            game = rules.game_from_json(data)
+        except SaveFileError as exc:
+            print(f"{args.save}: {exc}", file=sys.stderr)
+            return 1
+    else:
+        players = rules.players.start if args.players is None else args.players
+        seed, actions = args.seed or 0, args.actions or 0
+        if players not in rules.players or actions < 0:
+            raise UnknownRulesetError(
+                f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
+                if players not in rules.players
+                else f"--actions must be 0 or more, not {actions}"
+            )
+        game = rules.new_game(players, seed)
+        chooser = random.Random(seed)
+        while len(game.actions) < actions and not game.is_over:
+            game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+    if args.seat is not None and not 0 <= args.seat < game.players:
+        raise UnknownRulesetError(f"--seat {args.seat} is not in this game; expected 0 to {game.players - 1}")
+    picture = render_svg(game, args.seat)
+    seen = "a spectator" if args.seat is None else f"p{args.seat}"
+    summary = (
+        f"{rules.name}, {game.players} players, seed {game.seed}, after {len(game.actions)} actions, seen by {seen}"
+    )
+    if args.out == "-":
+        sys.stdout.write(picture)
+        return 0
+    try:
+        Path(args.out).write_text(picture, encoding="utf-8")
+    except OSError as exc:
+        print(f"venedig-rules: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out} ({summary}{'; the game is over' if game.is_over else ''})")
     return 0

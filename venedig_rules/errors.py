@@ -60,10 +60,10 @@ class RulesError(VenedigError, ValueError):
         """The one-line form ``file:line:column: code: message``."""
         return f"{self.location}: {self.code}: {self.message}"
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Location, str, str]:
         return (self.location, self.code, self.message)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str | int]:
         """JSON-safe form, as printed by ``venedig-rules validate --format json``."""
         loc = self.location
         return {"file": loc.file, "line": loc.line, "column": loc.column, "code": self.code, "message": self.message}
@@ -182,10 +182,39 @@ class InvalidRulesError(RulesError):
 
 
 class RuleRuntimeError(VenedigError, ValueError):
-    """A rule asked for something impossible while playing (a bug in the rule data); the
-    message starts with the file:line:column of the statement that ran."""
+    """A rule asked for something impossible while playing (a bug in the rule data).
+
+    ``location`` is the file:line:column of the statement that ran (``None`` until the
+    machine locates it); once located the error prints as ``location: message``.
+    ``offset`` is where that statement starts in its DSL text, when the compiled code
+    knows it (the machine turns it into ``location``).
+
+    >>> err = RuleRuntimeError("'//' by zero")
+    >>> err.location = Location("rules/x/game.yaml", 14, 11)
+    >>> print(err)
+    rules/x/game.yaml:14:11: '//' by zero
+    """
 
     code = "play/rule"
+
+    def __init__(self, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.offset: int | None = None
+
+    @classmethod
+    def of(cls, exc: Exception) -> RuleRuntimeError:
+        """``exc`` as a rule error: itself when it is one, else a rule error that names the
+        Python error a rule caused (``TypeError: ...``), with that error as its cause."""
+        if isinstance(exc, RuleRuntimeError):
+            return exc
+        error = cls(f"{type(exc).__name__}: {exc}")
+        error.__cause__ = exc
+        return error
+
+    def __str__(self) -> str:
+        return self.message if self.location is None else f"{self.location}: {self.message}"
 
 
 class UnknownRulesetError(VenedigError, LookupError):

@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..errors import did_you_mean
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from ..engine.events import Event
+    from ..engine.game import Game, Position
     from ..engine.notation import Action
+    from ..engine.views import GameView
 
 
 class Bot(Protocol):
-    def act(self, view: dict, actions: list[Action]) -> Action:
+    def act(self, view: GameView, actions: list[Action]) -> Action:
         """Pick one of ``actions`` knowing only ``view`` (the player's view)."""
 
 
@@ -33,7 +35,7 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self.random = random.Random(seed)
 
-    def act(self, view: dict, actions: list[Action]) -> Action:
+    def act(self, view: GameView, actions: list[Action]) -> Action:
         return self.random.choice(actions)
 
 
@@ -101,24 +103,23 @@ class SeatViews:
 
     def __init__(self, game: Game):
         self.game = game
-        # per seat: (state seen, actions then, the view's cursor then, the seat's events so far)
-        self._last: dict[int, tuple[object, int, int, list[dict]]] = {}
+        self._last: dict[int, _SeatSeen] = {}
 
-    def __call__(self, player: int) -> dict:
+    def __call__(self, player: int) -> GameView:
         game = self.game
-        state, actions, cursor, events = self._last.get(player, (None, 0, 0, []))
-        if state is not None and not self._continues(state, actions):
-            cursor, events = 0, []
+        last = self._last.get(player)
+        cursor, events = (last.cursor, last.events) if last and game.continues(last.position) else (0, [])
         view = game.view(player, since=cursor)
         events.extend(view["events"])  # the seat's own list, never handed out
-        self._last[player] = (game._state, len(game._actions), view["cursor"], events)
+        self._last[player] = _SeatSeen(game.position, view["cursor"], events)
         view["events"] = list(events)
         return view
 
-    def _continues(self, state: object, actions: int) -> bool:
-        """Whether the game went on from ``state`` (reached after ``actions`` actions)."""
-        game = self.game
-        if actions == len(game._actions):
-            return game._state is state
-        history = game._history
-        return actions < len(game._actions) == len(history) and history[actions][0] is state
+
+class _SeatSeen(NamedTuple):
+    """Where the game stood at a seat's last view, that view's ``cursor`` (the events the
+    seat had received), and the seat's events up to then."""
+
+    position: Position
+    cursor: int
+    events: list[Event]

@@ -30,11 +30,12 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol
 
 import networkx as nx
 
 from ..errors import did_you_mean
+from .layout import Layout, board_layout
 
 #: Map characters that stand for no space.
 EMPTY = frozenset(" .")
@@ -58,19 +59,21 @@ def grid_spaces(board: dict[str, Any]) -> dict[str, dict[str, Any]]:
     grid = board.get("grid") if isinstance(board, dict) else None
     spaces: dict[str, dict[str, Any]] = {}
     if isinstance(grid, dict) and isinstance(grid.get("rows"), list):
-        legend = grid.get("legend") if isinstance(grid.get("legend"), dict) else {}
+        legend = grid.get("legend")
+        if not isinstance(legend, dict):
+            legend = {}
         for row, text in enumerate(grid["rows"]):
             for col, char in enumerate(text if isinstance(text, str) else ""):
                 if char not in EMPTY and isinstance(legend.get(char), dict):
                     spaces[space_id(col, row)] = {**legend[char], "col": col, "row": row}
     overrides = board.get("spaces") if isinstance(board, dict) else None
-    for sid, attrs in (overrides or {}).items():
+    for sid, attrs in overrides.items() if isinstance(overrides, dict) else ():
         if sid in spaces and isinstance(attrs, dict):
             spaces[sid].update(attrs)
     return spaces
 
 
-def matches(attrs: dict[str, Any], where: dict[str, Any]) -> bool:
+def matches(attrs: Mapping[str, Any], where: Mapping[str, Any]) -> bool:
     """Whether a space's attributes match a selector (every key equal; ``tags`` all present).
 
     >>> matches({"start": "swamp", "tags": ["a", "b"]}, {"start": "swamp", "tags": ["a"]})
@@ -93,6 +96,16 @@ Shape = str | Sequence[Sequence[int]]
 SQUARE_STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 #: Neighbour steps on a hex grid in axial coordinates (q, r).
 HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+class RuleData(Protocol):
+    """What :meth:`Board.from_ruleset` reads of a loaded ruleset (a
+    :class:`~venedig_rules.Ruleset` has it; this layer cannot name the engine's class)."""
+
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+    def items(self, kind: str, key: str) -> Iterable[Mapping[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -269,7 +282,9 @@ class Board:
 
     def __init__(self, board: Mapping[str, Any], shapes: Mapping[str, Sequence[Sequence[int]]] | None = None):
         board = board if isinstance(board, Mapping) else {}
-        grid = board.get("grid") if isinstance(board.get("grid"), Mapping) else {}
+        grid = board.get("grid")
+        if not isinstance(grid, Mapping):
+            grid = {}
         #: ``"square"``, ``"hex"``, or ``None`` for a board without a grid (Rialto).
         self.kind: str | None = grid.get("type")
         #: ``"odd_rows"`` or ``"even_rows"`` on a hex grid, else ``None``.
@@ -290,14 +305,14 @@ class Board:
             sid: tuple(sorted(self._at[(q + dq, r + dr)] for dq, dr in steps if (q + dq, r + dr) in self._at))
             for sid, (q, r) in self._coords.items()
         }
-        self.graph = nx.Graph()
+        self.graph: nx.Graph[str] = nx.Graph()
         self.graph.add_nodes_from(sorted(attrs.items()))
         self.graph.add_edges_from((a, b) for a, ns in sorted(self._neighbours.items()) for b in ns if a < b)
         self._index = self._build_index(attrs)
-        self._where_cache: dict[Any, frozenset[str]] = {}
+        self._where_cache: dict[tuple[tuple[str, Any], ...], frozenset[str]] = {}
 
         regions = [r for r in board.get("regions") or () if isinstance(r, Mapping)]
-        self.region_graph = nx.MultiGraph()
+        self.region_graph: nx.MultiGraph[str] = nx.MultiGraph()
         self.region_graph.add_nodes_from((r["id"], _plain({k: v for k, v in r.items() if k != "id"})) for r in regions)
         self.region_graph.add_nodes_from(
             sorted({a["region"] for a in attrs.values() if "region" in a} - set(self.region_graph))
@@ -312,7 +327,7 @@ class Board:
             )
         #: Every region id, in data order (regions only named by spaces last, sorted).
         self.regions: tuple[str, ...] = tuple(self.region_graph)
-        self._spaces_in = {region: frozenset() for region in self.regions}
+        self._spaces_in: dict[str, frozenset[str]] = {region: frozenset() for region in self.regions}
         self._spaces_in.update({key[1]: found for key, found in self._index.items() if key[0] == "region"})
         self._region_neighbours = {region: tuple(sorted(set(self.region_graph[region]))) for region in self.regions}
 
@@ -324,6 +339,7 @@ class Board:
         self.shapes: Mapping[str, tuple[tuple[int, int], ...]] = MappingProxyType(
             {sid: _cells(cells) for sid, cells in (shapes or {}).items()}
         )
+        self._data = board
 
     @classmethod
     def from_data(cls, board: Mapping[str, Any], shapes: Mapping[str, Sequence[Sequence[int]]] | None = None) -> Board:
@@ -337,7 +353,7 @@ class Board:
         return cls(board, shapes)
 
     @classmethod
-    def from_ruleset(cls, rules: Any) -> Board:
+    def from_ruleset(cls, rules: RuleData) -> Board:
         """The board of a loaded :class:`~venedig_rules.Ruleset`, with the shapes of its ``tiles.yaml``.
 
         >>> import venedig_rules as vr
@@ -493,6 +509,22 @@ class Board:
             raise KeyError(f"unknown connection {connection_id!r}{did_you_mean(str(connection_id), self.connections)}")
         return self.connections[connection_id]
 
+    # --- drawing -----------------------------------------------------------------------------
+
+    def layout(self) -> Layout:
+        """The board's drawing geometry: spaces, regions, connections, track steps, water and
+        drawing hints, in one unit (see :mod:`venedig_rules.data.layout`); JSON-safe, a new
+        copy on each call.
+
+        >>> import venedig_rules as vr
+        >>> layout = vr.load("rialto").board.layout()
+        >>> len(layout["spaces"]), len(layout["regions"]), len(layout["connections"]), layout["unit"]
+        (0, 6, 12, 'space')
+        >>> len(vr.load("venedig").board.layout()["tracks"]["gondola"]["steps"])
+        81
+        """
+        return board_layout(self, self._data, self.tracks)
+
     # --- tracks ------------------------------------------------------------------------------
 
     def track(self, track_id: str) -> Track:
@@ -544,12 +576,12 @@ class Board:
             raise ValueError(f"cell_allowed has {len(cell_allowed)} entries for a shape of {len(cells)} cells")
         everywhere = self.spaces if allowed is None else frozenset(allowed)
         per_cell = [
-            everywhere if cell_allowed is None or cell_allowed[i] is None else frozenset(cell_allowed[i])
-            for i in range(len(cells))
+            everywhere if ok is None else frozenset(ok)
+            for ok in (cell_allowed if cell_allowed is not None else [None] * len(cells))
         ]
         if self.kind is None:
             return ()
-        found = []
+        found: list[tuple[str, ...]] = []
         for anchor in per_cell[0] & self.spaces:
             q, r = self._coords[anchor]
             for offsets in _rotations(cells, self.kind == "hex"):
@@ -564,7 +596,12 @@ class Board:
         found.sort()
         if unordered:
             seen: set[frozenset[str]] = set()
-            found = [p for p in found if not (frozenset(p) in seen or seen.add(frozenset(p)))]
+            unique = []
+            for placement in found:
+                if frozenset(placement) not in seen:
+                    seen.add(frozenset(placement))
+                    unique.append(placement)
+            found = unique
         return tuple(found)
 
     # --- helpers -----------------------------------------------------------------------------

@@ -8,55 +8,101 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple, TypedDict
 
-from ..errors import CountError, DuplicateIdError, ParamError, RuleReferenceError, RulesError, did_you_mean
+from ..errors import (
+    CountError,
+    DuplicateIdError,
+    Location,
+    ParamError,
+    RuleReferenceError,
+    RulesError,
+    did_you_mean,
+)
 from . import board as boardlib
 from . import textcheck
-from .yamlsource import PositionMap, pointer
+from .layout_checks import check_layout
+from .yamlsource import Plain, PositionMap, pointer
 
-#: Id namespaces: name -> (file kind, list key) holding items with an ``id``.
+
+class ItemList(NamedTuple):
+    """Where a list of items lives: list ``key`` of the file of ``kind`` (``cards.yaml``'s ``types``)."""
+
+    kind: str
+    key: str
+
+
+#: Id namespaces: name -> the list holding items with an ``id``.
 NAMESPACES = {
-    "component": ("components", "components"),
-    "card": ("cards", "cards"),
-    "card type": ("cards", "types"),
-    "tile": ("tiles", "tiles"),
-    "shape": ("tiles", "shapes"),
-    "building": ("buildings", "buildings"),
-    "region": ("board", "regions"),
-    "connection": ("board", "connections"),
-    "track": ("board", "tracks"),  # after collection: board and score tracks
-    "score track": ("scoring", "tracks"),
-    "scoring rule": ("scoring", "rules"),
-    "invariant": ("invariants", "invariants"),
+    "component": ItemList("components", "components"),
+    "card": ItemList("cards", "cards"),
+    "card type": ItemList("cards", "types"),
+    "tile": ItemList("tiles", "tiles"),
+    "shape": ItemList("tiles", "shapes"),
+    "building": ItemList("buildings", "buildings"),
+    "region": ItemList("board", "regions"),
+    "connection": ItemList("board", "connections"),
+    "track": ItemList("board", "tracks"),  # after collection: board and score tracks
+    "score track": ItemList("scoring", "tracks"),
+    "scoring rule": ItemList("scoring", "rules"),
+    "invariant": ItemList("invariants", "invariants"),
 }
 
 #: Items whose ``params`` are declared in ``game.yaml`` under ``parameters/<kind>``.
 PARAM_KINDS = {
-    "cards": ("cards", "cards"),
-    "card_types": ("cards", "types"),
-    "tiles": ("tiles", "tiles"),
-    "buildings": ("buildings", "buildings"),
-    "components": ("components", "components"),
-    "regions": ("board", "regions"),
-    "connections": ("board", "connections"),
+    "cards": ItemList("cards", "cards"),
+    "card_types": ItemList("cards", "types"),
+    "tiles": ItemList("tiles", "tiles"),
+    "buildings": ItemList("buildings", "buildings"),
+    "components": ItemList("components", "components"),
+    "regions": ItemList("board", "regions"),
+    "connections": ItemList("board", "connections"),
 }
 
 #: Items that are copies of a component: their counts must sum to the component's count.
-COUNTED = (("cards", "cards"), ("tiles", "tiles"), ("buildings", "buildings"))
+COUNTED = (ItemList("cards", "cards"), ItemList("tiles", "tiles"), ItemList("buildings", "buildings"))
 
 #: Fields that hold effect DSL source, by where their items live.
 DSL_FIELDS = {
-    ("cards", "cards"): ("effect",),
-    ("cards", "types"): ("effect",),
-    ("tiles", "tiles"): ("effect",),
-    ("buildings", "buildings"): ("points", "ability"),
-    ("scoring", "rules"): ("effect",),
-    ("invariants", "invariants"): ("check",),
+    ItemList("cards", "cards"): ("effect",),
+    ItemList("cards", "types"): ("effect",),
+    ItemList("tiles", "tiles"): ("effect",),
+    ItemList("buildings", "buildings"): ("points", "ability"),
+    ItemList("scoring", "rules"): ("effect",),
+    ItemList("invariants", "invariants"): ("check",),
 }
 
+
+class _Reference(NamedTuple):
+    """A field of the items of one list that names an item of a namespace."""
+
+    items: ItemList
+    field: str
+    namespace: str
+
+
+#: Fields that hold one id each.
+REFERENCES = (
+    _Reference(ItemList("cards", "cards"), "component", "component"),
+    _Reference(ItemList("cards", "cards"), "type", "card type"),
+    _Reference(ItemList("cards", "cards"), "building", "building"),
+    _Reference(ItemList("tiles", "tiles"), "component", "component"),
+    _Reference(ItemList("tiles", "tiles"), "shape", "shape"),
+    _Reference(ItemList("buildings", "buildings"), "component", "component"),
+    _Reference(ItemList("buildings", "buildings"), "shape", "shape"),
+)
+
+
+class DslContext(TypedDict):
+    """What a DSL checker is told of the item whose field it checks."""
+
+    kind: str  # the file kind, e.g. "cards"
+    list: str  # the list in that file, e.g. "types"
+    item: dict[str, Any]  # the whole item, as read
+
+
 #: ``DslChecker(text, pointer, positions, context) -> problems``; ``context`` names the item.
-DslChecker = Callable[[str, str, PositionMap, dict], list[RulesError]]
+DslChecker = Callable[[str, str, PositionMap, DslContext], list[RulesError]]
 
 
 def check(data: dict[str, Any], positions: PositionMap, dsl_checker: DslChecker | None = None) -> list[RulesError]:
@@ -78,42 +124,44 @@ class _Checker:
         yield from self.params()
         yield from self.counts()
         yield from self.players()
+        yield from check_layout(self.data, self.positions)
+        yield from self.report()
         yield from textcheck.check(self.data, self.positions, self.ids, self.spaces)
         if dsl_checker is not None:
-            for (kind, key), fields in DSL_FIELDS.items():
-                for ptr, item in self.items(kind, key):
+            for item_list, fields in DSL_FIELDS.items():
+                for ptr, item in self.items(*item_list):
                     for name in fields:
                         if isinstance(item.get(name), str):
-                            context = {"kind": kind, "list": key, "item": item}
+                            context = DslContext(kind=item_list.kind, list=item_list.key, item=item)
                             yield from dsl_checker(item[name], pointer(ptr, name), self.positions, context)
 
     # -- helpers ---------------------------------------------------------------------------
-    def _get(self, *path: str) -> Any:
-        node: Any = self.data
+    def _get(self, *path: str) -> Plain:
+        node: Plain = self.data
         for part in path:
             node = node.get(part) if isinstance(node, dict) else None
         return node
 
-    def items(self, kind: str, key: str) -> Iterator[tuple[str, dict]]:
+    def items(self, kind: str, key: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """(pointer, item) of each mapping in list ``key`` of file ``kind``."""
         values = self._get(kind, key)
         for i, item in enumerate(values if isinstance(values, list) else []):
             if isinstance(item, dict):
                 yield pointer(pointer(f"/{kind}", key), i), item
 
-    def at(self, ptr: str) -> Any:
+    def at(self, ptr: str) -> Location:
         return self.positions.at(ptr)
 
-    def ref(self, namespace: str, value: Any, ptr: str) -> Iterator[RulesError]:
+    def ref(self, namespace: str, value: Plain, ptr: str) -> Iterator[RulesError]:
         known = self.ids.get(namespace, {})
         if isinstance(value, str) and value not in known:
             yield RuleReferenceError(f"unknown {namespace} {value!r}{did_you_mean(value, known)}", self.at(ptr))
 
     # -- checks ----------------------------------------------------------------------------
     def collect_ids(self) -> Iterator[RulesError]:
-        for namespace, (kind, key) in NAMESPACES.items():
+        for namespace, item_list in NAMESPACES.items():
             seen = self.ids.setdefault(namespace, {})
-            for ptr, item in self.items(kind, key):
+            for ptr, item in self.items(*item_list):
                 ident = item.get("id")
                 if not isinstance(ident, str):
                     continue
@@ -129,18 +177,9 @@ class _Checker:
         self.ids["track"] = {**self.ids["track"], **self.ids["score track"]}
 
     def references(self) -> Iterator[RulesError]:
-        simple = (
-            ("cards", "cards", "component", "component"),
-            ("cards", "cards", "type", "card type"),
-            ("cards", "cards", "building", "building"),
-            ("tiles", "tiles", "component", "component"),
-            ("tiles", "tiles", "shape", "shape"),
-            ("buildings", "buildings", "component", "component"),
-            ("buildings", "buildings", "shape", "shape"),
-        )
-        for kind, key, field, namespace in simple:
-            for ptr, item in self.items(kind, key):
-                yield from self.ref(namespace, item.get(field), pointer(ptr, field))
+        for ref in REFERENCES:
+            for ptr, item in self.items(*ref.items):
+                yield from self.ref(ref.namespace, item.get(ref.field), pointer(ptr, ref.field))
         for ptr, attrs in self.space_attr_sets():
             for field, namespace in (("region", "region"), ("building", "building")):
                 yield from self.ref(namespace, attrs.get(field), pointer(ptr, field))
@@ -168,7 +207,7 @@ class _Checker:
             for i, value in enumerate(winner.get("tie_breakers") or []):
                 yield from self.ref("track or state variable", value, f"/scoring/winner/tie_breakers/{i}")
 
-    def space_attr_sets(self) -> Iterator[tuple[str, dict]]:
+    def space_attr_sets(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """Every mapping of space attributes: legend entries, space overrides and selectors."""
         for section in (("grid", "legend"), ("spaces",)):
             mapping = self._get("board", *section)
@@ -189,7 +228,9 @@ class _Checker:
         grid = self._get("board", "grid")
         if not isinstance(grid, dict):
             return
-        legend = grid.get("legend") if isinstance(grid.get("legend"), dict) else {}
+        legend = grid.get("legend")
+        if not isinstance(legend, dict):
+            legend = {}
         for row, text in enumerate(grid.get("rows") or []):
             if not isinstance(text, str):
                 continue
@@ -246,12 +287,14 @@ class _Checker:
     def params(self) -> Iterator[RulesError]:
         declared_all = self._get("game", "parameters")
         declared_all = declared_all if isinstance(declared_all, dict) else {}
-        for pkind, (kind, key) in PARAM_KINDS.items():
-            declared = declared_all.get(pkind) if isinstance(declared_all.get(pkind), dict) else {}
-            for ptr, item in self.items(kind, key):
+        for pkind, item_list in PARAM_KINDS.items():
+            declared = declared_all.get(pkind)
+            if not isinstance(declared, dict):
+                declared = {}
+            for ptr, item in self.items(*item_list):
                 yield from self.item_params(pkind, declared, ptr, item)
 
-    def item_params(self, pkind: str, declared: dict, ptr: str, item: dict) -> Iterator[RulesError]:
+    def item_params(self, pkind: str, declared: dict[str, Any], ptr: str, item: dict[str, Any]) -> Iterator[RulesError]:
         params = item.get("params")
         params = params if isinstance(params, dict) else {}
         name = f"{pkind.rstrip('s').replace('_', ' ')} {item.get('id')!r}"
@@ -276,13 +319,13 @@ class _Checker:
                 )
 
     def counts(self) -> Iterator[RulesError]:
-        components: dict[Any, tuple[str, dict]] = {}
+        components: dict[Any, tuple[str, dict[str, Any]]] = {}  # id -> (pointer, item)
         for ptr, item in self.items("components", "components"):
             components.setdefault(item.get("id"), (ptr, item))
-        sums: Counter = Counter()
+        sums: Counter[str] = Counter()
         users: dict[str, list[str]] = {}
-        for kind, key in COUNTED:
-            for ptr, item in self.items(kind, key):
+        for item_list in COUNTED:
+            for ptr, item in self.items(*item_list):
                 comp, count = item.get("component"), item.get("count")
                 if isinstance(comp, str) and isinstance(count, int):
                     sums[comp] += count
@@ -322,6 +365,42 @@ class _Checker:
                         f"the board has {have} spaces matching {where}; expected {want}", self.at(ptr + "/count")
                     )
 
+    def report(self) -> Iterator[RulesError]:
+        """flow.report names state variables of the right type and declared events."""
+        report = self._get("game", "flow", "report")
+        if not isinstance(report, dict):
+            return
+        state, events, rounds = self._get("game", "state"), self._get("game", "events"), report.get("rounds")
+        state = state if isinstance(state, dict) else {}
+        events = events if isinstance(events, dict) else {}
+        rounds = rounds if isinstance(rounds, dict) else {}
+        ptr = "/game/flow/report"
+        for vptr, name, kind in (
+            (f"{ptr}/rounds/state", rounds.get("state"), "int"),
+            (f"{ptr}/first_player", report.get("first_player"), "player"),
+        ):
+            if not isinstance(name, str):
+                continue
+            decl = state.get(name)
+            if not isinstance(decl, dict):
+                yield RuleReferenceError(f"unknown state variable {name!r}{did_you_mean(name, state)}", self.at(vptr))
+            elif decl.get("type") != kind or decl.get("per"):
+                yield RuleReferenceError(
+                    f"state variable {name!r} is not one {kind} (type {decl.get('type')!r}"
+                    f"{', per ' + str(decl['per']) if decl.get('per') else ''}); expected type {kind!r}",
+                    self.at(vptr),
+                )
+        wanted = [(f"{ptr}/rounds/event", rounds.get("event"), False)]
+        ends = report.get("end_events")
+        wanted += [(pointer(f"{ptr}/end_events", e), e, True) for e in (ends if isinstance(ends, dict) else {})]
+        for vptr, name, is_key in wanted:
+            if isinstance(name, str) and name not in events:
+                where = self.positions.key_at(vptr) if is_key else self.at(vptr)
+                yield RuleReferenceError(
+                    f"unknown event {name!r}{did_you_mean(name, events)}; expected an event game.yaml events names",
+                    where,
+                )
+
     def players(self) -> Iterator[RulesError]:
         players = self._get("game", "players")
         if not isinstance(players, dict):
@@ -346,7 +425,9 @@ class _Checker:
                     self.at(ptr + "/min_players"),
                 )
         constants = self._get("game", "constants")
-        for name, const in constants.items() if isinstance(constants, dict) else ():
+        if not isinstance(constants, dict):
+            return
+        for name, const in constants.items():
             table = const.get("by_players") if isinstance(const, dict) else None
             if isinstance(table, dict):
                 missing = [n for n in range(low, high + 1) if str(n) not in table]
@@ -358,7 +439,7 @@ class _Checker:
                     )
 
 
-def _param_problem(decl: dict, value: Any) -> str:
+def _param_problem(decl: dict[str, Any], value: Plain) -> str:
     """What is wrong with a param value against its declaration, or ``""``."""
     kind = decl.get("type")
     ok = {
@@ -367,7 +448,7 @@ def _param_problem(decl: dict, value: Any) -> str:
         "boolean": isinstance(value, bool),
         "list": isinstance(value, list),
         "ids": isinstance(value, list) and all(isinstance(v, str) for v in value),
-    }.get(kind, True)
+    }.get(str(kind), True)
     if not ok:
         return f"a value of type {kind}"
     if kind == "integer":

@@ -1,9 +1,9 @@
 """Reading a ruleset's files: a bundled id, a folder or a variant, merged with its variants,
 with every value's position kept, and checked against the schemas and across files.
 
->>> raw = read("venedig", ["two_player"])
+>>> raw = read("venedig", ["no_imaginary_player"])
 >>> raw.base_id, raw.variants, raw.data_errors()
-('venedig', ('two_player',), [])
+('venedig', ('no_imaginary_player',), [])
 >>> bundled()
 ['rialto', 'saeulen', 'venedig']
 """
@@ -15,13 +15,13 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Location, RuleFileError, RulesError, UnknownRulesetError, VariantError, YamlError, did_you_mean
 from . import checks, schema
 from .resources import display_path, rules_root
 from .variants import Merged, merge
-from .yamlsource import PositionMap
+from .yamlsource import Plain, PositionMap, Source
 from .yamlsource import load as load_yaml
 
 #: The rule file kinds of a ruleset folder, in reading order.
@@ -47,7 +47,7 @@ def bundled_variants(ruleset_id: str) -> list[str]:
     """The names of a bundled ruleset's variants.
 
     >>> bundled_variants("venedig")
-    ['short_rules_end', 'two_player']
+    ['no_imaginary_player', 'short_rules_end']
     """
     folder = rules_root() / ruleset_id / VARIANTS_DIR
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
@@ -163,7 +163,7 @@ def _read_folder(folder: Path) -> RawRules:
     return RawRules(data, positions, errors, str(base_id), (), folder)
 
 
-def _load_file(path: Path, errors: list[RulesError]):
+def _load_file(path: Path, errors: list[RulesError]) -> Source | None:
     try:
         return load_yaml(path, display_path(path), errors)
     except YamlError as exc:
@@ -174,11 +174,20 @@ def _load_file(path: Path, errors: list[RulesError]):
 
 
 # -- variants --------------------------------------------------------------------------------
+class _Overlay(NamedTuple):
+    """A variant's patch of one rule file kind, and where it was written."""
+
+    kind: str
+    patch: dict[str, Plain]
+    positions: PositionMap
+    at: str  # the pointer of ``patch`` within ``positions``
+
+
 @dataclass
 class _Variant:
     id: str
     base: Path | None
-    overlays: list[tuple[str, Any, PositionMap, str]]  # kind, patch, positions, pointer of patch
+    overlays: list[_Overlay]
     positions: PositionMap
     errors: list[RulesError]
 
@@ -206,10 +215,11 @@ def _read_variant(path: Path) -> _Variant:
             errors.append(VariantError("a variant file should hold a mapping with 'extends'", head.positions.at("")))
         return _Variant(path.stem, None, [], PositionMap(), errors)
     errors += schema.validate("variant", head.data, head.positions)
-    overlays = []
-    for kind, patch in (head.data.get("overlay") or {}).items():
-        if kind in FILE_KINDS and isinstance(patch, dict):
-            overlays.append((kind, patch, head.positions, f"/overlay/{kind}"))
+    overlays = [
+        _Overlay(kind, patch, head.positions, f"/overlay/{kind}")
+        for kind, patch in (head.data.get("overlay") or {}).items()
+        if kind in FILE_KINDS and isinstance(patch, dict)
+    ]
     if folder:
         for file in sorted(path.glob("*.yaml")):
             if file.name == VARIANT_FILE:
@@ -224,7 +234,7 @@ def _read_variant(path: Path) -> _Variant:
                 continue
             source = _load_file(file, errors)
             if source is not None and isinstance(source.data, dict):
-                overlays.append((file.stem, source.data, source.positions, ""))
+                overlays.append(_Overlay(file.stem, source.data, source.positions, ""))
     ident = head.data.get("id")
     if isinstance(ident, str) and ident != path.stem:
         errors.append(
@@ -247,19 +257,20 @@ def _read_variant(path: Path) -> _Variant:
 def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
     result = Merged(None, PositionMap())
     data: dict[str, Any] = {}
-    patched = {kind for kind, *_ in variant.overlays}
+    patched = {overlay.kind for overlay in variant.overlays}
     for kind, content in base.data.items():
         if kind not in patched:
             base.positions.copy_subtree(f"/{kind}", content, f"/{kind}", result.positions)
             data[kind] = content
-    for kind, patch, positions, at in variant.overlays:
+    for overlay in variant.overlays:
+        kind = overlay.kind
         merge(
             data.get(kind, base.data.get(kind, {})),
             base.positions,
-            patch,
-            positions,
+            overlay.patch,
+            overlay.positions,
             base_at=f"/{kind}",
-            overlay_at=at,
+            overlay_at=overlay.at,
             out_at=f"/{kind}",
             into=result,
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -23,9 +23,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
-from ..errors import SchemaError, did_you_mean
+from ..errors import Location, SchemaError, did_you_mean
 from .resources import schemas_root
-from .yamlsource import PositionMap, pointer
+from .yamlsource import Plain, PositionMap, pointer
 
 #: The rule file kinds, each with a schema of its own (variant overlays and scenarios too).
 KINDS = (
@@ -60,7 +60,7 @@ _ITEM_NAMES = {
 
 
 @cache
-def schemas() -> dict[str, dict]:
+def schemas() -> dict[str, dict[str, Any]]:
     """Every schema by file name (``cards.schema.json``, ``defs.schema.json``, ...)."""
     return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(schemas_root().glob("*.schema.json"))}
 
@@ -97,25 +97,25 @@ def _inline(node: Any, base: str, seen: tuple[str, ...]) -> Any:
     return {k: (v if k in ("$defs", "enum", "const") else _inline(v, base, seen)) for k, v in node.items()}
 
 
-def validate(kind: str, data: Any, positions: PositionMap, at: str = "") -> list[SchemaError]:
+def validate(kind: str, data: Plain, positions: PositionMap, at: str = "") -> list[SchemaError]:
     """Every schema error of ``data`` (a file of ``kind``), located; ``[]`` when valid.
 
     ``at`` is the pointer of ``data`` within ``positions`` (for data nested in a larger map).
     """
-    found: dict[tuple, SchemaError] = {}
+    found: dict[tuple[Location, str], SchemaError] = {}
     for error in validator(kind).iter_errors(data):
         for err in _explain(error, data, positions, at):
             found.setdefault((err.location, err.message), err)
     return list(found.values())
 
 
-def _explain(error: ValidationError, data: Any, positions: PositionMap, at: str) -> Iterator[SchemaError]:
+def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: str) -> Iterator[SchemaError]:
     path = list(error.absolute_path)
     ptr = at + "".join(pointer("", p) for p in path)
     what = _describe(path, data)
     kind = error.validator
     if kind in ("additionalProperties", "unevaluatedProperties"):
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(_schema_of(error).get("properties", {}))
         for key in _unexpected(error):
             hint = did_you_mean(key, allowed) or f" (expected one of: {', '.join(allowed)})"
             yield SchemaError(f"unknown key {key!r}{hint}", positions.key_at(pointer(ptr, key)))
@@ -128,8 +128,16 @@ def _explain(error: ValidationError, data: Any, positions: PositionMap, at: str)
     yield SchemaError(_message(error, what), positions.at(ptr))
 
 
+def _schema_of(error: ValidationError) -> Mapping[str, Any]:
+    """The schema whose keyword failed (a boolean schema has no keywords)."""
+    return error.schema if isinstance(error.schema, Mapping) else {}
+
+
 def _message(error: ValidationError, what: str) -> str:
-    kind, value, inst = error.validator, error.validator_value, error.instance
+    kind = error.validator
+    # iter_errors sets both on every error it yields (they are unset only on errors made by hand)
+    value: Any = error.validator_value
+    inst: Any = error.instance
     if kind == "required":
         missing = re.findall(r"'([^']*)' is a required property", error.message)
         return f"{what} is missing required key {missing[0]!r}" if missing else error.message
@@ -158,17 +166,18 @@ def _message(error: ValidationError, what: str) -> str:
 
 
 def _unexpected(error: ValidationError) -> list[str]:
-    inst = error.instance
+    inst: Any = error.instance  # set on every error iter_errors yields
     if error.validator == "additionalProperties":
-        props = error.schema.get("properties", {})
-        patterns = [re.compile(p) for p in error.schema.get("patternProperties", {})]
+        props = _schema_of(error).get("properties", {})
+        patterns = [re.compile(p) for p in _schema_of(error).get("patternProperties", {})]
         return [k for k in inst if k not in props and not any(p.search(k) for p in patterns)]
     return re.findall(r"'([^']*)'", error.message.split("(")[-1])
 
 
-def _describe(path: list, data: Any) -> str:
+def _describe(path: Sequence[str | int], data: Plain) -> str:
     """A reader's name for the value at ``path``: "card 'casa'", "key 'count' of card 'casa'"."""
-    owner, node, list_key = None, data, "items"
+    owner, owner_at = "", 0  # the innermost list item on the path, and its place in the path
+    node, list_key = data, "items"
     for i, part in enumerate(path):
         try:
             node = node[part]
@@ -177,13 +186,14 @@ def _describe(path: list, data: Any) -> str:
         if isinstance(part, int):
             label = _ITEM_NAMES.get(list_key, "item")
             ident = node.get("id") if isinstance(node, dict) else None
-            owner = (i, f"{label} {ident!r}" if isinstance(ident, str) else f"{label} #{part + 1}")
+            owner = f"{label} {ident!r}" if isinstance(ident, str) else f"{label} #{part + 1}"
+            owner_at = i
         else:
             list_key = part
-    if owner is None:
+    if not owner:
         return f"key {'/'.join(map(str, path))!r}" if path else "the file"
-    rest = path[owner[0] + 1 :]
-    return f"key {'/'.join(map(str, rest))!r} of {owner[1]}" if rest else owner[1]
+    rest = path[owner_at + 1 :]
+    return f"key {'/'.join(map(str, rest))!r} of {owner}" if rest else owner
 
 
 def _article(t: str) -> str:

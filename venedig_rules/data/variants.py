@@ -25,25 +25,25 @@ v.yaml:1:73
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NamedTuple
 
 from ..errors import VariantError, did_you_mean
-from .yamlsource import PositionMap, pointer
+from .yamlsource import Plain, PositionMap, pointer
 
 
 @dataclass
 class Merged:
     """The result of a merge: data, where each value came from, and every problem."""
 
-    data: Any
+    data: Plain
     positions: PositionMap
     errors: list[VariantError] = field(default_factory=list)
 
 
 def merge(
-    base: Any,
+    base: Plain,
     base_positions: PositionMap,
-    overlay: Any,
+    overlay: Plain,
     overlay_positions: PositionMap,
     base_at: str = "",
     overlay_at: str = "",
@@ -60,7 +60,15 @@ def merge(
     return result
 
 
-def is_id_list(value: Any) -> bool:
+class _Entry(NamedTuple):
+    """An item of an id list being patched, and where its positions come from."""
+
+    item: Plain
+    source: str  # its pointer in the base, or in the overlay when added there
+    added: bool  # whether the overlay added it (its positions are the overlay's)
+
+
+def is_id_list(value: Plain) -> bool:
     """Whether ``value`` is a list whose items are all mappings with an ``id``."""
     return isinstance(value, list) and bool(value) and all(isinstance(item, dict) and "id" in item for item in value)
 
@@ -69,11 +77,11 @@ class _Merger:
     def __init__(self, base_pm: PositionMap, over_pm: PositionMap, result: Merged):
         self.base_pm, self.over_pm, self.result = base_pm, over_pm, result
 
-    def keep(self, value: Any, src: str, dst: str) -> Any:
+    def keep(self, value: Plain, src: str, dst: str) -> Plain:
         self.base_pm.copy_subtree(src, value, dst, self.result.positions)
         return value
 
-    def take(self, value: Any, src: str, dst: str) -> Any:
+    def take(self, value: Plain, src: str, dst: str) -> Plain:
         self.over_pm.copy_subtree(src, value, dst, self.result.positions)
         return value
 
@@ -81,20 +89,20 @@ class _Merger:
         loc = self.over_pm.key_at(at) if key else self.over_pm.at(at)
         self.result.errors.append(VariantError(message, loc))
 
-    def value(self, base: Any, b: str, over: Any, o: str, out: str) -> Any:
+    def value(self, base: Plain, b: str, over: Plain, o: str, out: str) -> Plain:
         if isinstance(base, dict) and isinstance(over, dict):
             return self.mapping(base, b, over, o, out)
         if is_id_list(base) and isinstance(over, list) and _is_patch_list(over):
             return self.id_list(base, b, over, o, out)
         return self.take(over, o, out)
 
-    def mapping(self, base: dict, b: str, over: dict, o: str, out: str) -> dict:
+    def mapping(self, base: dict[str, Plain], b: str, over: dict[str, Plain], o: str, out: str) -> dict[str, Plain]:
         pm = self.result.positions
         if b in self.base_pm.values:
             pm.values[out] = self.base_pm.values[b]
         if b in self.base_pm.keys:
             pm.keys[out] = self.base_pm.keys[b]
-        merged: dict[str, Any] = {}
+        merged: dict[str, Plain] = {}
         for key, value in base.items():
             if key not in over:
                 merged[key] = self.keep(value, pointer(b, key), pointer(out, key))
@@ -114,11 +122,9 @@ class _Merger:
         # keep the base's key order, new keys last
         return {k: merged[k] for k in list(base) + [k for k in over if k not in base] if k in merged}
 
-    def id_list(self, base: list, b: str, over: list, o: str, out: str) -> list:
-        items: dict[str, tuple[Any, str, bool]] = {  # id -> (value, source pointer, from overlay?)
-            item["id"]: (item, pointer(b, i), False) for i, item in enumerate(base)
-        }
-        patched: dict[str, tuple[Any, str]] = {}
+    def id_list(self, base: list[Plain], b: str, over: list[Plain], o: str, out: str) -> list[Plain]:
+        items = {item["id"]: _Entry(item, pointer(b, i), added=False) for i, item in enumerate(base)}
+        patched: dict[str, tuple[dict[str, Plain], str]] = {}  # id -> (patch, its pointer)
         for i, patch in enumerate(over):
             at = pointer(o, i)
             if "remove" in patch:
@@ -140,7 +146,7 @@ class _Merger:
                         f"adds {ident!r}, which the base already has (patch it by id instead)", pointer(at, "add")
                     )
                 else:
-                    items[ident] = (item, pointer(at, "add"), True)
+                    items[ident] = _Entry(item, pointer(at, "add"), added=True)
             else:
                 ident = patch["id"]
                 if ident not in items:
@@ -152,18 +158,18 @@ class _Merger:
                 else:
                     patched[ident] = (patch, at)
         result = []
-        for n, (ident, (item, src, new)) in enumerate(items.items()):
+        for n, (ident, entry) in enumerate(items.items()):
             dst = pointer(out, n)
-            if new:
-                result.append(self.take(item, src, dst))
+            if entry.added:
+                result.append(self.take(entry.item, entry.source, dst))
             elif ident in patched:
                 patch, at = patched[ident]
-                result.append(self.mapping(item, src, patch, at, dst))
+                result.append(self.mapping(entry.item, entry.source, patch, at, dst))
             else:
-                result.append(self.keep(item, src, dst))
+                result.append(self.keep(entry.item, entry.source, dst))
         self.result.positions.values[out] = self.over_pm.at(o)
         return result
 
 
-def _is_patch_list(over: list) -> bool:
+def _is_patch_list(over: list[Plain]) -> bool:
     return all(isinstance(p, dict) and (("id" in p) or set(p) in ({"add"}, {"remove"})) for p in over)

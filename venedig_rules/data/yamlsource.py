@@ -18,13 +18,19 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..errors import Location, YamlError
+from ..errors import Location, RulesError, YamlError
+
+#: Plain data as read from YAML: a mapping with string keys, a list, a string, a number, a
+#: boolean or None, nested. Typed ``Any``, not as the exact union: rule data is checked by the
+#: schemas at run time, and its readers index it by what the schema promised.
+Plain = Any
 
 #: Most values one document may expand to; aliases count each time they are expanded.
 MAX_NODES = 200_000
@@ -109,7 +115,7 @@ class PositionMap:
             offset -= len(text) + 1
         return span.start
 
-    def copy_subtree(self, src: str, value: Any, dst: str, out: PositionMap) -> None:
+    def copy_subtree(self, src: str, value: Plain, dst: str, out: PositionMap) -> None:
         """Copy the locations of ``value`` (at ``src`` here) into ``out`` at ``dst``."""
         for suffix in _suffixes(value):
             s, d = src + suffix, dst + suffix
@@ -127,11 +133,11 @@ class Source:
     """One loaded YAML document: its plain ``data`` and its ``positions``."""
 
     path: str
-    data: Any
+    data: Plain
     positions: PositionMap
 
 
-def load(path: str | Path, display: str | None = None, problems: list | None = None) -> Source:
+def load(path: str | Path, display: str | None = None, problems: list[RulesError] | None = None) -> Source:
     """Load a YAML file; ``display`` is the name used in locations (default: ``path``).
 
     Raises :class:`~venedig_rules.errors.YamlError` (or ``OSError`` when unreadable).
@@ -142,7 +148,7 @@ def load(path: str | Path, display: str | None = None, problems: list | None = N
     return loads(text, display or str(path), problems)
 
 
-def loads(text: str, display: str = "<string>", problems: list | None = None) -> Source:
+def loads(text: str, display: str = "<string>", problems: list[RulesError] | None = None) -> Source:
     """Load YAML text; ``display`` names it in locations. Empty text loads as ``None``.
 
     ``problems`` as in :func:`load`.
@@ -221,16 +227,17 @@ class _Builder:
         self.problems: list[YamlError] = []
         self.constructor = yaml.SafeLoader("")
 
-    def loc(self, mark: Any) -> Location:
+    def loc(self, mark: yaml.Mark) -> Location:
         return Location(self.file, mark.line + 1, mark.column + 1)
 
-    def build(self, node: yaml.Node, ptr: str, depth: int) -> Any:
+    def build(self, node: yaml.Node, ptr: str, depth: int) -> Plain:
         self.positions.values.setdefault(ptr, self.loc(node.start_mark))
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, ptr, depth)
         if isinstance(node, yaml.SequenceNode):
             self.check_tag(node, _T + "seq")
             return [self.build(item, pointer(ptr, i), depth + 1) for i, item in enumerate(node.value)]
+        assert isinstance(node, yaml.ScalarNode)  # composing makes mappings, sequences and scalars only
         return self.scalar(node, ptr)
 
     def check_tag(self, node: yaml.Node, *allowed: str) -> None:
@@ -242,9 +249,9 @@ class _Builder:
                 self.loc(node.start_mark),
             )
 
-    def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict:
+    def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict[str, Plain]:
         self.check_tag(node, _T + "map")
-        out: dict[str, Any] = {}
+        out: dict[str, Plain] = {}
         seen: dict[str, Location] = {}
         merged: list[yaml.Node] = []
         for key_node, value_node in node.value:
@@ -278,7 +285,7 @@ class _Builder:
                 out.setdefault(key, value)
         return out
 
-    def scalar(self, node: yaml.ScalarNode, ptr: str) -> Any:
+    def scalar(self, node: yaml.ScalarNode, ptr: str) -> Plain:
         self.check_tag(node, *_SCALAR_TAGS)
         value = self.constructor.construct_object(node, deep=True)
         if isinstance(value, (datetime.date, datetime.datetime)):
@@ -292,7 +299,7 @@ class _Builder:
         return value
 
 
-def _segments(span: _Span, lines: list[str]):
+def _segments(span: _Span, lines: list[str]) -> Iterator[tuple[int, int, str]]:
     """(line, column, text) of each source line a string scalar is made of."""
     start = span.start
     if span.style in ("|", ">"):
@@ -310,7 +317,7 @@ def _segments(span: _Span, lines: list[str]):
         yield n, len(text) - len(stripped) + 1, stripped
 
 
-def _suffixes(value: Any, prefix: str = ""):
+def _suffixes(value: Plain, prefix: str = "") -> Iterator[str]:
     """The pointer suffix of ``value`` itself and of everything inside it."""
     yield prefix
     if isinstance(value, dict):

@@ -10,14 +10,15 @@ May import: ``errors``, ``data``. (Game modules add primitives from above, throu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
 from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
-from .check import Problem, ProcInfo, Scope, VarInfo, check
-from .compile import Code, compile_expression, compile_program
+from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
+from .compile import Code, Fn, compile_expression, compile_program
 from .declared import check_contexts, check_declarations
 from .parse import DslParseError, ExprStmt, Program, parse
 from .parse import caret as _caret
@@ -36,18 +37,34 @@ ITEM_CODE = {
 _ERRORS = {"dsl/syntax": DslSyntaxError, "dsl/name": DslNameError, "dsl/type": DslTypeError}
 
 
+class Procedure(NamedTuple):
+    """A flow procedure, compiled: its code id and its parameters' names, in order."""
+
+    code: str
+    params: tuple[str, ...]
+
+
+class Invariant(NamedTuple):
+    """An invariant, compiled: ``check(L, C)`` is true while it holds (``when``: always, end)."""
+
+    id: str
+    message: str
+    when: str
+    check: Fn
+
+
 @dataclass
 class Compiled:
     """Everything the engine runs, compiled once when the ruleset loads."""
 
     codes: dict[str, Code] = field(default_factory=dict)
     main: str = ""
-    procedures: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # name -> (code, params)
+    procedures: dict[str, Procedure] = field(default_factory=dict)
     item_code: dict[tuple[str, str], str] = field(default_factory=dict)  # (item id, field) -> code id
     item_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # code id -> param names bound
     code_item_name: dict[str, str | None] = field(default_factory=dict)  # code id -> singular item name
     rules_by_when: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)  # when -> (code, rule id)
-    invariants: tuple[tuple[str, str, str, Any], ...] = ()  # (id, message, when, closure)
+    invariants: tuple[Invariant, ...] = ()
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
 
@@ -82,40 +99,39 @@ def compile_ruleset(
             continue
         body = programs[ptr].body
         scope = _scope_for(role, base, data, compiled)
-        if role[0] == "invariant" and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
-            problems, resolved = (
-                [
-                    Problem(
-                        body[1].pos if len(body) > 1 else 0,
-                        "dsl/syntax",
-                        "an invariant's check must be one expression (no 'let', 'if' or ';')",
-                    )
-                ],
-                {},
-            )
+        problems: list[Problem]
+        resolved: Resolution
+        if isinstance(role, InvariantRole) and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
+            problems = [
+                Problem(
+                    body[1].pos if len(body) > 1 else 0,
+                    "dsl/syntax",
+                    "an invariant's check must be one expression (no 'let', 'if' or ';')",
+                )
+            ]
+            resolved = {}
         else:
             problems, resolved = check(programs[ptr], scope)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
-        if role[0] == "invariant":
-            item = role[1]
-            compiled.invariants += (
-                (item["id"], item["message"], item.get("when", "always"), compile_expression(programs[ptr], resolved)),
-            )
+        if isinstance(role, InvariantRole):
+            item = role.item
+            check_f = compile_expression(programs[ptr], resolved)
+            compiled.invariants += (Invariant(item["id"], item["message"], item.get("when", "always"), check_f),)
             continue
         compiled.codes[ptr] = compile_program(ptr, programs[ptr], resolved)
-        if role[0] == "proc":
-            compiled.procedures[role[1]] = (ptr, tuple(role[2]))
-        elif role[0] == "item":
-            _, kind, _key, fname, item, singular = role
-            compiled.item_code.setdefault((item["id"], fname), ptr)
+        if isinstance(role, ProcRole):
+            compiled.procedures[role.name] = Procedure(ptr, tuple(role.params))
+        elif isinstance(role, ItemRole):
+            item, singular = role.item, role.singular
+            compiled.item_code.setdefault((item["id"], role.field), ptr)
             compiled.code_item_name[ptr] = singular
             compiled.item_params[ptr] = tuple(
                 n for n, t in scope.locals.items() if n not in ("players", "self", "item", singular)
             )
-            if kind == "scoring":
+            if role.kind == "scoring":
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
@@ -123,20 +139,53 @@ def compile_ruleset(
     return (compiled if not errors else None), errors
 
 
-def _dsl_sources(data: dict[str, Any]):
+# -- what each DSL string of a ruleset is ---------------------------------------------------------
+class MainRole(NamedTuple):
+    """The flow's main program."""
+
+
+class ProcRole(NamedTuple):
+    """A flow procedure: its name and parameters (name -> type)."""
+
+    name: str
+    params: dict[str, str]
+
+
+class ItemRole(NamedTuple):
+    """A DSL field of an item (a card's ``effect``, a building's ``points``, a scoring rule's
+    ``effect``): the item list (file ``kind``, list ``key``), the ``field``, the item, and
+    the name the item goes by in its code (``card``; None for scoring rules)."""
+
+    kind: str
+    key: str
+    field: str
+    item: dict[str, Any]
+    singular: str | None
+
+
+class InvariantRole(NamedTuple):
+    """An invariant's ``check``."""
+
+    item: dict[str, Any]
+
+
+Role = MainRole | ProcRole | ItemRole | InvariantRole
+
+
+def _dsl_sources(data: dict[str, Any]) -> Iterator[tuple[str, str, Role]]:
     """(pointer, text, role) of every DSL string."""
     flow = (data.get("game") or {}).get("flow")
     if isinstance(flow, dict):
         if isinstance(flow.get("main"), str):
-            yield "/game/flow/main", flow["main"], ("main",)
+            yield "/game/flow/main", flow["main"], MainRole()
         for name, proc in (flow.get("procedures") or {}).items():
             if isinstance(proc, str):
-                yield pointer("/game/flow/procedures", name), proc, ("proc", name, {})
+                yield pointer("/game/flow/procedures", name), proc, ProcRole(name, {})
             elif isinstance(proc, dict) and isinstance(proc.get("body"), str):
                 yield (
                     pointer(pointer("/game/flow/procedures", name), "body"),
                     proc["body"],
-                    ("proc", name, proc.get("params") or {}),
+                    ProcRole(name, proc.get("params") or {}),
                 )
     for (kind, key), (fields, singular) in ITEM_CODE.items():
         for i, item in enumerate((data.get(kind) or {}).get(key) or []):
@@ -144,10 +193,10 @@ def _dsl_sources(data: dict[str, Any]):
                 continue
             for name in fields:
                 if isinstance(item.get(name), str):
-                    yield f"/{kind}/{key}/{i}/{name}", item[name], ("item", kind, key, name, item, singular)
+                    yield f"/{kind}/{key}/{i}/{name}", item[name], ItemRole(kind, key, name, item, singular)
     for i, item in enumerate((data.get("invariants") or {}).get("invariants") or []):
         if isinstance(item, dict) and isinstance(item.get("check"), str):
-            yield f"/invariants/invariants/{i}/check", item["check"], ("invariant", item)
+            yield f"/invariants/invariants/{i}/check", item["check"], InvariantRole(item)
 
 
 def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
@@ -158,7 +207,7 @@ def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
     for name, decl in (game.get("state") or {}).items():
         state[name] = VarInfo(decl.get("type", "any"), decl.get("per"))
     compiled.state = state
-    ids = set()
+    ids: set[str] = set()
     for kind_data in data.values():
         if isinstance(kind_data, dict):
             for value in kind_data.values():
@@ -181,25 +230,26 @@ def _base_scope(data: dict[str, Any], compiled: Compiled) -> Scope:
     )
 
 
-def _scope_for(role: tuple, base: Scope, data: dict[str, Any], compiled: Compiled) -> Scope:
+def _scope_for(role: Role, base: Scope, data: dict[str, Any], compiled: Compiled) -> Scope:
     contexts = (data["game"].get("flow") or {}).get("contexts") or {}
-    if role[0] == "main":
+    if isinstance(role, MainRole):
         return base
-    if role[0] == "proc":
-        return _with(base, dict(role[2]))
-    if role[0] == "invariant":
+    if isinstance(role, ProcRole):
+        return _with(base, dict(role.params))
+    if isinstance(role, InvariantRole):
         scope = _with(base, {})
-        scope.may_wait = scope.may_change = False
+        scope.may_wait = False
+        scope.may_change = False
         return scope
-    _, kind, key, fname, item, singular = role
+    kind, key = role.kind, role.key
     params = _declared_params(data, kind, key)
     names: dict[str, str] = {"self": "player", "item": "str"}
-    if singular:
-        names[singular] = "str"
+    if role.singular:
+        names[role.singular] = "str"
     names.update({p: "any" for p in params})
-    names.update(contexts.get(f"{key if kind != 'cards' else 'cards'}.{fname}", {}))
+    names.update(contexts.get(f"{key if kind != 'cards' else 'cards'}.{role.field}", {}))
     if kind == "scoring":
-        names.update(contexts.get(f"scoring.{item.get('when', '')}", {}))
+        names.update(contexts.get(f"scoring.{role.item.get('when', '')}", {}))
     return _with(base, names)
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import did_you_mean
 from . import parse as ast
 from .parse import parse  # noqa: F401  (doctest)
-from .registry import CORE, REQUIRED, Registry, compatible
+from .registry import CORE, REQUIRED, Param, Primitive, Registry, compatible
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,61 @@ class Scope:
     keywords: dict[str, str] = field(default_factory=dict)  # only used for effect() kwargs
 
 
-#: What a name or call resolved to, by ``id(node)``: ("local", name), ("var", name),
-#: ("const", value), ("id", value), ("proc", name), ("prim", Primitive).
-Resolution = dict[int, tuple]
+# -- what the checker decides about a node, for the compiler ----------------------------------
+class LocalName(NamedTuple):
+    """A local name (bound by ``let``, ``for``, ``choose each``, or given), kept in frame
+    slot ``slot``: a name bound inside a block gets a slot of its own."""
+
+    slot: str
+
+
+class StateVar(NamedTuple):
+    """A state variable (read, assigned, or handed to a primitive to change)."""
+
+    name: str
+
+
+class ConstantValue(NamedTuple):
+    """A game constant: its value as ``game.yaml`` gives it (a ``by_players`` table too)."""
+
+    value: Any
+
+
+class RulesetId(NamedTuple):
+    """An id of the ruleset (a card, a space, ...): it stands for itself."""
+
+    id: str
+
+
+class PerIndex(NamedTuple):
+    """``var[i]`` of a state variable with one value per player or per space (``per``)."""
+
+    var: str
+    per: str
+
+
+class ProcedureCall(NamedTuple):
+    """A call of a flow procedure."""
+
+    name: str
+
+
+class PrimitiveCall(NamedTuple):
+    """A call of a primitive."""
+
+    primitive: Primitive
+
+
+class DecisionScope(NamedTuple):
+    """The locals in scope at a decision, name -> frame slot: what its texts may show of the code
+    that decides (kept under ``-id(node)``, apart from the names the decision binds)."""
+
+    slots: dict[str, str]
+
+
+Resolved = LocalName | StateVar | ConstantValue | RulesetId | PerIndex | ProcedureCall | PrimitiveCall | DecisionScope
+#: What each name, call, binding and indexing resolved to, by ``id(node)``.
+Resolution = dict[int, Resolved]
 
 
 def type_of_value(value: Any) -> str:
@@ -79,7 +131,7 @@ def type_of_value(value: Any) -> str:
 _LABEL = re.compile(r"[a-z][a-z0-9_]*")
 
 
-class _Env(dict):
+class _Env(dict[str, str]):
     """Names in scope -> type; ``slots`` maps each to the frame slot holding it. A name
     bound inside a block gets a slot of its own, so it cannot change a name outside."""
 
@@ -108,7 +160,7 @@ class _Checker:
     def problem(self, node: ast.Node, code: str, message: str) -> None:
         self.problems.append(Problem(node.pos, code, message))
 
-    def known_names(self, env: dict[str, str]) -> list[str]:
+    def known_names(self, env: _Env) -> list[str]:
         s = self.scope
         return [*env, *s.state, *s.constants, *s.procedures, *s.registry.names(), *s.ids]
 
@@ -119,9 +171,9 @@ class _Checker:
         slot = name if depth == 0 else f"{name}#{self.slots}"
         env[name] = type_
         env.slots[name] = slot
-        self.resolved[id(node)] = ("local", slot)
+        self.resolved[id(node)] = LocalName(slot)
 
-    def block(self, body: tuple, env: _Env, loop: bool, depth: int) -> None:
+    def block(self, body: tuple[ast.Node, ...], env: _Env, loop: bool, depth: int) -> None:
         for stmt in body:
             self.statement(stmt, env, loop, depth)
 
@@ -149,7 +201,7 @@ class _Checker:
             self.want(node.count, env, "int", "the count of 'repeat'")
             self.block(node.body.body, env.child(), True, depth + 1)
 
-    def top(self, node: ast.Node, env: dict[str, str]) -> str:
+    def top(self, node: ast.Node, env: _Env) -> str:
         """A statement-level value: may be a decision or a call that waits."""
         if isinstance(node, ast.Choose):
             return self.choose(node, env)
@@ -158,9 +210,7 @@ class _Checker:
         return self.expr(node, env)
 
     def choose(self, node: ast.Choose, env: _Env) -> str:
-        # the locals a decision's texts may show, by name -> frame slot (keyed apart from
-        # the names the node binds: a negative id)
-        self.resolved[-id(node)] = ("scope", dict(env.slots))
+        self.resolved[-id(node)] = DecisionScope(dict(env.slots))
         if not self.scope.may_wait:
             self.problem(node, "dsl/syntax", "a decision ('choose') is not allowed here")
         if not _LABEL.fullmatch(node.label) or node.label == "pass":
@@ -176,7 +226,7 @@ class _Checker:
             self.slots += 1
             inner[node.each] = "player"
             inner.slots[node.each] = f"{node.each}#{self.slots}"
-            self.resolved[id(node)] = ("local", inner.slots[node.each])
+            self.resolved[id(node)] = LocalName(inner.slots[node.each])
             self.want(node.options, inner, "list", "the options of 'choose'")
             return "list"
         self.want(node.player, env, "player", "the chooser of 'choose'")
@@ -190,7 +240,7 @@ class _Checker:
                 self.problem(
                     node, "dsl/type", f"cannot assign to an element of local {node.name!r}; build a new list instead"
                 )
-            self.resolved[id(node)] = ("local", env.slots[node.name])
+            self.resolved[id(node)] = LocalName(env.slots[node.name])
             if node.op == "=":
                 env[node.name] = value
             else:
@@ -207,7 +257,7 @@ class _Checker:
             return
         if not self.scope.may_change:
             self.problem(node, "dsl/syntax", f"state variable {node.name!r} cannot be changed here")
-        self.resolved[id(node)] = ("var", node.name)
+        self.resolved[id(node)] = StateVar(node.name)
         if var.per and node.index is None and node.op != "=":
             self.problem(node, "dsl/type", f"{node.name!r} has one value per {var.per}: write {node.name}[...]")
         if node.index is not None:
@@ -232,13 +282,13 @@ class _Checker:
             self.problem(node, "dsl/type", f"{node.op} needs a number or list, {what!r} holds {held}")
 
     # -- expressions -----------------------------------------------------------------------
-    def want(self, node: ast.Node, env: dict[str, str], want: str, what: str) -> str:
+    def want(self, node: ast.Node, env: _Env, want: str, what: str) -> str:
         have = self.expr(node, env)
         if not compatible(want, have):
             self.problem(node, "dsl/type", f"{what} should be {want}, not {have}")
         return have
 
-    def expr(self, node: ast.Node, env: dict[str, str]) -> str:
+    def expr(self, node: ast.Node, env: _Env) -> str:
         if isinstance(node, ast.Const):
             return type_of_value(node.value)
         if isinstance(node, ast.Name):
@@ -268,17 +318,17 @@ class _Checker:
     def name(self, node: ast.Name, env: _Env) -> str:
         s, n = self.scope, node.name
         if n in env:
-            self.resolved[id(node)] = ("local", env.slots[n])
+            self.resolved[id(node)] = LocalName(env.slots[n])
             return env[n]
         if n in s.state:
-            self.resolved[id(node)] = ("var", n)
+            self.resolved[id(node)] = StateVar(n)
             var = s.state[n]
             return "list" if var.per else var.type
         if n in s.constants:
-            self.resolved[id(node)] = ("const", s.constants[n])
+            self.resolved[id(node)] = ConstantValue(s.constants[n])
             return type_of_value(s.constants[n])
         if n in s.ids:
-            self.resolved[id(node)] = ("id", n)
+            self.resolved[id(node)] = RulesetId(n)
             return "str"
         if n in s.procedures or s.registry.get(n):
             self.problem(node, "dsl/type", f"{n!r} is called, not used as a value: write {n}(...)")
@@ -286,22 +336,22 @@ class _Checker:
         self.problem(node, "dsl/name", f"unknown name {n!r}{did_you_mean(n, self.known_names(env))}")
         return "any"
 
-    def index(self, node: ast.Index, env: dict[str, str]) -> str:
+    def index(self, node: ast.Index, env: _Env) -> str:
         base = node.base
         if isinstance(base, ast.Name) and base.name not in env and base.name in self.scope.state:
             var = self.scope.state[base.name]
-            self.resolved[id(base)] = ("var", base.name)
+            self.resolved[id(base)] = StateVar(base.name)
             if var.per:
                 self.want(
                     node.index, env, "player" if var.per == "player" else "str", f"the {var.per} of {base.name!r}"
                 )
-                self.resolved[id(node)] = ("per", var.per)
+                self.resolved[id(node)] = PerIndex(base.name, var.per)
                 return var.type
         self.want(base, env, "list", "an indexed value")
         self.want(node.index, env, "int", "a list index")
         return "any"
 
-    def binop(self, node: ast.BinOp, env: dict[str, str]) -> str:
+    def binop(self, node: ast.BinOp, env: _Env) -> str:
         op = node.op
         if op in ("and", "or"):
             self.expr(node.left, env)
@@ -326,10 +376,10 @@ class _Checker:
                 self.problem(side, "dsl/type", f"{op!r} needs numbers; this side is {t}")
         return "bool" if op in ("<", "<=", ">", ">=") else "int"
 
-    def call(self, node: ast.Call, env: dict[str, str], top: bool) -> str:
+    def call(self, node: ast.Call, env: _Env, top: bool) -> str:
         s, n = self.scope, node.name
         if n in s.procedures:
-            self.resolved[id(node)] = ("proc", n)
+            self.resolved[id(node)] = ProcedureCall(n)
             if not top:
                 self.problem(node, "dsl/syntax", f"procedure {n!r} can only be called alone or as the value of 'let'")
             if not s.may_wait:
@@ -349,7 +399,7 @@ class _Checker:
             for arg in node.args:
                 self.expr(arg, env)
             return "any"
-        self.resolved[id(node)] = ("prim", prim)
+        self.resolved[id(node)] = PrimitiveCall(prim)
         if prim.calls and not top:
             self.problem(
                 node, "dsl/syntax", f"{n}() runs another effect: it can only stand alone or be the value of 'let'"
@@ -377,7 +427,7 @@ class _Checker:
             self.expr(value, env)
         return prim.result
 
-    def ref(self, arg: ast.Node, env: dict[str, str], fname: str, param) -> None:
+    def ref(self, arg: ast.Node, env: _Env, fname: str, param: Param) -> None:
         base = arg.base if isinstance(arg, ast.Index) else arg
         if not (isinstance(base, ast.Name) and base.name in self.scope.state and base.name not in env):
             self.problem(
@@ -391,7 +441,7 @@ class _Checker:
         if not self.scope.may_change:
             self.problem(arg, "dsl/syntax", f"{fname}() changes {base.name!r} and cannot be called here")
         var = self.scope.state[base.name]
-        self.resolved[id(base)] = ("var", base.name)
+        self.resolved[id(base)] = StateVar(base.name)
         if isinstance(arg, ast.Index):
             if not var.per:
                 self.problem(arg, "dsl/type", f"{base.name!r} has a single value; it cannot be indexed")

@@ -14,13 +14,24 @@ instruction): it cannot stop halfway, so it needs no instruction index. Nothing 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import RuleRuntimeError
 from . import parse as ast
-from .check import Resolution
+from .check import (
+    ConstantValue,
+    DecisionScope,
+    LocalName,
+    PerIndex,
+    PrimitiveCall,
+    ProcedureCall,
+    Resolution,
+    Resolved,
+    RulesetId,
+    StateVar,
+)
 from .context import Ref
 
 # opcodes
@@ -29,8 +40,28 @@ EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT
 WAIT, CALL_OUT = -1, -2
 #: Largest count a ``repeat`` may run.
 MAX_REPEAT = 100_000
+#: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
+#: reported as rule errors with the place of the statement that failed.
+RULE_FAILURES = (TypeError, ValueError, KeyError, IndexError)
 
-Fn = Callable[[dict, Any], Any]
+#: A frame's local names (its slots) while its code runs: ``L``.
+Locals = dict[str, Any]
+#: The running game compiled code is handed: ``C``, the engine's machine (a layer above this
+#: one, so it is not named here; it is the ``Context`` of primitives plus ``vars`` and ``assign``).
+Running = Any
+#: An expression, compiled: ``f(L, C)`` is its value.
+Fn = Callable[[Locals, Running], Any]
+#: A statement that runs through, compiled: ``run(L, C)`` is True when a ``break`` ran.
+Through = Callable[[Locals, Running], bool | None]
+#: An instruction, compiled: ``step(L, C)`` is the next instruction's index, or WAIT / CALL_OUT.
+Step = Callable[[Locals, Running], int]
+#: An instruction: its opcode, then operands whose number and kinds the opcode decides.
+Instruction = tuple[Any, ...]
+#: ``(CHOOSE, target, player, options, label, optional, each, secret)``: a decision.
+ChooseOp = tuple[int, str, Fn, Fn, str, bool, str | None, bool]
+#: ``(CALL, target, "proc", procedure name, args, ())`` or ``(CALL, target, "prim", primitive
+#: function, args, kwargs)``: another effect to run (the primitive returns CallRequests).
+CallOp = tuple[int, str, str, Any, tuple[Fn, ...], tuple[tuple[str, Fn], ...]]
 
 
 @dataclass(frozen=True)
@@ -38,10 +69,10 @@ class Code:
     """One compiled program: ``id`` names it in frames (e.g. ``/cards/cards/3/effect``)."""
 
     id: str
-    instructions: tuple[tuple, ...]
+    instructions: tuple[Instruction, ...]
     text: str
     offsets: tuple[int, ...] = ()  # per instruction: where its statement starts in ``text``
-    steps: tuple[Callable[[dict, Any], int], ...] = ()  # per instruction: run it, give the next index
+    steps: tuple[Step, ...] = ()  # per instruction: run it, give the next index
     #: per decision instruction: the locals in scope there, name -> frame slot (what a
     #: decision's texts may show of the code that decides)
     choose_names: dict[int, dict[str, str]] = field(default_factory=dict)
@@ -55,7 +86,7 @@ def compile_program(code_id: str, program: ast.Program, resolved: Resolution) ->
 
     def land(i: int) -> int:
         """Where going to instruction ``i`` really leads: past any jumps to jumps."""
-        seen = set()
+        seen: set[int] = set()
         while i < len(instructions) and instructions[i][0] == JUMP and i not in seen:
             seen.add(i)
             i = instructions[i][1]
@@ -65,42 +96,42 @@ def compile_program(code_id: str, program: ast.Program, resolved: Resolution) ->
     return Code(code_id, instructions, program.text, tuple(builder.offsets), steps, builder.choose_names)
 
 
-def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any], int]:
+def _step(op: Instruction, pc: int, land: Callable[[int], int]) -> Step:
     """The instruction as a closure ``step(L, C) -> next index`` (or WAIT / CALL_OUT); a
     step that would go to a jump goes where the jump leads instead."""
     kind, nxt = op[0], land(pc + 1)
     if kind == EXPR:
         f = op[1]
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             L["@"] = f(L, C)
             return nxt
     elif kind == LET:
         name, f = op[1], op[2]
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             L[name] = f(L, C)
             return nxt
     elif kind == JUMP:
         target = land(op[1])
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             return target
     elif kind == JUMPIFNOT:
         f, target = op[1], land(op[2])
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             return nxt if f(L, C) else target
     elif kind == FORINIT:
         slot, f = op[1], op[2]
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             L[slot] = (_loop_items(f(L, C)), 0)
             return nxt
     elif kind == FORNEXT:
         slot, var, end = op[1], op[2], land(op[3])
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             items, i = L[slot]
             if i >= len(items):
                 return end
@@ -110,13 +141,13 @@ def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any
     elif kind == REPINIT:
         slot, f = op[1], op[2]
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             L[slot] = _repeat_count(f(L, C))
             return nxt
     elif kind == REPNEXT:
         slot, end = op[1], land(op[2])
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             if L[slot] <= 0:
                 return end
             L[slot] -= 1
@@ -124,29 +155,29 @@ def _step(op: tuple, pc: int, land: Callable[[int], int]) -> Callable[[dict, Any
     elif kind == SETVAR:
         name, index_f, how, value_f = op[1], op[2], op[3], op[4]
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             C.assign(name, index_f, how, value_f, L)
             return nxt
     elif kind == SETLOCAL:
         name, how, f = op[1], op[2], op[3]
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             value = f(L, C)
             L[name] = value if how == "=" else combine(L[name], how, value)
             return nxt
     elif kind == BLOCK:
         run = op[1]
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             run(L, C)
             return nxt
     elif kind == CHOOSE:
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             return WAIT
     else:
 
-        def step(L, C):
+        def step(L: Locals, C: Running) -> int:
             return CALL_OUT
 
     return step
@@ -169,8 +200,10 @@ def combine(old: Any, op: str, value: Any) -> Any:
 def compile_expression(program: ast.Program, resolved: Resolution) -> Fn:
     """A closure evaluating a program made of one expression (invariants; the checker
     makes sure it is one)."""
-    builder = _Builder(resolved)
-    return builder.expr(program.body[0].expr)
+    statement = program.body[0]
+    if not isinstance(statement, ast.ExprStmt):
+        raise RuleRuntimeError(f"cannot compile {type(statement).__name__} as an expression")
+    return _Builder(resolved).expr(statement.expr)
 
 
 def freeze(value: Any) -> Any:
@@ -190,13 +223,13 @@ def freeze(value: Any) -> Any:
 class _Builder:
     def __init__(self, resolved: Resolution):
         self.resolved = resolved
-        self.ins: list[tuple] = []
+        self.ins: list[Instruction] = []
         self.offsets: list[int] = []
         self.pos = 0
         self.slots = 0
         self.choose_names: dict[int, dict[str, str]] = {}
 
-    def emit(self, *op) -> int:
+    def emit(self, *op: Any) -> int:
         self.ins.append(op)
         self.offsets.append(self.pos)
         return len(self.ins) - 1
@@ -206,7 +239,7 @@ class _Builder:
         return f"@{self.slots}"
 
     # -- statements ------------------------------------------------------------------------
-    def body(self, body: tuple, loops: list[list[int]]) -> None:
+    def body(self, body: tuple[ast.Node, ...], loops: list[list[int]]) -> None:
         run: list[ast.Node] = []  # statements that run through, not yet emitted
         for stmt in body:
             if self.runs_through(stmt, in_loop=False):
@@ -230,8 +263,7 @@ class _Builder:
             value = node.value if isinstance(node, ast.Let) else node.expr
             if isinstance(value, ast.Choose):
                 return False
-            kind = self.resolved.get(id(value)) if isinstance(value, ast.Call) else None
-            return not (kind and (kind[0] == "proc" or (kind[0] == "prim" and kind[1].calls)))
+            return not (isinstance(value, ast.Call) and _waits(self.resolved.get(id(value))))
         if isinstance(node, ast.Assign):
             return True
         if isinstance(node, ast.Break):
@@ -244,7 +276,7 @@ class _Builder:
             return all(self.runs_through(s, True) for s in node.body.body)
         return False
 
-    def sequence(self, stmts: list[ast.Node] | tuple) -> Callable[[dict, Any], bool | None]:
+    def sequence(self, stmts: Sequence[ast.Node]) -> Through:
         """One closure running statements in order; it returns True when a ``break`` ran."""
         fns = tuple(self.through(s) for s in stmts)
         if not fns:
@@ -258,16 +290,18 @@ class _Builder:
             f0, f1, f2 = fns
             return lambda L, C: f0(L, C) or f1(L, C) or f2(L, C)
 
-        def run(L, C):
+        def run(L: Locals, C: Running) -> bool | None:
             for f in fns:
                 if f(L, C):
                     return True
+            return None
 
         return run
 
-    def through(self, node: ast.Node) -> Callable[[dict, Any], bool | None]:
+    def through(self, node: ast.Node) -> Through:
         """A statement that runs through, as a closure that returns True when a ``break``
-        ran and, when it fails, tells where: ``exc.dsl_offset`` (the innermost statement's)."""
+        ran and, when it fails, raises a RuleRuntimeError whose ``offset`` is the innermost
+        failing statement's."""
         pos = node.pos
         if isinstance(node, (ast.Let, ast.ExprStmt)):
             # a let binds its name; an expression statement is the program's value so far
@@ -276,31 +310,30 @@ class _Builder:
             else:
                 slot, f = "@", self.expr(node.expr)
 
-            def let(L, C):
+            def let(L: Locals, C: Running) -> None:
                 try:
                     L[slot] = f(L, C)
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
+                except RULE_FAILURES as exc:
+                    _raise_located(exc, pos)
 
             return let
         if isinstance(node, ast.Assign):
             value = self.expr(node.value)
-            kind, name = self.resolved.get(id(node), ("local", node.name))
+            to_var = isinstance(self.resolved.get(id(node)), StateVar)
+            name = node.name if to_var else self.slot_of(node, node.name)
             how = node.op
-            index = self.expr(node.index) if kind == "var" and node.index is not None else None
+            index = self.expr(node.index) if to_var and node.index is not None else None
 
-            def assign(L, C):
+            def assign(L: Locals, C: Running) -> None:
                 try:
-                    if kind == "var":
+                    if to_var:
                         C.assign(name, index, how, value, L)
                     elif how == "=":
                         L[name] = value(L, C)
                     else:
                         L[name] = combine(L[name], how, value(L, C))
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
+                except RULE_FAILURES as exc:
+                    _raise_located(exc, pos)
 
             return assign
         if isinstance(node, ast.Break):
@@ -309,30 +342,35 @@ class _Builder:
             cond, then = self.expr(node.cond), self.sequence(node.then.body)
             orelse = self.sequence(node.orelse.body) if node.orelse is not None else _const(None)
 
-            def if_(L, C):
+            def if_(L: Locals, C: Running) -> bool | None:
                 L["@"] = None  # an if whose branch does not run has no value
                 try:
                     test = cond(L, C)
-                except Exception as exc:
-                    _locate(exc, pos)
-                    raise
+                except RULE_FAILURES as exc:
+                    _raise_located(exc, pos)
                 return then(L, C) if test else orelse(L, C)
 
             return if_
-        body = self.sequence(node.body.body)
         if isinstance(node, ast.For):  # the list is fixed when the loop starts
-            var, items_f = self.slot_of(node, node.var), self.expr(node.iterable)
-            start = lambda L, C: _loop_items(items_f(L, C))  # noqa: E731
-        else:  # repeat: a count, checked
-            var, count_f = None, self.expr(node.count)
-            start = lambda L, C: range(_repeat_count(count_f(L, C)))  # noqa: E731
+            items_f = self.expr(node.iterable)
+            return self.loop_through(node, self.slot_of(node, node.var), lambda L, C: _loop_items(items_f(L, C)))
+        if isinstance(node, ast.Repeat):  # a count, checked
+            count_f = self.expr(node.count)
+            return self.loop_through(node, None, lambda L, C: range(_repeat_count(count_f(L, C))))
+        raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
 
-        def loop(L, C):
+    def loop_through(
+        self, node: ast.For | ast.Repeat, var: str | None, start: Callable[[Locals, Running], Iterable[Any]]
+    ) -> Through:
+        """A loop that runs through: ``start`` gives what it walks, ``var`` names each item."""
+        pos = node.pos
+        body = self.sequence(node.body.body)
+
+        def loop(L: Locals, C: Running) -> None:
             try:
                 items = start(L, C)
-            except Exception as exc:
-                _locate(exc, pos)
-                raise
+            except RULE_FAILURES as exc:
+                _raise_located(exc, pos)
             for item in items:
                 if var is not None:
                     L[var] = item
@@ -349,12 +387,11 @@ class _Builder:
             self.top(node.expr, "@")
         elif isinstance(node, ast.Assign):
             value = self.expr(node.value)
-            kind, name = self.resolved.get(id(node), ("local", node.name))
-            if kind == "var":
+            if isinstance(self.resolved.get(id(node)), StateVar):
                 index = self.expr(node.index) if node.index is not None else None
                 self.emit(SETVAR, node.name, index, node.op, value)
             else:
-                self.emit(SETLOCAL, name, node.op, value)
+                self.emit(SETLOCAL, self.slot_of(node, node.name), node.op, value)
         elif isinstance(node, ast.Break):
             loops[-1].append(self.emit(JUMP, None))
         elif isinstance(node, ast.If):
@@ -377,7 +414,7 @@ class _Builder:
             self.emit(REPINIT, slot, self.expr(node.count))
             self.loop(REPNEXT, (slot,), node.body, loops)
 
-    def loop(self, op: int, args: tuple, body: ast.Block, loops: list[list[int]]) -> None:
+    def loop(self, op: int, args: tuple[str, ...], body: ast.Block, loops: list[list[int]]) -> None:
         head = self.emit(op, *args, None)
         breaks: list[int] = []
         self.body(body.body, loops + [breaks])
@@ -388,13 +425,15 @@ class _Builder:
             self.ins[b] = (JUMP, end)
 
     def slot_of(self, node: ast.Node, name: str) -> str:
-        """The frame slot the checker gave a name bound by ``node``."""
-        return self.resolved.get(id(node), ("local", name))[1]
+        """The frame slot the checker gave the local ``name`` bound or assigned by ``node``."""
+        resolved = self.resolved.get(id(node))
+        return resolved.slot if isinstance(resolved, LocalName) else name
 
     def top(self, node: ast.Node, target: str) -> None:
         if isinstance(node, ast.Choose):
             each = self.slot_of(node, node.each) if node.each else None
-            self.choose_names[len(self.ins)] = self.resolved.get(-id(node), ("scope", {}))[1]
+            scope = self.resolved.get(-id(node))
+            self.choose_names[len(self.ins)] = scope.slots if isinstance(scope, DecisionScope) else {}
             self.emit(
                 CHOOSE,
                 target,
@@ -407,17 +446,16 @@ class _Builder:
             )
             return
         if isinstance(node, ast.Call):
-            kind = self.resolved.get(id(node))
-            if kind and kind[0] == "proc":
+            resolved = self.resolved.get(id(node))
+            if isinstance(resolved, ProcedureCall):
                 self.emit(CALL, target, "proc", node.name, tuple(self.expr(a) for a in node.args), ())
                 return
-            if kind and kind[0] == "prim" and kind[1].calls:
-                prim = kind[1]
+            if isinstance(resolved, PrimitiveCall) and resolved.primitive.calls:
                 self.emit(
                     CALL,
                     target,
                     "prim",
-                    prim.fn,
+                    resolved.primitive.fn,
                     tuple(self.expr(a) for a in node.args),
                     tuple((k, self.expr(v)) for k, v in node.kwargs),
                 )
@@ -447,29 +485,32 @@ class _Builder:
         raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
 
     def name(self, node: ast.Name) -> Fn:
-        kind, value = self.resolved.get(id(node), ("local", node.name))
-        name = node.name
-        if kind == "local":
-            slot = value
-            return lambda L, C: L[slot]
-        if kind == "var":
-            return lambda L, C: C.vars[name]
-        if kind == "const" and isinstance(value, dict) and "by_players" in value:
-            table = {int(k): freeze(v) for k, v in value["by_players"].items()}
-            return lambda L, C: table[C.player_count]
-        if kind == "const" and isinstance(value, dict):
-            return _const(freeze(value.get("value")))
-        return _const(freeze(value))
+        match self.resolved.get(id(node), LocalName(node.name)):
+            case LocalName(slot):
+                return lambda L, C: L[slot]
+            case StateVar(name):
+                return lambda L, C: C.vars[name]
+            case ConstantValue(value) if isinstance(value, dict) and "by_players" in value:
+                table = {int(k): freeze(v) for k, v in value["by_players"].items()}
+                return lambda L, C: table[C.player_count]
+            case ConstantValue(value) if isinstance(value, dict):
+                return _const(freeze(value.get("value")))
+            case ConstantValue(value):
+                return _const(freeze(value))
+            case RulesetId(ident):
+                return _const(ident)
+            case other:
+                raise RuleRuntimeError(f"cannot compile the name {node.name!r} as {type(other).__name__}")
 
     def index(self, node: ast.Index) -> Fn:
         base, index = node.base, self.expr(node.index)
         per = self.resolved.get(id(node))
-        if per and per[0] == "per":
-            name = base.name
-            if per[1] == "space":
+        if isinstance(per, PerIndex):
+            name = per.var
+            if per.per == "space":
                 return lambda L, C: C.vars[name][C.space_index(index(L, C))]
 
-            def of_player(L, C):
+            def of_player(L: Locals, C: Running) -> Any:
                 p = index(L, C)
                 if p.__class__ is not int or not 0 <= p < C.player_count:
                     p = C.player_index(p)  # raises, saying why
@@ -478,7 +519,7 @@ class _Builder:
             return of_player
         items = self.expr(base)
 
-        def item(L, C):
+        def item(L: Locals, C: Running) -> Any:
             seq, i = items(L, C), index(L, C)
             if not isinstance(i, int) or isinstance(i, bool):
                 raise RuleRuntimeError(f"a list index must be a number, not {i!r}")
@@ -500,7 +541,7 @@ class _Builder:
             return lambda L, C: a(L, C) in b(L, C)
         if op == "+":
 
-            def add(L, C):
+            def add(L: Locals, C: Running) -> Any:
                 x, y = a(L, C), b(L, C)
                 if x.__class__ is int and y.__class__ is int:
                     return x + y
@@ -512,14 +553,14 @@ class _Builder:
         fn = _ARITH[op]
         right = self.constant(node.right)
         if right.__class__ is int and (right != 0 or op not in ("//", "%")):
-
-            def arith_const(L, C):  # the common "x - 1", "n // 2", "v >= 3": no check of the constant
+            # the common "x - 1", "n // 2", "v >= 3": no check of the constant
+            def arith_const(L: Locals, C: Running) -> Any:
                 x = a(L, C)
                 return fn(x if x.__class__ is int else _number(x, op), right)
 
             return arith_const
 
-        def arith(L, C):
+        def arith(L: Locals, C: Running) -> Any:
             x, y = a(L, C), b(L, C)
             if x.__class__ is not int:
                 x = _number(x, op)
@@ -534,10 +575,10 @@ class _Builder:
         return freeze(node.value) if isinstance(node, ast.Const) else None
 
     def call(self, node: ast.Call) -> Fn:
-        kind = self.resolved.get(id(node))
-        if not kind or kind[0] != "prim":
+        resolved = self.resolved.get(id(node))
+        if not isinstance(resolved, PrimitiveCall):
             raise RuleRuntimeError(f"{node.name}() cannot be used inside an expression")
-        prim = kind[1]
+        prim = resolved.primitive
         fn = prim.fn
         fixed = [p for p in prim.params if not p.variadic]
         args = []
@@ -561,14 +602,26 @@ class _Builder:
         return lambda L, C: fn(C, *[f(L, C) for f in args])
 
     def ref(self, arg: ast.Node) -> Fn:
+        """A state variable handed to a primitive to change (``deck``, ``hand[p]``)."""
         if isinstance(arg, ast.Index):
-            name, index = arg.base.name, self.expr(arg.index)
+            name, index = self.state_var(arg.base), self.expr(arg.index)
             return lambda L, C: Ref(C, name, index(L, C))
-        name = arg.name
+        name = self.state_var(arg)
         return lambda L, C: Ref(C, name)
 
+    def state_var(self, node: ast.Node) -> str:
+        resolved = self.resolved.get(id(node))
+        if not isinstance(resolved, StateVar):
+            raise RuleRuntimeError(f"cannot compile {type(node).__name__} as a state variable")
+        return resolved.name
 
-def _loop_items(items: Any) -> tuple:
+
+def _waits(resolved: Resolved | None) -> bool:
+    """Whether a call may stop at a decision: a procedure, or a primitive that runs another effect."""
+    return isinstance(resolved, ProcedureCall) or (isinstance(resolved, PrimitiveCall) and resolved.primitive.calls)
+
+
+def _loop_items(items: Any) -> tuple[Any, ...]:
     if not isinstance(items, tuple):
         raise RuleRuntimeError(f"'for' needs a list, got {items!r}")
     return items
@@ -580,10 +633,13 @@ def _repeat_count(count: Any) -> int:
     return count
 
 
-def _locate(exc: Exception, pos: int) -> None:
-    """Mark where in the DSL text a failing statement starts (the innermost one wins)."""
-    if not hasattr(exc, "dsl_offset"):
-        exc.dsl_offset = pos
+def _raise_located(exc: Exception, pos: int) -> NoReturn:
+    """Raise ``exc`` as a rule error that knows where in the DSL text its statement starts
+    (the innermost statement's place wins: it is set first)."""
+    error = RuleRuntimeError.of(exc)
+    if error.offset is None:
+        error.offset = pos
+    raise error
 
 
 def _const(value: Any) -> Fn:
@@ -608,7 +664,7 @@ def _mod(x: int, y: int) -> int:
     return x % y
 
 
-_ARITH = {
+_ARITH: dict[str, Callable[[int, int], Any]] = {
     "-": operator.sub,
     "*": operator.mul,
     "//": _floordiv,

@@ -3,61 +3,70 @@ game module's) may ask of the game, as ``ctx``, and of its ruleset, as ``ctx.rul
 
 The engine's machine implements :class:`Context`; primitives are typed against it, so a
 game module reads and writes state only through ``read``, ``write`` and ``move``, and
-every change is an event.
+every change is an event. Both protocols hold only what primitives use; the ruleset's data
+they return is shared, so it is typed read-only (``Mapping``, ``Sequence``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from ..data.board import Board
+
+T = TypeVar("T")
 
 
 class RulesQuery(Protocol):
     """What code running in a game may ask of its ruleset."""
 
     @property
-    def name(self) -> str: ...
-
-    @property
-    def data(self) -> dict[str, Any]: ...
+    def data(self) -> Mapping[str, Any]:
+        """The merged content of each rule file, by kind (``game``, ``cards``, ...)."""
+        ...
 
     @property
     def board(self) -> Board: ...
 
     @property
-    def space_ids(self) -> tuple[str, ...]: ...
+    def space_ids(self) -> tuple[str, ...]:
+        """Every board space id: the order of per-space state values."""
+        ...
 
-    def derived(self, key: str, build: Callable[[Any], Any]) -> Any: ...
+    def derived(self, key: str, build: Callable[[RulesQuery], T]) -> T:
+        """``build(rules)``, computed once per ruleset and kept under ``key``."""
+        ...
 
-    def items(self, kind: str, key: str | None = None) -> list[dict[str, Any]]: ...
+    def items(self, kind: str, key: str | None = None) -> Sequence[Mapping[str, Any]]: ...
 
-    def items_of(self, kind: str) -> list[dict[str, Any]]: ...
-
-    def item(self, ident: str) -> dict[str, Any]: ...
+    def item(self, ident: str) -> Mapping[str, Any]: ...
 
     def item_param(self, ident: str, name: str, default: Any = ...) -> Any: ...
 
     def constant(self, name: str, players: int | None = None) -> Any: ...
 
-    def space_index(self, space: Any) -> int: ...
-
 
 class CallRequestLike(Protocol):
     """Another effect to run: its code id, bound names, and whether its value comes back."""
 
-    code: str
-    names: dict[str, Any]
-    returns: bool
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def names(self) -> dict[str, Any]: ...
+
+    @property
+    def returns(self) -> bool: ...
 
 
 class Context(Protocol):
     """A game while its rules run: the only way code reaches the game's state."""
 
-    rules: RulesQuery
-    player_count: int
-    everyone: tuple[int, ...]
+    @property
+    def rules(self) -> RulesQuery: ...
+
+    @property
+    def player_count(self) -> int: ...
 
     def read(self, name: str, index: Any = None) -> Any:
         """A state variable's value (one player's or space's with ``index``)."""
@@ -71,25 +80,34 @@ class Context(Protocol):
         """Move one item between two lists (``position`` in ``source``); emits ``move``."""
         ...
 
-    def emit(self, event: dict[str, Any]) -> None: ...
+    def narrate(self, kind: str, fields: dict[str, Any]) -> None:
+        """Emit an event of ``kind`` with ``fields`` (made JSON-safe)."""
+        ...
 
-    def narrate(self, kind: str, fields: dict[str, Any]) -> None: ...
+    def player_index(self, p: Any) -> int:
+        """``p`` as a seat number; raises when it is none."""
+        ...
 
-    def player_index(self, p: Any) -> int: ...
+    def space_index(self, space: Any) -> int:
+        """The index of a board space in per-space values; raises when it is none."""
+        ...
 
-    def space_index(self, space: Any) -> int: ...
-
-    def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]: ...
+    def shuffled(self, items: Iterable[T]) -> tuple[T, ...]:
+        """The items in a random order, from the game's seeded generator."""
+        ...
 
     def random_below(self, n: int) -> int: ...
 
-    def end(self, winners: tuple[int, ...] | None = None) -> None: ...
+    def end(self, winners: tuple[Any, ...] | None = None) -> NoReturn:
+        """End the game now with ``winners`` (checked to be seats), else winners by the
+        scoring rules; never returns."""
+        ...
 
     def copies(self, kind: str) -> tuple[str, ...]: ...
 
     def ids(self, kind: str) -> tuple[str, ...]: ...
 
-    def item(self, ident: str) -> dict[str, Any]: ...
+    def item(self, ident: str) -> Mapping[str, Any]: ...
 
     def param(self, ident: str, name: str, *default: Any) -> Any: ...
 
@@ -103,7 +121,7 @@ class Ref:
 
     __slots__ = ("ctx", "index", "name")
 
-    def __init__(self, ctx: Context, name: str, index: Any = None):
+    def __init__(self, ctx: Context, name: str, index: Any = None) -> None:
         self.ctx, self.name, self.index = ctx, name, index
 
     def get(self) -> Any:

@@ -12,13 +12,14 @@ venedig_rules.effects.parse.DslParseError: unexpected '6' at offset 11; expected
 from __future__ import annotations
 
 import ast as _pyast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 
 # -- AST --------------------------------------------------------------------------------------
@@ -142,7 +143,9 @@ class DslParseError(ValueError):
     """Text that does not parse: ``offset`` into the text and the ``expected`` tokens."""
 
     def __init__(self, message: str, offset: int, expected: tuple[str, ...] = ()):
-        self.message, self.offset, self.expected = message, offset, expected
+        self.message = message
+        self.offset = offset
+        self.expected = expected
         super().__init__(f"{message} at offset {offset}" + self.expecting())
 
     def expecting(self) -> str:
@@ -165,7 +168,9 @@ def _parser() -> Lark:
 def parse(text: str) -> Program:
     """Parse DSL text; raises :class:`DslParseError` with the offset and expected tokens."""
     try:
-        return Program(tuple(_parser().parse(text)), text)
+        # the transformer builds the AST while parsing: the result is _Build.start's list
+        body = cast("list[Node]", _parser().parse(text))
+        return Program(tuple(body), text)
     except UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
 
@@ -211,93 +216,103 @@ def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
     expected = tuple(
         sorted({_token_name(t) for t in getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()})
     )
-    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
-        return DslParseError("unexpected end of text", len(text), expected)
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream]
+        pos = cast(int, exc.pos_in_stream)  # set by UnexpectedCharacters (lark declares it None)
+        char = text[pos]
         hint = "; '/' is not an operator: use half_down(x) or half_up(x)" if char == "/" else ""
-        return DslParseError(f"unexpected character {char!r}{hint}", exc.pos_in_stream, expected)
-    token = exc.token
-    hint = ""
-    if token.value == "choose":
-        hint = " (a decision ('choose') can only stand alone or be the value of 'let')"
-    elif "choose(" in text[: token.start_pos] and token.value == ",":
-        hint = " (a decision is written 'choose PLAYER from OPTIONS')"
-    return DslParseError(f"unexpected {token.value!r}{hint}", token.start_pos, expected)
+        return DslParseError(f"unexpected character {char!r}{hint}", pos, expected)
+    if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+        token = exc.token
+        start = _pos(token)
+        hint = ""
+        if token.value == "choose":
+            hint = " (a decision ('choose') can only stand alone or be the value of 'let')"
+        elif "choose(" in text[:start] and token.value == ",":
+            hint = " (a decision is written 'choose PLAYER from OPTIONS')"
+        return DslParseError(f"unexpected {token.value!r}{hint}", start, expected)
+    return DslParseError("unexpected end of text", len(text), expected)  # UnexpectedEOF, or the $END token
 
 
-def _pos(item: Any) -> int:
+def _pos(item: Token | Node) -> int:
     """Where a token or an AST node starts."""
-    return item.start_pos if isinstance(item, Token) else item.pos
+    if isinstance(item, Token):
+        return item.start_pos or 0  # lark's lexer sets it on every token
+    return item.pos
 
 
-class _Build(Transformer):
+#: What a rule of the grammar hands its builder: tokens, nodes built already, None for a
+#: missing optional part (and, for a call, (keyword, node) pairs).
+_Items = list[Any]
+
+
+class _Build(Transformer[Token, list[Node]]):
     """Rule by rule, while parsing: tokens and nodes -> AST nodes."""
 
-    def start(self, items):
+    def start(self, items: _Items) -> list[Node]:
         return items
 
-    def int(self, items):
+    def int(self, items: _Items) -> Const:
         return Const(_pos(items[0]), int(items[0]))
 
-    def string(self, items):
+    def string(self, items: _Items) -> Const:
         return Const(_pos(items[0]), _pyast.literal_eval(str(items[0])))
 
-    def true(self, items):
+    def true(self, items: _Items) -> Const:
         return Const(_pos(items[0]), True)
 
-    def false(self, items):
+    def false(self, items: _Items) -> Const:
         return Const(_pos(items[0]), False)
 
-    def none(self, items):
+    def none(self, items: _Items) -> Const:
         return Const(_pos(items[0]), None)
 
-    def name(self, items):
+    def name(self, items: _Items) -> Name:
         return Name(_pos(items[0]), str(items[0]))
 
-    def list(self, items):
+    def list(self, items: _Items) -> ListExpr:
         bracket, *rest = items
         return ListExpr(_pos(bracket), tuple(i for i in rest if i is not None))
 
-    def call(self, items):
+    def call(self, items: _Items) -> Call:
         name, *args = items
         args = [a for a in args if a is not None]
         positional = tuple(a for a in args if not isinstance(a, tuple))
         keywords = tuple(a for a in args if isinstance(a, tuple))
         return Call(_pos(name), str(name), positional, keywords)
 
-    def pos_arg(self, items):
-        return items[0]
+    def pos_arg(self, items: _Items) -> Node:
+        arg: Node = items[0]
+        return arg
 
-    def kw_arg(self, items):
+    def kw_arg(self, items: _Items) -> tuple[str, Node]:
         return (str(items[0]), items[1])
 
-    def index(self, items):
-        node = items[0]
+    def index(self, items: _Items) -> Node:
+        node: Node = items[0]
         for idx in items[1:]:
             node = Index(node.pos, node, idx)
         return node
 
-    def _chain(self, op, items):
-        node = items[0]
+    def _chain(self, op: str, items: _Items) -> Node:
+        node: Node = items[0]
         for right in items[1:]:
             node = BinOp(node.pos, op, node, right)
         return node
 
-    def or_(self, items):
+    def or_(self, items: _Items) -> Node:
         return self._chain("or", items)
 
-    def and_(self, items):
+    def and_(self, items: _Items) -> Node:
         return self._chain("and", items)
 
-    def not_(self, items):
+    def not_(self, items: _Items) -> Unary:
         return Unary(_pos(items[0]), "not", items[1])
 
-    def neg(self, items):
+    def neg(self, items: _Items) -> Unary:
         return Unary(_pos(items[0]), "-", items[1])
 
-    def _ops(self, items):
-        node = items[0]
+    def _ops(self, items: _Items) -> Node:
+        node: Node = items[0]
         for i in range(1, len(items), 2):
             op = str(items[i]).strip()
             node = BinOp(node.pos, op, node, items[i + 1])
@@ -305,30 +320,31 @@ class _Build(Transformer):
 
     compare = sum = product = lambda self, items: self._ops(items)
 
-    def choose_one(self, items):
+    def choose_one(self, items: _Items) -> Choose:
         keyword, player, options, label, optional, secret = items
         return Choose(
             _pos(keyword), player, options, label or "choose", optional is not None, secret=secret is not None
         )
 
-    def choose_each(self, items):
+    def choose_each(self, items: _Items) -> Choose:
         keyword, var, players, options, label = items
         return Choose(_pos(keyword), players, options, label or "choose", False, str(var))
 
-    def label(self, items):
-        return _pyast.literal_eval(str(items[0]))
+    def label(self, items: _Items) -> str:
+        label: str = _pyast.literal_eval(str(items[0]))
+        return label
 
-    def optional(self, items):
+    def optional(self, items: _Items) -> bool:
         return True
 
-    def secret(self, items):
+    def secret(self, items: _Items) -> bool:
         return True
 
-    def let(self, items):
+    def let(self, items: _Items) -> Let:
         keyword, name, value = items
         return Let(_pos(keyword), str(name), value)
 
-    def assign(self, items):
+    def assign(self, items: _Items) -> Assign:
         target, op, value = items
         if isinstance(target, Name):
             return Assign(target.pos, target.name, None, str(op), value)
@@ -336,35 +352,35 @@ class _Build(Transformer):
             return Assign(target.pos, target.base.name, target.index, str(op), value)
         raise DslParseError("can only assign to a name or to name[index]", target.pos)
 
-    def expr_stmt(self, items):
+    def expr_stmt(self, items: _Items) -> ExprStmt:
         return ExprStmt(items[0].pos, items[0])
 
-    def choose_stmt(self, items):
+    def choose_stmt(self, items: _Items) -> ExprStmt:
         return ExprStmt(items[0].pos, items[0])
 
-    def break_stmt(self, items):
+    def break_stmt(self, items: _Items) -> Break:
         return Break(_pos(items[0]))
 
-    def block(self, items):
+    def block(self, items: _Items) -> Block:
         brace, *body = items
         return Block(_pos(brace), tuple(body))
 
-    def if_stmt(self, items):
+    def if_stmt(self, items: _Items) -> If:
         keyword, cond, then, orelse = items
         if isinstance(orelse, If):
             orelse = Block(orelse.pos, (orelse,))
         return If(_pos(keyword), cond, then, orelse)
 
-    def for_stmt(self, items):
+    def for_stmt(self, items: _Items) -> For:
         keyword, var, iterable, body = items
         return For(_pos(keyword), str(var), iterable, body)
 
-    def repeat_stmt(self, items):
+    def repeat_stmt(self, items: _Items) -> Repeat:
         keyword, count, body = items
         return Repeat(_pos(keyword), count, body)
 
 
-def walk(node: Any):
+def walk(node: Any) -> Iterator[Node | Program]:
     """Every AST node under ``node`` (itself included), depth first."""
     if isinstance(node, (Node, Program)):
         yield node

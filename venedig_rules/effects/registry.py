@@ -5,19 +5,50 @@ Types are small on purpose: ``int``, ``bool``, ``str`` (ids and words), ``player
 number), ``list``, ``none`` and ``any`` (accepts everything). A parameter of kind ``ref``
 takes a state variable (``deck`` or ``hand[p]``) that the primitive may change.
 
->>> prim = CORE.get("half_down")
->>> prim.signature()
+A primitive is a function ``fn(ctx, ...)``; its Python annotations are its DSL types, read
+once when it is registered, so one place states them:
+
+- ``int``, ``bool``, ``str``: the same; :data:`Player` (an ``int``): ``player``;
+- ``tuple[...]`` or ``Sequence[...]``: ``list``; ``Any`` or a union of several types:
+  ``any``; ``X | None``: the type of ``X`` (none is every type's "nothing"); a return of
+  ``None``: ``none``;
+- :data:`ListRef` (a :class:`~venedig_rules.effects.context.Ref`): ``ref list``;
+- ``Annotated[X, "type"]``: ``type``, for a value Python sees as ``X``;
+- ``*values``: any number of further values; ``**names``: free keywords (``name: value``);
+  a default: the argument may be left out (:data:`OMITTED` when the primitive must tell
+  that from none).
+
+>>> from venedig_rules.effects.context import Context
+>>> numbers = Registry()
+>>> @numbers.primitive(example="half_down(5)  # 2")
+... def half_down(ctx: Context, x: int) -> int:
+...     return x // 2
+>>> numbers.get("half_down").signature()
 'half_down(x: int) -> int'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import inspect
+import types
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
+
+from .context import Ref
 
 TYPES = ("int", "bool", "str", "player", "list", "none", "any")
 REQUIRED = object()
+#: The default of a parameter that may be left out when the primitive must tell that from
+#: none (``param(item, name)`` asks the declared default); signatures show it as none.
+OMITTED: Any = object()
+
+#: A seat number, 0 to the player count - 1 (DSL type ``player``).
+Player = Annotated[int, "player"]
+#: A list state variable the primitive may change (DSL ``ref list``): ``deck``, ``hand[p]``.
+ListRef = Annotated[Ref, "list"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -72,22 +103,26 @@ class Registry:
         self,
         name: str | None = None,
         *,
-        params: Iterable[Param | str] = (),
-        result: str = "none",
-        keywords: bool = False,
+        result: str | None = None,
         calls: bool = False,
         changes: bool = False,
         example: str = "",
-    ):
-        """Decorator registering ``fn(ctx, *args)`` as a primitive; ``params`` as
-        ``Param`` or ``"name:type"`` strings (``"name:ref list"`` for a ref)."""
+    ) -> Callable[[F], F]:
+        """Decorator registering ``fn(ctx, ...)`` as a primitive, named as the function
+        (a trailing ``_`` dropped) unless ``name`` is given; its DSL types are its annotations.
 
-        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            parsed = tuple(_param(p) for p in params)
+        ``result`` is the DSL type of what a primitive that ``calls`` another effect gives
+        (the called effect's value; the function itself returns the calls to make)."""
+
+        def register(fn: F) -> F:
+            if (result is None) == calls:
+                raise TypeError(f"{fn.__name__}: give result= exactly when calls=True")
+            signature = inspect.signature(fn, eval_str=True)
+            parsed, keywords = _params(fn, signature)
             prim = Primitive(
                 name or fn.__name__.rstrip("_"),
                 parsed,
-                result,
+                result if result is not None else _dsl_type(fn, "return", signature.return_annotation)[0],
                 fn,
                 (fn.__doc__ or "").strip(),
                 keywords,
@@ -101,21 +136,48 @@ class Registry:
         return register
 
 
-def _param(spec: Param | str) -> Param:
-    if isinstance(spec, Param):
-        return spec
-    name, _, kind = spec.partition(":")
-    variadic = name.startswith("*")
-    ref = kind.startswith("ref ")
-    kind = kind.removeprefix("ref ").strip() or "any"
-    default = REQUIRED
-    if "=" in kind:
-        kind, text = (s.strip() for s in kind.split("=", 1))
-        default = {"none": None, "true": True, "false": False}.get(text, text)
-        if isinstance(default, str) and default.lstrip("-").isdigit():
-            default = int(default)
-    assert kind in TYPES, (spec, kind)
-    return Param(name.lstrip("*"), kind, default, ref, variadic)
+def _params(fn: Callable[..., Any], signature: inspect.Signature) -> tuple[tuple[Param, ...], bool]:
+    """The DSL parameters of ``fn`` (after ``ctx``) and whether it takes free keywords."""
+    params: list[Param] = []
+    keywords = False
+    for p in list(signature.parameters.values())[1:]:
+        if p.kind is p.VAR_KEYWORD:
+            keywords = True
+            continue
+        kind, ref = _dsl_type(fn, p.name, p.annotation)
+        default = p.default
+        if default is p.empty:
+            default = REQUIRED
+        elif default is OMITTED:
+            default = None
+        params.append(Param(p.name, kind, default, ref, p.kind is p.VAR_POSITIONAL))
+    return tuple(params), keywords
+
+
+def _dsl_type(fn: Callable[..., Any], where: str, hint: Any) -> tuple[str, bool]:
+    """The DSL type of an annotation, and whether it is a ref (see the module docstring)."""
+    if hint is inspect.Parameter.empty:
+        raise TypeError(f"{fn.__name__}: {where} has no annotation, so no DSL type")
+    if get_origin(hint) is Annotated:
+        base, tag = get_args(hint)[:2]
+        if tag in TYPES:
+            return tag, base is Ref
+    elif hint is Ref:
+        return "any", True
+    elif hint is Any:
+        return "any", False
+    elif hint is None or hint is types.NoneType:
+        return "none", False
+    elif hint in (int, bool, str):
+        return hint.__name__, False
+    elif hint is tuple or get_origin(hint) in (tuple, Sequence):
+        return "list", False
+    elif get_origin(hint) in (Union, types.UnionType):
+        members = [_dsl_type(fn, where, h) for h in get_args(hint) if h is not types.NoneType]
+        kinds = {kind for kind, _ in members}
+        if not any(ref for _, ref in members):  # a ref is a variable, never "or something else"
+            return (kinds.pop() if len(kinds) == 1 else "any"), False
+    raise TypeError(f"{fn.__name__}: {where} is annotated {hint!r}, which is no DSL type")
 
 
 def compatible(want: str, have: str) -> bool:

@@ -18,20 +18,41 @@ nothing of its options, whether the decision is secret or not.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from ..data.valuetypes import ANY
 from .machine import PendingChoice, PendingCommits
 from .notation import PASS, Action, value_text
-from .wording import PLAYER, Typed, Wording
+from .views import Waiting
+from .wording import PLAYER, RefView, Typed, Wording
 
 if TYPE_CHECKING:
     from .played import PlayedGame
 
 
+class OptionView(TypedDict):
+    """One option of a decision: its ``action`` text (to send back), a ``text`` for people
+    (unique within the decision) and the things it refers to."""
+
+    action: str
+    text: str
+    refs: list[RefView]
+
+
+class DecisionDescription(TypedDict):
+    """A seat's pending decision for people (``game.decision(player)``)."""
+
+    player: int
+    label: str
+    prompt: str
+    secret: bool  # only the chooser learns the choice
+    simultaneous: bool  # every seat to move decides at once, in secret
+    options: list[OptionView]  # one per legal action, in ``legal_actions`` order
+
+
 def describe(
     game: PlayedGame, player: int, lang: str = "en", names: Sequence[str] | None = None
-) -> dict[str, Any] | None:
+) -> DecisionDescription | None:
     """The pending decision of ``player`` (None when that seat is not to move): ``player``,
     ``label``, ``prompt``, ``secret`` (only the chooser learns the choice), ``simultaneous``
     (every seat to move decides at once, in secret), and ``options``: one per legal action,
@@ -46,20 +67,20 @@ def describe(
     texts = option_texts(game, wording, player, actions)
     vt = wording.decision_type(pending.label)
     options = [
-        {"action": str(a), "text": text, "refs": [] if a.name == PASS else wording.refs(a.value, vt)}
+        OptionView(action=str(a), text=text, refs=[] if a.name == PASS else wording.refs(a.value, vt))
         for a, text in zip(actions, unique(texts, actions))
     ]
-    return {
-        "player": player,
-        "label": pending.label,
-        "prompt": prompt(game, wording, player),
-        "secret": isinstance(pending, PendingChoice) and pending.secret,
-        "simultaneous": isinstance(pending, PendingCommits),
-        "options": options,
-    }
+    return DecisionDescription(
+        player=player,
+        label=pending.label,
+        prompt=prompt(game, wording, player),
+        secret=isinstance(pending, PendingChoice) and pending.secret,
+        simultaneous=isinstance(pending, PendingCommits),
+        options=options,
+    )
 
 
-def waiting(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def waiting(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = None) -> list[Waiting]:
     """Each seat to move with its decision's label and public sentence, in seat order."""
     pending = game._state.pending
     if pending is None or game.is_over:
@@ -69,7 +90,7 @@ def waiting(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = No
     out = []
     for p in game.to_move:
         text = wording.fill(texts.waiting, {"player": (p, PLAYER)}) if texts is not None else wording.player(p)
-        out.append({"player": p, "label": pending.label, "prompt": text})
+        out.append(Waiting(player=p, label=pending.label, prompt=text))
     return out
 
 

@@ -20,19 +20,20 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from itertools import repeat
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RuleRuntimeError, VenedigError
-from .decisions import describe
-from .machine import Machine, PendingChoice, PendingCommits, State, initial_state
-from .notation import PASS, Action, ActionSyntaxError, IllegalActionError, parse_action
+from .decisions import DecisionDescription, describe
+from .events import Event
+from .machine import Machine, State, initial_state
+from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .refusal import why_illegal
 from .ruleset_base import RulesetBase
 from .seatview import build_view
 from .tableundo import TableUndo
 from .tableundo import check as check_table_undo
-from .views import json_safe
+from .views import GameView, json_safe
 
 SAVE_FORMAT = "venedig-rules/game"
 SAVE_VERSION = 1
@@ -42,6 +43,16 @@ class SaveFileError(VenedigError, ValueError):
     """A saved game that cannot be loaded: corrupt, from another ruleset, or inconsistent."""
 
     code = "save/invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a game stood (``game.position``): ``actions`` applied and ``events`` in its log
+    by then. Ask the game later whether it still goes on from there: ``game.continues(p)``."""
+
+    actions: int
+    events: int
+    state: State = field(repr=False, compare=False)  # the snapshot: known by identity
 
 
 class Game:
@@ -58,8 +69,10 @@ class Game:
             raise ValueError(
                 f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
             )
-        self.rules, self.players, self.seed = rules, players, seed
-        self._events: list[dict] = []
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self._events: list[Event] = []
         self._actions: list[Action] = []  # as applied; their text on demand
         self._history: list[tuple[State, int]] = []
         self._legal: dict[int, tuple[Action, ...]] | None = None
@@ -73,9 +86,7 @@ class Game:
         pending = self._state.pending
         if pending is None or self._state.over:
             return ()
-        if isinstance(pending, PendingCommits):
-            return tuple(p for p, c in zip(pending.players, pending.commits) if c is None)
-        return (pending.player,)
+        return pending.movers()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The legal actions of ``player`` (of the only player to move when omitted), sorted."""
@@ -92,17 +103,8 @@ class Game:
 
     def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
         if self._legal is None:
-            self._legal = {}
             pending = self._state.pending
-            if pending is not None and not self._state.over:
-                if isinstance(pending, PendingCommits):
-                    for p, options, commit in zip(pending.players, pending.options, pending.commits):
-                        if commit is None:
-                            self._legal[p] = _actions(p, pending.label, options, False)
-                else:
-                    self._legal[pending.player] = _actions(
-                        pending.player, pending.label, pending.options, pending.optional
-                    )
+            self._legal = {} if pending is None or self._state.over else pending.legal_by_player()
         return self._legal
 
     @property
@@ -125,8 +127,8 @@ class Game:
         return self.rules.rank_winners(self._state.vars, self.players)
 
     @property
-    def events(self) -> list[dict]:
-        """Every event so far, unredacted (dicts with a ``type``)."""
+    def events(self) -> list[Event]:
+        """Every event so far, unredacted (dicts with a ``type``: see :mod:`.events`)."""
         return list(self._events)
 
     @property
@@ -134,38 +136,67 @@ class Game:
         """The text of every action applied so far."""
         return [str(a) for a in self._actions]
 
+    @property
+    def position(self) -> Position:
+        """Where the game stands now, to ask :meth:`continues` later (cheap: nothing is copied)."""
+        return Position(len(self._actions), len(self._events), self._state)
+
+    def continues(self, position: Position) -> bool:
+        """Whether the game is at ``position`` or went on from it: no ``undo`` took it back
+        past it (not even to play on another way). Costs the same however long the game.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
+        >>> start = game.position
+        >>> first, second = game.legal_actions(0)[:2]
+        >>> after_first = game.apply(first).position
+        >>> game.continues(start), game.continues(after_first), after_first.events > start.events
+        (True, True, True)
+        >>> _ = game.undo().apply(second)  # another line of play from the start
+        >>> game.continues(start), game.continues(after_first)
+        (True, False)
+        """
+        n = position.actions
+        if n == len(self._actions):
+            return self._state is position.state
+        return n < len(self._actions) == len(self._history) and self._history[n][0] is position.state
+
     def value(self, name: str, index: Any = None) -> Any:
         """A state variable's value (a player's or space's with ``index``), unredacted."""
         value = self._state.vars[name]
         if index is None:
             return value
-        info = self.rules.compiled.state[name]
+        info = self.rules.compiled_flow.state[name]
         return value[index if info.per == "player" else self.rules.space_index(index)]
 
     def view(
         self,
-        player: int,
+        player: int | None,
         since: int = 0,
         *,
         compact: bool = False,
         lang: str = "en",
         names: Sequence[str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> GameView:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
         in the event log too, each event with its ``text``; the seat's ``decision``, who is
         ``waiting_for`` what, and the ``cursor``. ``since``: only the events after the first
         ``since`` the seat has received (pass the last view's ``cursor``). ``compact``: no
         null entries. ``lang``, ``names``: the language and the seats' names of the texts.
+        ``player=None`` is a spectator: only what every seat may know (the one public view
+        that ``waiting_for``, board pictures and the web front end use).
 
         >>> import venedig_rules as vr
         >>> game = vr.load("venedig").new_game(players=3, seed=7)
         >>> view = game.view(1)
         >>> game.view(1, since=view["cursor"])["events"], view["waiting_for"][0]["prompt"]
         ([], 'p0 is laying out building cards')
+        >>> game.view(None)["state"]["hand"], game.view(None)["decision"]
+        ([{'hidden': 5}, {'hidden': 5}, {'hidden': 5}], None)
         """
         return build_view(self, player, since, compact=compact, lang=lang, names=names)
 
-    def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> dict[str, Any] | None:
+    def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
         """The pending decision of ``player``, for people, or None when that seat is not to
         move: ``player``, ``label``, ``prompt``, ``secret``, ``simultaneous`` and ``options``
         (one per legal action, in ``legal_actions`` order: ``action``, ``text``, ``refs``).
@@ -204,11 +235,12 @@ class Game:
             raise IllegalActionError(
                 f"{action!r} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
-        if not self._is_legal(action):
-            raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         before, n_events = self._state, len(self._events)
+        pending = before.pending
+        if pending is None or before.over or not pending.accepts(action):
+            raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         try:
-            self._state = Machine(self.rules, self.players, before, self._events).resume(action)
+            self._state = Machine(self.rules, self.players, before, self._events).resume(pending, action)
         except Exception:
             self._state = before
             del self._events[n_events:]
@@ -217,22 +249,6 @@ class Game:
         self._actions.append(action)
         self._legal = None
         return self
-
-    def _is_legal(self, action: Action) -> bool:
-        pending = self._state.pending
-        if pending is None or self._state.over:
-            return False
-        if action.name == PASS and action.value is None:
-            return isinstance(pending, PendingChoice) and pending.optional and action.player == pending.player
-        if action.name != pending.label:
-            return False
-        if isinstance(pending, PendingChoice):
-            return action.player == pending.player and action.value in pending.options
-        players = pending.players
-        if action.player not in players:
-            return False
-        i = players.index(action.player)
-        return pending.commits[i] is None and action.value in pending.options[i]
 
     def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
         return why_illegal(self, action)
@@ -253,13 +269,18 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (cheap: states are shared, never changed in place)."""
         other = Game.__new__(Game)
-        other.rules, other.players, other.seed = self.rules, self.players, self.seed
-        other._state, other._legal = self._state, self._legal
-        other._events, other._actions, other._history = list(self._events), list(self._actions), list(self._history)
+        other.rules = self.rules
+        other.players = self.players
+        other.seed = self.seed
+        other._state = self._state
+        other._legal = self._legal
+        other._events = list(self._events)
+        other._actions = list(self._actions)
+        other._history = list(self._history)
         return other
 
     # -- saving ----------------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The whole game as JSON-safe data, with the ruleset's hash and a checksum."""
         body = {
             "format": SAVE_FORMAT,
@@ -319,7 +340,7 @@ class Game:
             replayed.apply(action)
         self._history = replayed._history
 
-    def fingerprint(self) -> tuple:
+    def fingerprint(self) -> tuple[str, int, int]:
         """A cheap identity of the game's position: its state and the length of its log
         (equal fingerprints: equal ``to_json`` but for events, which only grow)."""
         s = self._state
@@ -344,25 +365,19 @@ class Game:
         ``when: end`` only once the game is over)."""
         run = Machine(self.rules, self.players, self._state, self._events)
         failed = []
-        for ident, message, when, check in self.rules.compiled.invariants:
-            if when == "end" and not self._state.over:
+        for invariant in self.rules.compiled_flow.invariants:
+            if invariant.when == "end" and not self._state.over:
                 continue
             try:
-                ok = check({"players": tuple(range(self.players))}, run)
+                ok = invariant.check({"players": tuple(range(self.players))}, run)
             except RuleRuntimeError as exc:
-                failed.append(f"{ident}: {message} (could not be evaluated: {exc})")
+                failed.append(f"{invariant.id}: {invariant.message} (could not be evaluated: {exc})")
                 continue
             if not ok:
-                failed.append(f"{ident}: {message}")
+                failed.append(f"{invariant.id}: {invariant.message}")
         return failed
 
 
-def _actions(player: int, label: str, options: tuple, optional: bool) -> tuple[Action, ...]:
-    # Action(player, label, value) for each option, made without running Python code per option
-    actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
-    return actions + (Action(player, PASS),) if optional else actions
-
-
-def _checksum(body: dict) -> str:
+def _checksum(body: dict[str, Any]) -> str:
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import chain
-from typing import TYPE_CHECKING, Any, NamedTuple
+from itertools import chain, repeat
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from ..effects.compile import WAIT, combine, freeze
+from ..effects.compile import RULE_FAILURES, WAIT, CallOp, ChooseOp, Fn, Locals, combine, freeze
 from ..effects.context import Ref
-from ..errors import RuleRuntimeError
+from ..errors import Location, RuleRuntimeError
+from . import events
 from . import rng as rnglib
+from .events import ChangeEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
 from .views import json_safe
 
@@ -33,8 +35,10 @@ class CallRequest:
 
     __slots__ = ("code", "names", "returns")
 
-    def __init__(self, code: str, names: dict, returns: bool = True):
-        self.code, self.names, self.returns = code, names, returns
+    def __init__(self, code: str, names: dict[str, Any], returns: bool = True):
+        self.code = code
+        self.names = names
+        self.returns = returns
 
     def __repr__(self) -> str:
         return f"CallRequest({self.code!r}, {self.names!r}, returns={self.returns})"
@@ -46,7 +50,7 @@ class SavedFrame(NamedTuple):
     code: str
     pc: int
     target: str | None
-    names: dict
+    names: Locals
 
 
 class Frame:
@@ -55,10 +59,15 @@ class Frame:
 
     __slots__ = ("code", "names", "owned", "pc", "target")
 
-    def __init__(self, code: str, pc: int, target: str | None, names: dict, owned: bool = False):
-        self.code, self.pc, self.target, self.names, self.owned = code, pc, target, names, owned
+    def __init__(self, code: str, pc: int, target: str | None, names: Locals, owned: bool = False):
+        self.code = code
+        self.pc = pc
+        self.target = target
+        self.names = names
+        self.owned = owned
 
-    def own(self) -> dict:
+    def own(self) -> Locals:
+        """The frame's names, its own to change."""
         if not self.owned:
             self.names, self.owned = dict(self.names), True
         return self.names
@@ -71,13 +80,39 @@ class PendingChoice:
 
     player: int
     label: str
-    options: tuple
+    options: tuple[Any, ...]
     optional: bool
     target: str
     secret: bool = False
 
-    def to_json(self) -> dict:
-        out = {
+    def movers(self) -> tuple[int, ...]:
+        """The players who must act now: the chooser."""
+        return (self.player,)
+
+    def legal_actions(self, player: int) -> tuple[Action, ...]:
+        """``player``'s legal actions, in order (none when the decision is not theirs)."""
+        if player != self.player:
+            return ()
+        return _actions(player, self.label, self.options, self.optional)
+
+    def legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        """Each mover's legal actions (what the game asks at every step: one call for all)."""
+        return {self.player: _actions(self.player, self.label, self.options, self.optional)}
+
+    def accepts(self, action: Action) -> bool:
+        """Whether ``action`` is legal now: the chooser names an option, or passes an optional choice."""
+        if action.player != self.player:
+            return False
+        if action.name == PASS and action.value is None:
+            return self.optional
+        return action.name == self.label and action.value in self.options
+
+    def commit_of(self, player: int) -> tuple[Any] | None:
+        """None: nobody commits at a one-player decision (see :meth:`PendingCommits.commit_of`)."""
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "kind": "one",
             "player": self.player,
             "label": self.label,
@@ -97,11 +132,11 @@ class PendingCommits:
 
     players: tuple[int, ...]
     label: str
-    options: tuple[tuple, ...]
-    commits: tuple[tuple | None, ...]
+    options: tuple[tuple[Any, ...], ...]
+    commits: tuple[tuple[Any] | None, ...]
     target: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "kind": "each",
             "players": list(self.players),
@@ -111,8 +146,50 @@ class PendingCommits:
             "target": self.target,
         }
 
-    def commit_of(self, player: int) -> tuple | None:
-        return self.commits[self.players.index(player)]
+    def movers(self) -> tuple[int, ...]:
+        """The players who must act now: those who have not committed yet, in seat order."""
+        return tuple(p for p, c in zip(self.players, self.commits) if c is None)
+
+    def legal_actions(self, player: int) -> tuple[Action, ...]:
+        """``player``'s legal actions, in order (none once they committed, or when they do
+        not take part)."""
+        if player not in self.players:
+            return ()
+        i = self.players.index(player)
+        if self.commits[i] is not None:
+            return ()
+        return _actions(player, self.label, self.options[i], False)
+
+    def legal_by_player(self) -> dict[int, tuple[Action, ...]]:
+        """Each mover's legal actions, in seat order."""
+        label = self.label
+        return {
+            p: _actions(p, label, options, False)
+            for p, options, commit in zip(self.players, self.options, self.commits)
+            if commit is None
+        }
+
+    def accepts(self, action: Action) -> bool:
+        """Whether ``action`` is legal now: a player yet to commit names one of their options."""
+        if action.name != self.label or action.player not in self.players:
+            return False
+        i = self.players.index(action.player)
+        return self.commits[i] is None and action.value in self.options[i]
+
+    def commit_of(self, player: int) -> tuple[Any] | None:
+        """``(value,)`` once ``player`` committed, else None."""
+        return self.commits[self.players.index(player)] if player in self.players else None
+
+    def committed(self, player: int, value: Any) -> PendingCommits:
+        """The decision after ``player`` commits ``value``."""
+        i = self.players.index(player)
+        commits = self.commits[:i] + ((value,),) + self.commits[i + 1 :]
+        return PendingCommits(self.players, self.label, self.options, commits, self.target)
+
+    def revealed(self, player_count: int) -> tuple[Any, ...]:
+        """Every player's committed value by seat (None for a player who took no part)."""
+        by_player = dict(zip(self.players, self.commits))
+        return tuple(freeze(c[0]) if c is not None else None for c in map(by_player.get, range(player_count)))
 
 
 Pending = PendingChoice | PendingCommits
@@ -125,17 +202,21 @@ class State:
 
     def __init__(
         self,
-        vars: dict,
+        vars: dict[str, Any],
         frames: tuple[SavedFrame, ...],
         pending: Pending | None,
         rng: int,
         over: bool = False,
         winners: tuple[int, ...] | None = None,
     ):
-        self.vars, self.frames, self.pending, self.rng = vars, frames, pending, rng
-        self.over, self.winners = over, winners
+        self.vars = vars
+        self.frames = frames
+        self.pending = pending
+        self.rng = rng
+        self.over = over
+        self.winners = winners
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "vars": json_safe(self.vars),
             "frames": [[c, pc, t, json_safe(L)] for c, pc, t, L in self.frames],
@@ -150,7 +231,7 @@ def initial_state(rules: RulesetBase, players: int, seed: int) -> State:
     """The snapshot before the flow's first statement."""
     return State(
         _initial_vars(rules, players),
-        (SavedFrame(rules.compiled.main, 0, None, _base_locals(players)),),
+        (SavedFrame(rules.compiled_flow.main, 0, None, _base_locals(players)),),
         None,
         rnglib.seed_state(seed),
     )
@@ -167,72 +248,66 @@ class Machine:
     a run fails).
     """
 
-    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[dict]):
-        self.rules, self.compiled = rules, rules.compiled
+    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[Event]):
+        self.rules = rules
+        self.compiled = rules.compiled_flow
         self.player_count = players
+        self.everyone = tuple(range(players))
         self.vars = state.vars  # copied on the first write
         self._own_vars = False
         self.frames = [Frame(c, pc, t, L) for c, pc, t, L in state.frames]
-        self.everyone = tuple(range(players))
-        self.pending, self.rng, self.over, self.winners = state.pending, state.rng, state.over, state.winners
+        self.pending = state.pending
+        self.rng = state.rng
+        self.over = state.over
+        self.winners = state.winners
         self.events = events
-        self._indexed, self._player_vars = rules.indexed_vars, rules.player_vars
+        self._indexed = rules.indexed_vars
+        self._player_vars = rules.player_vars
 
     # -- the machine -----------------------------------------------------------------------
-    def resume(self, action: Action) -> State:
-        pending = self.pending
+    def resume(self, pending: Pending, action: Action) -> State:
+        """Take ``action``, legal at ``pending`` (the snapshot's decision), and run on."""
         value = None if action.name == PASS else action.value
         if isinstance(pending, PendingCommits):
-            i = pending.players.index(action.player)
-            commits = pending.commits[:i] + ((value,),) + pending.commits[i + 1 :]
-            self.pending = PendingCommits(pending.players, pending.label, pending.options, commits, pending.target)
-            self.emit(
-                {"type": "commit", "player": action.player, "label": pending.label, "value": value, "hidden": True}
-            )
-            if any(c is None for c in commits):
+            pending = self.pending = pending.committed(action.player, value)
+            self.events.append(events.commit(action.player, pending.label, value))
+            if pending.movers():
                 return self.freeze()
-            value = tuple(freeze(c[0]) if c is not None else None for c in self._per_player(pending.players, commits))
-            self.emit({"type": "reveal", "label": pending.label, "values": value})
+            value = pending.revealed(self.player_count)
+            self.events.append(events.reveal(pending.label, value))
         else:
-            event = {
-                "type": "choice",
-                "player": action.player,
-                "label": pending.label,
-                "value": value,
-                "passed": action.name == PASS,
-            }
-            if pending.secret:
-                event["hidden"] = True  # only the chooser sees the value
-            self.emit(event)
+            # a secret choice's value is shown to the chooser only
+            self.events.append(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
         frame = self.frames[-1]
         frame.own()[pending.target] = freeze(value)
         frame.pc += 1
         self.pending = None
         return self.run()
 
-    def _per_player(self, players: tuple[int, ...], commits: tuple) -> list:
-        by_player = dict(zip(players, commits))
-        return [by_player.get(p) for p in range(self.player_count)]
-
     def run(self) -> State:
+        """Run to the next decision or the end; a rule that fails raises a RuleRuntimeError
+        located at the statement that ran."""
         try:
             return self._run()
-        except RuleRuntimeError as exc:
-            raise RuleRuntimeError(f"{self._where(exc)}: {exc}") from None
-        except (TypeError, ValueError, KeyError, IndexError) as exc:
-            raise RuleRuntimeError(f"{self._where(exc)}: {type(exc).__name__}: {exc}") from exc
+        except RULE_FAILURES as exc:
+            self._raise_located(exc)
 
-    def _where(self, exc: Exception) -> str:
-        """The rule file place of the statement that failed (a statement inside a block
-        tells its own place on the exception, as ``dsl_offset``)."""
+    def _raise_located(self, exc: Exception) -> NoReturn:
+        error = RuleRuntimeError.of(exc)
+        if error.location is None:
+            error.location = self._location(error.offset)
+        raise error
+
+    def _location(self, offset: int | None) -> Location | None:
+        """The rule file place of the statement that failed: at ``offset`` in the running
+        code's text (a statement inside a block knows it), else the current instruction's."""
         if not self.frames:
-            return self.rules.name
+            return None
         code_id, pc = self.frames[-1].code, self.frames[-1].pc
         code = self.compiled.codes[code_id]
-        offset = getattr(exc, "dsl_offset", None)
         if offset is None:
             offset = code.offsets[min(pc, len(code.offsets) - 1)] if code.offsets else 0
-        return str(self.rules.positions.in_scalar(code_id, offset))
+        return self.rules.positions.in_scalar(code_id, offset)
 
     def _run(self) -> State:
         codes = self.compiled.codes
@@ -271,25 +346,27 @@ class Machine:
             frames.clear()
         if not self.over:
             self.over = True
-            self.emit({"type": "game_over"})
+            self.events.append(events.game_over())
         return self.freeze()
 
-    def choose(self, op: tuple, L: dict) -> bool:
+    def choose(self, op: ChooseOp, L: Locals) -> bool:
         """Set up a decision; False when there is nothing to decide (an optional choice
-        without options resolves to none at once)."""
+        without options resolves to none at once, unless it is secret: a secret choice is
+        always asked, so that whether it has options shows nobody anything)."""
         _, target, player_f, options_f, label, optional, each, secret = op
         if each is None:
             player = self.player_index(player_f(L, self))
             options = _options(options_f(L, self), label)
             if not options:
-                if optional:
+                if optional and not secret:
                     L[target] = None
                     return False
-                raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
+                if not optional:
+                    raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
             self.pending = PendingChoice(player, label, options, bool(optional), target, bool(secret))
             return True
         players = tuple(self.player_index(p) for p in player_f(L, self))
-        per = []
+        per: list[tuple[Any, ...]] = []
         for p in players:
             inner = dict(L)
             inner[each] = p
@@ -303,15 +380,15 @@ class Machine:
         self.pending = PendingCommits(players, label, tuple(per), tuple(None for _ in players), target)
         return True
 
-    def call(self, op: tuple, L: dict) -> None:
+    def call(self, op: CallOp, L: Locals) -> None:
         _, target, kind, callee, args, kwargs = op
         frames = self.frames
         if kind == "proc":
-            code, params = self.compiled.procedures[callee]
-            names = {"players": self.everyone}
-            for param, f in zip(params, args):
+            procedure = self.compiled.procedures[callee]
+            names: Locals = {"players": self.everyone}
+            for param, f in zip(procedure.params, args):
                 names[param] = f(L, self)
-            requests: tuple[tuple[str, dict, bool], ...] = ((code, names, True),)
+            requests: tuple[tuple[str, Locals, bool], ...] = ((procedure.code, names, True),)
         else:
             requests = tuple(
                 (r.code, r.names, r.returns)
@@ -370,15 +447,19 @@ class Machine:
                     )
             self.vars[name] = value
             if why is not None:
-                self.events.append({"type": "change", "var": name, "value": value, "why": why})
+                # events.change(), built in place: this runs at every step (so do move and narrate)
+                whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
+                self.events.append(whole)
             return
         slot = self._slot(name, index)
         old = self.vars[name]
         self.vars[name] = old[:slot] + (value,) + old[slot + 1 :]
         if why is not None:
-            self.events.append({"type": "change", "var": name, "value": value, "why": why, "index": index})
+            part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
+            self.events.append(part)
 
-    def assign(self, name: str, index_f: Any, op: str, value_f: Any, L: dict) -> None:
+    def assign(self, name: str, index_f: Fn | None, op: str, value_f: Fn, L: Locals) -> None:
+        """``name = value``, ``name[index] += value``, ...: compiled assignments run this."""
         index = index_f(L, self) if index_f is not None else None
         value = freeze(value_f(L, self))
         if op != "=":
@@ -389,11 +470,15 @@ class Machine:
         items = tuple(source.get())
         self.write(source.name, source.index, items[:position] + items[position + 1 :], None)
         self.write(target.name, target.index, tuple(target.get()) + (item,), None)
-        self.emit(
-            {"type": "move", "item": item, "from": [source.name, source.index], "to": [target.name, target.index]}
-        )
+        event: MoveEvent = {
+            "type": "move",
+            "item": item,
+            "from": [source.name, source.index],
+            "to": [target.name, target.index],
+        }
+        self.events.append(event)
 
-    def shuffled(self, items: Iterable) -> tuple:
+    def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))
         return out
 
@@ -401,39 +486,40 @@ class Machine:
         self.rng, value = rnglib.below(self.rng, n)
         return value
 
-    def emit(self, event: dict) -> None:
+    def emit(self, event: Event) -> None:
         self.events.append(event)
 
-    def narrate(self, kind: str, fields: dict) -> None:
-        self.emit({"type": kind, **{k: json_safe(v) for k, v in fields.items()}})
+    def narrate(self, kind: str, fields: dict[str, Any]) -> None:
+        event: RulesetEvent = {"type": kind, **{k: json_safe(v) for k, v in fields.items()}}
+        self.events.append(event)
 
-    def end(self, winners: tuple | None = None) -> None:
+    def end(self, winners: tuple[int, ...] | None = None) -> NoReturn:
         """End the game now: the machine stops at once (nothing after this runs)."""
         if not self.over:
             self.winners = tuple(self.player_index(w) for w in winners) if winners is not None else None
             self.over = True
-            self.emit({"type": "game_over"})
+            self.events.append(events.game_over())
         raise GameOver
 
-    def copies(self, kind: str) -> tuple:
+    def copies(self, kind: str) -> tuple[str, ...]:
         return self.rules.copies(kind, self.player_count)
 
-    def ids(self, kind: str) -> tuple:
+    def ids(self, kind: str) -> tuple[str, ...]:
         return tuple(item["id"] for item in self.rules.items_of(kind))
 
-    def item(self, ident: str) -> dict:
+    def item(self, ident: str) -> dict[str, Any]:
         return self.rules.item(ident)
 
     def param(self, ident: str, name: str, *default: Any) -> Any:
         return freeze(self.rules.item_param(ident, name, *default))
 
-    def call_item(self, ident: str, field: str, bindings: dict) -> tuple[CallRequest, ...]:
+    def call_item(self, ident: str, field: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         code, names = self.rules.item_call(ident, field)
         names.update({k: freeze(v) for k, v in bindings.items()})
         names["players"] = self.everyone
         return (CallRequest(code, names),)
 
-    def call_rules(self, when: str, bindings: dict) -> tuple[CallRequest, ...]:
+    def call_rules(self, when: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         names = {"players": self.everyone, **{k: freeze(v) for k, v in bindings.items()}}
         return tuple(
             CallRequest(code, {**names, "item": rule}, returns=False)
@@ -441,7 +527,13 @@ class Machine:
         )
 
 
-def _options(values: Any, label: str) -> tuple:
+def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) -> tuple[Action, ...]:
+    # Action(player, label, value) for each option, made without running Python code per option
+    actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
+    return actions + (Action(player, PASS),) if optional else actions
+
+
+def _options(values: Any, label: str) -> tuple[Any, ...]:
     """The distinct options of a decision, in legal-action order."""
     if not isinstance(values, tuple):
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
@@ -454,14 +546,16 @@ def _options(values: Any, label: str) -> tuple:
     return tuple(sorted(distinct, key=value_key))
 
 
-_TUPLE, _STR, _INT = {tuple}, {str}, {int}
+_TUPLE: set[type] = {tuple}
+_STR: set[type] = {str}
+_INT: set[type] = {int}
 
 
-def _base_locals(players: int) -> dict:
+def _base_locals(players: int) -> Locals:
     return {"players": tuple(range(players))}
 
 
-def _initial_vars(rules: RulesetBase, players: int) -> dict:
+def _initial_vars(rules: RulesetBase, players: int) -> dict[str, Any]:
     out = {}
     for name, (per, start) in rules.state_starts().items():
         value = freeze(start)

@@ -59,13 +59,13 @@ class Action(NamedTuple):
         return str(self)
 
 
-def sort_key(action: Action) -> tuple:
+def sort_key(action: Action) -> tuple[Any, ...]:
     """The order of legal actions: by player, then passes last, then by value (numbers
     before words before lists, each in their natural order)."""
     return (action.player, action.name == PASS, action.name, value_key(action.value))
 
 
-def value_key(value: Any) -> tuple:
+def value_key(value: Any) -> tuple[Any, ...]:
     """A sort key that orders any option values without comparing unlike types."""
     if value is None:
         return (0,)
@@ -124,7 +124,8 @@ def parse_action(text: str) -> Action:
 
 def _value(text: str, i: int, whole: str) -> tuple[Any, int]:
     if text.startswith("[", i):
-        items, i = [], i + 1
+        items: list[Any] = []
+        i += 1
         if text.startswith("]", i):
             return (), i + 1
         while True:
@@ -139,10 +140,10 @@ def _value(text: str, i: int, whole: str) -> tuple[Any, int]:
     if text.startswith('"', i):
         decoder = json.JSONDecoder()
         try:
-            value, end = decoder.raw_decode(text, i)
+            quoted, end = decoder.raw_decode(text, i)
         except json.JSONDecodeError as exc:
             raise ActionSyntaxError(f"{whole!r}: bad quoted value ({exc.msg})") from None
-        return value, end
+        return quoted, end
     match = _WORD.match(text, i)
     if not match:
         raise ActionSyntaxError(f"{whole!r}: expected a value at {text[i:]!r}")

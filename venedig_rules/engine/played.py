@@ -5,12 +5,15 @@ need not import the module that uses them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from .events import Event
     from .machine import State
     from .notation import Action
     from .ruleset_base import RulesetBase
+    from .views import GameView
 
 
 class PlayedGame(Protocol):
@@ -19,7 +22,7 @@ class PlayedGame(Protocol):
     rules: RulesetBase
     players: int
     _state: State
-    _events: list[dict[str, Any]]
+    _events: list[Event]
     _actions: list[Action]
     _history: list[tuple[State, int]]
 
@@ -37,6 +40,14 @@ class PlayedGame(Protocol):
 
     def legal_actions(self, player: int | None = None) -> list[Action]: ...
 
-    def view(self, player: int, since: int = 0) -> dict[str, Any]: ...
+    def view(
+        self,
+        player: int | None,
+        since: int = 0,
+        *,
+        compact: bool = False,
+        lang: str = "en",
+        names: Sequence[str] | None = None,
+    ) -> GameView: ...
 
     def _rebuild_history(self) -> None: ...

@@ -14,6 +14,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 
@@ -43,7 +46,7 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, value % n
 
 
-def shuffled(state: int, items: Sequence) -> tuple[int, tuple]:
+def shuffled(state: int, items: Sequence[T]) -> tuple[int, tuple[T, ...]]:
     """(new state, the items in a uniformly random order) by Fisher-Yates."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):

@@ -6,7 +6,7 @@
 ('venedig', range(2, 6))
 >>> len(rules.rules_hash)
 64
->>> vr.load("venedig", variants=["two_player"]).rules_hash != rules.rules_hash
+>>> vr.load("venedig", variants=["no_imaginary_player"]).rules_hash != rules.rules_hash
 True
 """
 

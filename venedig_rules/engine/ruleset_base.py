@@ -19,7 +19,7 @@ from ..data.board import Board, grid_spaces
 from ..data.yamlsource import PositionMap
 from ..effects import Compiled
 from ..effects.compile import freeze as _freeze
-from ..errors import RuleRuntimeError, did_you_mean
+from ..errors import RuleRuntimeError, VenedigError, did_you_mean
 
 #: ``item_param`` without a default: the declared one.
 _DECLARED = object()
@@ -55,6 +55,14 @@ class RulesetBase:
     def playable(self) -> bool:
         """Whether the ruleset has a flow the engine can run (else it is data only)."""
         return self.compiled is not None
+
+    @cached_property
+    def compiled_flow(self) -> Compiled:
+        """``compiled`` of a playable ruleset, which the engine runs; a VenedigError for a
+        ruleset that is data only."""
+        if self.compiled is None:
+            raise VenedigError(f"ruleset {self.name!r} is data only: it has no flow to run")
+        return self.compiled
 
     def derived(self, key: str, build: Callable[[RulesetBase], Any]) -> Any:
         """A value computed once per ruleset from its data, e.g. a game module's lookup
@@ -92,7 +100,7 @@ class RulesetBase:
             ) from None
 
     @cached_property
-    def _state_decls(self) -> dict[str, dict]:
+    def _state_decls(self) -> dict[str, dict[str, Any]]:
         decls = {
             t["id"]: {"per": "player", "type": "int", "start": t.get("start", t.get("min", 0)), "visible": "all"}
             for t in self.items("scoring", "tracks")
@@ -105,14 +113,16 @@ class RulesetBase:
         return {name: (d.get("per"), d.get("start")) for name, d in self._state_decls.items()}
 
     def state_visibility(self, name: str) -> str:
-        return self._state_decls[name].get("visible", "all")
+        """Who sees state variable ``name``: ``all``, ``owner`` (its player) or ``hidden``."""
+        visibility: str = self._state_decls[name].get("visible", "all")
+        return visibility
 
     @property
     def winner_track(self) -> str | None:
         """The score track that decides the winner."""
         return ((self.data.get("scoring") or {}).get("winner") or {}).get("most")
 
-    def rank_winners(self, values: dict, players: int) -> tuple[int, ...]:
+    def rank_winners(self, values: dict[str, Any], players: int) -> tuple[int, ...]:
         """The winners by the winner track, then the tie breakers; shared ties stay shared.
         Without a winner track only ``win(p)`` names winners, so this gives none."""
         winner = (self.data.get("scoring") or {}).get("winner") or {}
@@ -154,8 +164,8 @@ class RulesetBase:
         )
 
     @cached_property
-    def _items_by_id(self) -> dict[str, dict]:
-        out: dict[str, dict] = {}
+    def _items_by_id(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
         for kind in ("cards", "card_types", "tiles", "buildings", "components", "regions", "connections"):
             for item in self.items_of(kind):
                 out.setdefault(item["id"], item)
@@ -191,7 +201,7 @@ class RulesetBase:
     @cached_property
     def indexed_vars(self) -> frozenset[str]:
         """State variables with one value per player or per space."""
-        return frozenset(n for n, info in self.compiled.state.items() if info.per)
+        return frozenset(n for n, info in self.compiled_flow.state.items() if info.per)
 
     def per_player(self, name: str) -> bool:
         """Whether state variable ``name`` holds one value per player."""
@@ -200,9 +210,9 @@ class RulesetBase:
     @cached_property
     def player_vars(self) -> frozenset[str]:
         """State variables with one value per player."""
-        return frozenset(n for n, info in self.compiled.state.items() if info.per == "player")
+        return frozenset(n for n, info in self.compiled_flow.state.items() if info.per == "player")
 
-    def item_call(self, ident: str, field_name: str) -> tuple[str, dict]:
+    def item_call(self, ident: str, field_name: str) -> tuple[str, dict[str, Any]]:
         """(code id, bound names) to run an item's DSL field; a card without the field runs
         its card type's, with the card's own params bound. The names are a fresh dict."""
         key = (ident, field_name)
@@ -212,19 +222,20 @@ class RulesetBase:
         return code, dict(names)
 
     @cached_property
-    def _item_calls(self) -> dict:
+    def _item_calls(self) -> dict[tuple[str, str], tuple[str, dict[str, Any]]]:
         return {}
 
-    def _item_call(self, ident: str, field_name: str) -> tuple[str, dict]:
+    def _item_call(self, ident: str, field_name: str) -> tuple[str, dict[str, Any]]:
         item = self.item(ident)
-        code = self.compiled.item_code.get((ident, field_name))
+        compiled = self.compiled_flow
+        code = compiled.item_code.get((ident, field_name))
         if code is None and item.get("type"):
-            code = self.compiled.item_code.get((item["type"], field_name))
+            code = compiled.item_code.get((item["type"], field_name))
         if code is None:
             raise RuleRuntimeError(f"{ident!r} has no {field_name!r} to run")
-        names = {p: _freeze(self.item_param(ident, p)) for p in self.compiled.item_params.get(code, ())}
+        names = {p: _freeze(self.item_param(ident, p)) for p in compiled.item_params.get(code, ())}
         names["item"] = ident
-        singular = self.compiled.code_item_name.get(code)
+        singular = compiled.code_item_name.get(code)
         if singular:
             names[singular] = ident
         return code, names
@@ -237,7 +248,7 @@ class RulesetBase:
 
     @property
     def name(self) -> str:
-        """The ruleset id with its variants: ``venedig+two_player``."""
+        """The ruleset id with its variants: ``venedig+no_imaginary_player``."""
         return "+".join((self.id, *self.variants))
 
     def items(self, kind: str, key: str | None = None) -> list[dict[str, Any]]:

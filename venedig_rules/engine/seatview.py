@@ -22,15 +22,16 @@ with ``since`` costs time in the new events, not in the length of the game.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from .decisions import prompt, waiting
 from .machine import PendingCommits
-from .views import is_redacted, json_safe, redact_event, redact_state
+from .views import SPECTATOR, DecisionView, GameView, is_redacted, json_safe, redact_event, redact_state
 from .wording import Wording
 
 if TYPE_CHECKING:
+    from .events import Event
     from .played import PlayedGame
 
 
@@ -43,9 +44,9 @@ class SeatLog:
 
     def __init__(self, player: int | None):
         self.player = player
-        self.raw: list[dict[str, Any]] = []
+        self.raw: list[Event] = []
         self.index: list[int] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.texts: dict[tuple[str, tuple[str, ...] | None], list[str]] = {}
 
     def sync(self, game: PlayedGame) -> None:
@@ -84,10 +85,10 @@ class SharedTexts:
     __slots__ = ("by_key", "size")
 
     def __init__(self) -> None:
-        self.by_key: dict[tuple[object, ...], tuple[dict[str, Any], str]] = {}
+        self.by_key: dict[tuple[object, ...], tuple[Mapping[str, Any], str]] = {}
         self.size = 0
 
-    def text(self, wording: Wording, key: tuple[object, ...], raw: dict[str, Any]) -> str:
+    def text(self, wording: Wording, key: tuple[object, ...], raw: Mapping[str, Any]) -> str:
         found = self.by_key.get((*key, id(raw)))
         if found is not None and found[0] is raw:
             return found[1]
@@ -102,7 +103,7 @@ class SharedTexts:
             self.by_key.clear()
 
 
-def _as_is(shown: dict[str, Any], raw: dict[str, Any]) -> bool:
+def _as_is(shown: Mapping[str, Any], raw: Mapping[str, Any]) -> bool:
     """Whether a seat sees an event as it is (no value or item redacted)."""
     for field in ("value", "item"):
         if field in shown and is_redacted(shown[field]) and not is_redacted(raw[field]):
@@ -127,24 +128,30 @@ def cursor(game: PlayedGame, player: int | None) -> int:
 
 def build_view(
     game: PlayedGame,
-    player: int,
+    player: int | None,
     since: int = 0,
     *,
     compact: bool = False,
     lang: str = "en",
     names: Sequence[str] | None = None,
-) -> dict[str, Any]:
-    """What ``player`` may know, JSON-safe (see ``Game.view``)."""
-    log = seat_log(game, player)
-    if not 0 <= since <= len(log.events):
+) -> GameView:
+    """What ``player`` (a spectator when ``None``) may know, JSON-safe (see ``Game.view``)."""
+    if player is not None and (type(player) is not int or not 0 <= player < game.players):
         raise ValueError(
-            f"since={since} is not a count of the events p{player} has received (0 to {len(log.events)}); "
+            f"{player!r} is not a seat of this game: expected 0 to {game.players - 1}, or None for a spectator"
+        )
+    seat = SPECTATOR if player is None else player
+    log = seat_log(game, seat)
+    if type(since) is not int or not 0 <= since <= len(log.events):
+        who = "a spectator" if player is None else f"p{player}"
+        raise ValueError(
+            f"since={since!r} is not a count of the events {who} has received (0 to {len(log.events)}); "
             "after an undo, ask again from 0"
         )
     wording = Wording(game.rules, lang, names)
     s = game._state
     pending = s.pending
-    decision = None
+    decision: DecisionView | None = None
     if pending is not None and player in game.to_move:
         decision = {
             "label": pending.label,
@@ -158,14 +165,14 @@ def build_view(
     shared: SharedTexts = game.__dict__.setdefault("_shared_texts", SharedTexts())
     shared.trim(len(game._events))
     texts = log.sentences(wording, since, shared)
-    view = {
+    view: GameView = {
         "ruleset": game.rules.name,
         "player": player,
         "players": game.players,
         "to_move": list(game.to_move),
         "over": s.over,
         "winners": list(game.winners),
-        "state": redact_state(game.rules, s.vars, player, game.players),
+        "state": redact_state(game.rules, s.vars, seat, game.players),
         "decision": decision,
         "your_commit": committed,
         "waiting_for": waiting(game, lang, names),
@@ -173,7 +180,7 @@ def build_view(
         "cursor": len(log.events),
         "lang": lang,
     }
-    return compacted(view) if compact else view
+    return cast(GameView, compacted(view)) if compact else view
 
 
 def compacted(value: Any) -> Any:
@@ -185,7 +192,7 @@ def compacted(value: Any) -> Any:
     return value
 
 
-def _common_prefix(seen: list[dict[str, Any]], events: list[dict[str, Any]]) -> int:
+def _common_prefix(seen: Sequence[Mapping[str, Any]], events: Sequence[Mapping[str, Any]]) -> int:
     """How many of ``seen`` are still the game's first events (the same objects): events
     only grow or are cut back, so the answer is found by bisection."""
     low, high = 0, min(len(seen), len(events))

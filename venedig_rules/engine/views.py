@@ -11,12 +11,54 @@ front end still sees that something is there or not).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from .events import CHANGE, CHOICE, COMMIT, MOVE, ChangeEvent, ChoiceEvent, CommitEvent, Event, MoveEvent, RulesetEvent
 
 if TYPE_CHECKING:
     from .ruleset_base import RulesetBase
 
 HIDDEN = "?"
+#: The seat number a spectator's view is redacted for: no seat owns it, so it sees only what
+#: every seat may see (``None`` already means "sees everything" to the redaction functions).
+SPECTATOR = -1
+
+
+class DecisionView(TypedDict):
+    """A decision the viewing player must take now: its label, their legal actions' text and
+    the sentence that asks for it (``game.decision(player)`` has every option's text too)."""
+
+    label: str
+    actions: list[str]
+    prompt: str
+
+
+class Waiting(TypedDict):
+    """A seat to move, as every seat may know it: its decision's label and public sentence
+    ("p1 is choosing a building site"), never its options."""
+
+    player: int
+    label: str
+    prompt: str
+
+
+class GameView(TypedDict):
+    """What one player (or a spectator) may know of a game (``game.view(player)``), JSON-safe."""
+
+    ruleset: str
+    player: int | None  # None: a spectator
+    players: int
+    to_move: list[int]
+    over: bool
+    winners: list[int]
+    state: dict[str, Any]  # every state variable, hidden parts redacted
+    decision: DecisionView | None  # None unless this player is to move
+    your_commit: Any  # at a simultaneous decision, this player's committed value (None before)
+    waiting_for: list[Waiting]  # every seat to move, in seat order
+    events: list[Event]  # redacted, each with its ``text``; those after the first ``since`` received
+    cursor: int  # how many events this player has received: the ``since`` of the next view
+    lang: str  # the language of the texts
 
 
 def is_redacted(value: Any) -> bool:
@@ -41,16 +83,17 @@ def visible(rules: RulesetBase, name: str, index: Any, player: int | None) -> bo
     if decl == "all":
         return True
     if decl == "owner":
-        return index == player and rules.compiled.state[name].per == "player"
+        return index == player and rules.compiled_flow.state[name].per == "player"
     return False
 
 
-def redact_state(rules: RulesetBase, values: dict, player: int, players: int) -> dict:
+def redact_state(rules: RulesetBase, values: dict[str, Any], player: int, players: int) -> dict[str, Any]:
     """Every state variable as ``player`` may see it, JSON-safe."""
-    out = {}
+    out: dict[str, Any] = {}
+    state = rules.compiled_flow.state
     for name, value in values.items():
         decl = rules.state_visibility(name)
-        per = rules.compiled.state[name].per
+        per = state[name].per
         if decl == "all":
             out[name] = json_safe(value)
         elif per == "player":
@@ -64,27 +107,59 @@ def redact_state(rules: RulesetBase, values: dict, player: int, players: int) ->
     return out
 
 
-def redact_event(rules: RulesetBase, event: dict, player: int | None) -> dict | None:
-    """The event as ``player`` may see it (``None`` when it is not for them at all)."""
-    kind = event["type"]
-    if kind == "change":
-        if visible(rules, event["var"], event.get("index"), player):
-            return json_safe(event)
-        return {**json_safe(event), "value": redact(event["value"])}
-    if kind == "move":
-        src, dst = event["from"], event["to"]
-        if visible(rules, src[0], src[1], player) or visible(rules, dst[0], dst[1], player):
-            return json_safe(event)
-        return {**json_safe(event), "item": redact(event["item"])}
-    if kind == "commit" or (kind == "choice" and event.get("hidden")):
-        if player is None or event["player"] == player:
-            return json_safe(event)
-        return {**json_safe(event), "value": redact(event["value"])}
+def redact_event(rules: RulesetBase, event: Event, player: int | None) -> Event | None:
+    """The event as ``player`` may see it, JSON-safe (``None`` when it is not for them at all)."""
+    redact_kind = _REDACT.get(event["type"])
+    if redact_kind is None:
+        return _redact_ruleset_event(rules, event, player)
+    return redact_kind(rules, event, player)
+
+
+def _redact_change(rules: RulesetBase, event: ChangeEvent, player: int | None) -> Event:
+    if visible(rules, event["var"], event.get("index"), player):
+        return _safe_copy(event)
+    return {**_safe_copy(event), "value": redact(event["value"])}
+
+
+def _redact_move(rules: RulesetBase, event: MoveEvent, player: int | None) -> Event:
+    src, dst = event["from"], event["to"]
+    if visible(rules, src[0], src[1], player) or visible(rules, dst[0], dst[1], player):
+        return _safe_copy(event)
+    return {**_safe_copy(event), "item": redact(event["item"])}
+
+
+def _redact_choice(rules: RulesetBase, event: ChoiceEvent, player: int | None) -> Event:
+    if event.get("hidden"):  # a secret choice: its value is the chooser's, as a commit's
+        return _redact_commit(rules, event, player)
+    return _safe_copy(event)
+
+
+def _redact_commit(rules: RulesetBase, event: ChoiceEvent | CommitEvent, player: int | None) -> Event:
+    if player is None or event["player"] == player:
+        return _safe_copy(event)
+    return {**_safe_copy(event), "value": redact(event["value"])}
+
+
+def _redact_ruleset_event(rules: RulesetBase, event: Mapping[str, Any], player: int | None) -> Event | None:
     if "to" in event and player is not None:
         to = event["to"]
         if to != player and not (isinstance(to, (list, tuple)) and player in to):
             return None
-    return json_safe(event)
+    return _safe_copy(event)
+
+
+def _safe_copy(event: Mapping[str, Any]) -> RulesetEvent:
+    """A JSON-safe copy of an event (its keys are text already)."""
+    return {k: json_safe(v) for k, v in event.items()}
+
+
+#: How each engine kind is redacted; a ruleset's own kinds are shown to all, or to ``to``.
+_REDACT: dict[str, Callable[[RulesetBase, Any, int | None], Event | None]] = {
+    CHANGE: _redact_change,
+    MOVE: _redact_move,
+    CHOICE: _redact_choice,
+    COMMIT: _redact_commit,
+}
 
 
 def json_safe(value: Any) -> Any:

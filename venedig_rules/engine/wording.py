@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..data.templates import Placeholder, Template
 from ..data.texts import NAMED, Declarations, Language, Name, declarations, languages
@@ -39,6 +39,15 @@ _STATE_TYPES = {"player": PLAYER, "int": NUMBER}
 LONG_LIST = 6
 #: A value with its type, as templates are filled with.
 Typed = tuple[Any, ValueType]
+
+
+class RefView(TypedDict):
+    """A thing a value refers to: ``kind`` (``space``, ``card``, ``player``, ``number``, ...),
+    its ``id`` (an id of the ruleset, a seat or a number) and its ``name`` for people."""
+
+    kind: str
+    id: str | int
+    name: str
 
 
 @dataclass(frozen=True)
@@ -214,7 +223,7 @@ class Wording:
             ]
         )
 
-    def refs(self, value: Any, vt: ValueType = ANY) -> list[dict[str, Any]]:
+    def refs(self, value: Any, vt: ValueType = ANY) -> list[RefView]:
         """What a value refers to, typed: ``{"kind", "id", "name"}`` per thing, in order."""
         if value is None or is_redacted(value):
             return []
@@ -401,4 +410,4 @@ class Wording:
         return self.text(value, vt, hidden=self.hidden_item(event["var"]))
 
 
-__all__ = ["Name", "Tables", "Wording", "language_codes", "tables"]
+__all__ = ["Name", "RefView", "Tables", "Wording", "language_codes", "tables"]

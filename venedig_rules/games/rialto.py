@@ -22,10 +22,12 @@ State variables used (declared in ``game.yaml`` ``state``): ``draw_pile``, ``dis
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any
 
-from ..effects.context import Ref
-from ..effects.registry import Registry
+from ..data.board import Track
+from ..effects.context import Context, Ref, RulesQuery
+from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
 
 PRIMITIVES = Registry()
@@ -34,107 +36,115 @@ P = PRIMITIVES.primitive
 
 # -- facts of the ruleset, computed once per ruleset ------------------------------------------
 class _Facts:
-    def __init__(self, rules: Any):
+    def __init__(self, rules: RulesQuery):
         self.districts: tuple[str, ...] = tuple(r["id"] for r in rules.items("board", "regions"))
-        self.district_index = {d: i for i, d in enumerate(self.districts)}
-        self.side_of = {r["id"]: r.get("side") for r in rules.items("board", "regions")}
+        self.district_index: dict[str, int] = {d: i for i, d in enumerate(self.districts)}
+        self.side_of: dict[str, str | None] = {r["id"]: r.get("side") for r in rules.items("board", "regions")}
         self.sides: tuple[str, ...] = tuple(dict.fromkeys(s for s in self.side_of.values() if s is not None))
-        self.on_side = {s: tuple(d for d in self.districts if self.side_of[d] == s) for s in self.sides}
+        self.on_side: dict[str, tuple[str, ...]] = {
+            s: tuple(d for d in self.districts if self.side_of[d] == s) for s in self.sides
+        }
         self.connections: tuple[str, ...] = tuple(c["id"] for c in rules.items("board", "connections"))
-        self.conn_index = {c: i for i, c in enumerate(self.connections)}
-        self.between = {c["id"]: tuple(c["between"]) for c in rules.items("board", "connections")}
-        self.conn_of_district = {
+        self.conn_index: dict[str, int] = {c: i for i, c in enumerate(self.connections)}
+        self.between: dict[str, tuple[str, ...]] = {
+            c["id"]: tuple(c["between"]) for c in rules.items("board", "connections")
+        }
+        self.conn_of_district: dict[str, tuple[int, ...]] = {
             d: tuple(i for i, c in enumerate(self.connections) if d in self.between[c]) for d in self.districts
         }
-        self.card_type = {c["id"]: c.get("type") for c in rules.items("cards", "cards")}
-        self.tile_ends = {
+        self.card_type: dict[str, str | None] = {c["id"]: c.get("type") for c in rules.items("cards", "cards")}
+        self.tile_ends: dict[str, tuple[int | None, int | None]] = {
             t["id"]: ((t.get("params") or {}).get("end_a"), (t.get("params") or {}).get("end_b"))
             for t in rules.items("tiles", "tiles")
         }
-        self.tile_component = {t["id"]: t.get("component") for t in rules.items("tiles", "tiles")}
-        self.building_value = {b["id"]: (b.get("params") or {}).get("value") for b in rules.items("buildings")}
-        self.building_phase = {b["id"]: (b.get("params") or {}).get("phase") for b in rules.items("buildings")}
+        self.tile_component: dict[str, str | None] = {
+            t["id"]: t.get("component") for t in rules.items("tiles", "tiles")
+        }
+        # every Rialto building has a value (a building without one fails here, not later)
+        self.building_value: dict[str, int] = {b["id"]: b["params"]["value"] for b in rules.items("buildings")}
+        self.building_phase: dict[str, int | None] = {
+            b["id"]: (b.get("params") or {}).get("phase") for b in rules.items("buildings")
+        }
+        self.delays_turn: dict[str, bool] = {
+            b["id"]: bool(rules.item_param(b["id"], "delays_turn")) for b in rules.items("buildings")
+        }
         self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
-        self.components = {c["id"]: c for c in rules.items("components")}
-        self.doge_track = rules.board.track(rules.constant("doge_track"))
+        self.components: dict[str, Mapping[str, Any]] = {c["id"]: c for c in rules.items("components")}
+        self.doge_track: Track = rules.board.track(rules.constant("doge_track"))
         # the Joker: the card type without a stage
-        self.joker = next(t["id"] for t in rules.items("cards", "types") if not (t.get("params") or {}).get("stage"))
+        self.joker: str = next(
+            t["id"] for t in rules.items("cards", "types") if not (t.get("params") or {}).get("stage")
+        )
 
 
-def _facts(ctx) -> _Facts:
+def _facts(ctx: Context) -> _Facts:
     return ctx.rules.derived("rialto", _Facts)
 
 
-def _add(ctx, name: str, index: Any, amount: int) -> None:
+def _add(ctx: Context, name: str, index: int | None, amount: int) -> None:
     if amount:
         ctx.write(name, index, ctx.read(name, index) + amount, "+=" if amount > 0 else "-=")
 
 
 # -- the board: districts, sides, connections ---------------------------------------------------
-@P(result="list", example="districts()")
-def districts(ctx):
+@P(example="districts()")
+def districts(ctx: Context) -> tuple[str, ...]:
     """The districts (board regions), in board.yaml order."""
     return _facts(ctx).districts
 
 
-@P(result="list", example="sides()")
-def sides(ctx):
+@P(example="sides()")
+def sides(ctx: Context) -> tuple[str, ...]:
     """The sides of the Grand Canal (the regions' ``side``), in board.yaml order."""
     return _facts(ctx).sides
 
 
-@P(params=["kind:str"], result="list", example='tile_copies("bridge_tile")')
-def tile_copies(ctx, kind):
+@P(example='tile_copies("bridge_tile")')
+def tile_copies(ctx: Context, kind: str) -> tuple[str, ...]:
     """The ids of the tiles of one component (bridge_tile, gondola_tile, ...), each repeated by its count."""
     f = _facts(ctx)
     return tuple(t for t in ctx.copies("tiles") if f.tile_component[t] == kind)
 
 
-@P(params=["ident:str"], result="int", example='component_count("gold_coin")')
-def component_count(ctx, ident):
+@P(example='component_count("gold_coin")')
+def component_count(ctx: Context, ident: str) -> int:
     """A component's ``count``, or its ``per_player`` number."""
     comp = _facts(ctx).components.get(ident)
     if comp is None:
         raise RuleRuntimeError(f"no component {ident!r}")
-    return comp.get("count", comp.get("per_player"))
+    count: int = comp.get("count", comp.get("per_player"))
+    return count
 
 
-@P(params=["p:player"], result="list", example="counter_clockwise_from(2)")
-def counter_clockwise_from(ctx, p):
+@P(example="counter_clockwise_from(2)")
+def counter_clockwise_from(ctx: Context, p: Player) -> tuple[int, ...]:
     """All players, starting with p, then counter-clockwise (to the right)."""
     n = ctx.player_count
     return tuple((p - i) % n for i in range(n))
 
 
-@P(params=["p:player"], result="player", example="right_of(0)")
-def right_of(ctx, p):
+@P(example="right_of(0)")
+def right_of(ctx: Context, p: Player) -> Player:
     """The player to the right of p (counter-clockwise)."""
     return (p - 1) % ctx.player_count
 
 
-@P(result="list", example="conn_tiles = no_tiles()")
-def no_tiles(ctx):
+@P(example="conn_tiles = no_tiles()")
+def no_tiles(ctx: Context) -> tuple[None, ...]:
     """One none per connection: the board before any tile is laid."""
     return tuple(None for _ in _facts(ctx).connections)
 
 
-@P(params=["kind:str"], changes=True, example='record_held("bridge")')
-def record_held(ctx, kind):
-    """Note how many cards of a card type each player holds as a stage begins (``held``)."""
-    types = _facts(ctx).card_type
-    ctx.write("held", None, tuple(sum(1 for c in hand if types[c] == kind) for hand in ctx.read("hand")), "stage")
-
-
-@P(result="list", example="free_connections()")
-def free_connections(ctx):
+@P(example="free_connections()")
+def free_connections(ctx: Context) -> tuple[str, ...]:
     """The connections without a bridge or gondola tile, in board.yaml order."""
     f = _facts(ctx)
     tiles = ctx.read("conn_tiles")
     return tuple(c for i, c in enumerate(f.connections) if tiles[i] is None)
 
 
-@P(params=["tile:str"], result="list", example="tile_placements(bridge_top)")
-def tile_placements(ctx, tile):
+@P(example="tile_placements(bridge_top)")
+def tile_placements(ctx: Context, tile: str) -> tuple[tuple[str, str], ...]:
     """The ways to lay a tile: [connection, district facing its end_a] for every free
     connection; a tile with equal ends gives one way per connection."""
     f = _facts(ctx)
@@ -148,8 +158,8 @@ def tile_placements(ctx, tile):
     return tuple(out)
 
 
-@P(params=["tile:str", "placement:list"], changes=True, example="lay_tile(t, [c, d])")
-def lay_tile(ctx, tile, placement):
+@P(changes=True, example="lay_tile(t, [c, d])")
+def lay_tile(ctx: Context, tile: str, placement: Sequence[str]) -> None:
     """Lay a tile on a connection with its end_a facing the given district."""
     f = _facts(ctx)
     conn, toward = placement
@@ -167,14 +177,14 @@ def lay_tile(ctx, tile, placement):
     ctx.write("conn_tiles", None, ctx.read("conn_tiles")[:i] + (entry,) + ctx.read("conn_tiles")[i + 1 :], "tile")
 
 
-@P(params=["conn:str"], result="list", example="connection_ends(c)")
-def connection_ends(ctx, conn):
+@P(example="connection_ends(c)")
+def connection_ends(ctx: Context, conn: str) -> tuple[str, ...]:
     """The two districts a connection joins."""
     return _facts(ctx).between[conn]
 
 
-@P(params=["district:str"], result="int", example="district_value(san_marco)")
-def district_value(ctx, district):
+@P(example="district_value(san_marco)")
+def district_value(ctx: Context, district: str) -> int:
     """The sum of the tile ends facing a district (bridges and gondolas on its connections)."""
     f = _facts(ctx)
     tiles = ctx.read("conn_tiles")
@@ -186,26 +196,23 @@ def district_value(ctx, district):
     return total
 
 
-@P(params=["component:str"], result="int", example='placed_tiles("bridge_tile")')
-def placed_tiles(ctx, component):
+@P(example='placed_tiles("bridge_tile")')
+def placed_tiles(ctx: Context, component: str) -> int:
     """How many tiles of a component lie on connections."""
     f = _facts(ctx)
     return sum(1 for e in ctx.read("conn_tiles") if e is not None and f.tile_component[e[0]] == component)
 
 
 # -- councilmen -----------------------------------------------------------------------------
-@P(params=["p:player", "district:str"], result="int", example="councilmen_in(self, district)")
-def councilmen_in(ctx, p, district):
+@P(example="councilmen_in(self, district)")
+def councilmen_in(ctx: Context, p: Player, district: str) -> int:
     """How many of p's councilmen stand in a district."""
-    return ctx.read("in_district")[p][_facts(ctx).district_index[district]]
+    rows: tuple[tuple[int, ...], ...] = ctx.read("in_district")
+    return rows[p][_facts(ctx).district_index[district]]
 
 
-@P(
-    params=["p:player", "source:str", "district:str"],
-    changes=True,
-    example='put_councilman(self, "personal", district)',
-)
-def put_councilman(ctx, p, source, district):
+@P(changes=True, example='put_councilman(self, "personal", district)')
+def put_councilman(ctx: Context, p: Player, source: str, district: str) -> None:
     """Move one of p's councilmen from "general", "personal" or a district into a district."""
     f = _facts(ctx)
     row = list(ctx.read("in_district")[p])
@@ -223,24 +230,24 @@ def put_councilman(ctx, p, source, district):
     ctx.narrate("councilman", {"player": p, "source": source, "district": district})
 
 
-@P(params=["p:player", "target:str"], result="list", example="board_sources(self, district)")
-def board_sources(ctx, p, target):
+@P(example="board_sources(self, district)")
+def board_sources(ctx: Context, p: Player, target: str) -> tuple[str, ...]:
     """The districts other than ``target`` where p has a councilman (to move one from)."""
     f = _facts(ctx)
     row = ctx.read("in_district")[p]
     return tuple(d for i, d in enumerate(f.districts) if row[i] > 0 and d != target)
 
 
-@P(params=["p:player", "side:str"], result="bool", example="present_on_side(self, s)")
-def present_on_side(ctx, p, side):
+@P(example="present_on_side(self, s)")
+def present_on_side(ctx: Context, p: Player, side: str) -> bool:
     """Whether p has a councilman in every district of a side of the Grand Canal."""
     f = _facts(ctx)
     row = ctx.read("in_district")[p]
     return all(row[f.district_index[d]] > 0 for d in f.on_side[side])
 
 
-@P(params=["district:str"], result="list", example="district_ranking(d)")
-def district_ranking(ctx, district):
+@P(example="district_ranking(d)")
+def district_ranking(ctx: Context, district: str) -> tuple[int, ...]:
     """The players with councilmen in a district, most first; ties by the Doge track."""
     i = _facts(ctx).district_index[district]
     rows = ctx.read("in_district")
@@ -250,8 +257,8 @@ def district_ranking(ctx, district):
 
 
 # -- the Doge track ---------------------------------------------------------------------------
-@P(params=["p:player", "n:int"], changes=True, example="advance_doge(self, 2)")
-def advance_doge(ctx, p, n):
+@P(changes=True, example="advance_doge(self, 2)")
+def advance_doge(ctx: Context, p: Player, n: int) -> None:
     """Move p's counter n spaces on; on an occupied space it goes on top (ahead). A counter
     stops at the track's last space."""
     if n <= 0:
@@ -269,14 +276,14 @@ def advance_doge(ctx, p, n):
     _set_doge_order(ctx, tuple(order))
 
 
-@P(params=["p:player"], changes=True, example="place_doge_counter(p)")
-def place_doge_counter(ctx, p):
+@P(changes=True, example="place_doge_counter(p)")
+def place_doge_counter(ctx: Context, p: Player) -> None:
     """Put p's counter on the first space of the Doge track, on top of those already there."""
     ctx.write("doge_step", p, _facts(ctx).doge_track.first)
     _set_doge_order(ctx, (p,) + tuple(q for q in ctx.read("doge_order") if q != p))
 
 
-def _set_doge_order(ctx, order: tuple) -> None:
+def _set_doge_order(ctx: Context, order: tuple[int, ...]) -> None:
     ctx.write("doge_order", None, order, "doge")
     n = len(order)
     ctx.write(
@@ -285,7 +292,7 @@ def _set_doge_order(ctx, order: tuple) -> None:
 
 
 # -- cards ----------------------------------------------------------------------------------
-def _ensure_pile(ctx) -> bool:
+def _ensure_pile(ctx: Context) -> bool:
     """Whether the draw pile has a card, after rebuilding an empty one from the discards."""
     if not ctx.read("draw_pile"):
         cards = tuple(c for pile in ctx.read("discard") for c in pile) + tuple(ctx.read("row_discard"))
@@ -298,28 +305,28 @@ def _ensure_pile(ctx) -> bool:
     return True
 
 
-def _draw(ctx, target: Ref) -> Any:
+def _draw(ctx: Context, target: Ref) -> str | None:
     """Move the top card of the draw pile to target; an empty pile is first rebuilt by
     shuffling every discarded card (all discard piles and the discarded rows)."""
     if not _ensure_pile(ctx):
         return None
-    card = ctx.read("draw_pile")[0]
+    card: str = ctx.read("draw_pile")[0]
     ctx.move(card, Ref(ctx, "draw_pile"), target, 0)
     return card
 
 
-@P(params=["p:player"], result="any", changes=True, example="draw_card(self)")
-def draw_card(ctx, p):
+@P(changes=True, example="draw_card(self)")
+def draw_card(ctx: Context, p: Player) -> Annotated[str | None, "any"]:
     """Draw the top card of the draw pile into p's hand (reshuffling the discards when it is
     empty); gives the card, or none when there is no card at all."""
     return _draw(ctx, Ref(ctx, "hand", p))
 
 
-@P(params=["rows_n:int", "per_row:int"], changes=True, example="deal_rows(card_rows, cards_per_row)")
-def deal_rows(ctx, rows_n, per_row):
+@P(changes=True, example="deal_rows(card_rows, cards_per_row)")
+def deal_rows(ctx: Context, rows_n: int, per_row: int) -> None:
     """Lay out rows_n face-up rows of per_row cards, one card per row at a time (an empty
     draw pile is rebuilt from the discards on the way)."""
-    rows = [[] for _ in range(rows_n)]
+    rows: list[list[str]] = [[] for _ in range(rows_n)]
     pile = list(ctx.read("draw_pile"))
     for _ in range(per_row):
         for row in rows:
@@ -333,14 +340,14 @@ def deal_rows(ctx, rows_n, per_row):
     ctx.write("rows", None, tuple(tuple(r) for r in rows), "deal")
 
 
-@P(result="list", example="row_choices()")
-def row_choices(ctx):
+@P(example="row_choices()")
+def row_choices(ctx: Context) -> tuple[int, ...]:
     """The indexes of the card rows still on the table."""
     return tuple(range(len(ctx.read("rows"))))
 
 
-@P(params=["p:player", "r:int"], changes=True, example="take_row(self, 0)")
-def take_row(ctx, p, r):
+@P(changes=True, example="take_row(self, 0)")
+def take_row(ctx: Context, p: Player, r: int) -> None:
     """p takes card row r into his hand."""
     rows = ctx.read("rows")
     row = rows[r]
@@ -348,8 +355,8 @@ def take_row(ctx, p, r):
     ctx.write("hand", p, ctx.read("hand")[p] + row, "take_row")
 
 
-@P(params=["p:player", "card:str"], changes=True, example="take_from_rows(self, c)")
-def take_from_rows(ctx, p, card):
+@P(changes=True, example="take_from_rows(self, c)")
+def take_from_rows(ctx: Context, p: Player, card: str) -> None:
     """p takes one face-up card from the card rows left on the table."""
     rows = list(ctx.read("rows"))
     for i, row in enumerate(rows):
@@ -363,7 +370,7 @@ def take_from_rows(ctx, p, card):
 
 
 @P(changes=True, example="discard_rows()")
-def discard_rows(ctx):
+def discard_rows(ctx: Context) -> None:
     """Put the card rows nobody took on the discard (face up, shuffled in with the rest later)."""
     left = tuple(c for row in ctx.read("rows") for c in row)
     if left:
@@ -371,34 +378,30 @@ def discard_rows(ctx):
     ctx.write("rows", None, (), "discard")
 
 
-@P(params=["p:player", "kind:str"], result="int", example='cards_of_type(self, "bridge")')
-def cards_of_type(ctx, p, kind):
+@P(example='cards_of_type(self, "bridge")')
+def cards_of_type(ctx: Context, p: Player, kind: str) -> int:
     """How many cards of a card type p holds."""
     types = _facts(ctx).card_type
     return sum(1 for c in ctx.read("hand")[p] if types[c] == kind)
 
 
-@P(params=["p:player", "kind:str"], result="list", example='convert_options(self, "doge")')
-def convert_options(ctx, p, kind):
+@P(example='convert_options(self, "doge")')
+def convert_options(ctx: Context, p: Player, kind: str) -> tuple[str, ...]:
     """The cards of p's hand of another type than ``kind`` and not Jokers (distinct)."""
     types = _facts(ctx).card_type
     joker = _facts(ctx).joker
     return tuple(dict.fromkeys(c for c in ctx.read("hand")[p] if types[c] not in (kind, joker)))
 
 
-@P(params=["p:player", "card:str"], changes=True, example="convert_card(self, c)")
-def convert_card(ctx, p, card):
+@P(changes=True, example="convert_card(self, c)")
+def convert_card(ctx: Context, p: Player, card: str) -> None:
     """Play one card of p's hand as one card of the current stage's type (yellow building)."""
     ctx.move(card, Ref(ctx, "hand", p), Ref(ctx, "played", p), ctx.read("hand")[p].index(card))
     _add(ctx, "extra_cards", p, 1)
 
 
-@P(
-    params=["p:player", "kind:str", "missing:int", "alone:bool"],
-    result="list",
-    example='play_options(self, "doge", jokers_for_missing_type, joker_alone_allowed)',
-)
-def play_options(ctx, p, kind, missing, alone):
+@P(example='play_options(self, "doge", jokers_for_missing_type, joker_alone_allowed)')
+def play_options(ctx: Context, p: Player, kind: str, missing: int, alone: bool) -> tuple[tuple[int, int], ...]:
     """The plays open to p in a stage: [cards of the type, Jokers] from his hand.
 
     Jokers are added to cards of the type (or to a card played through a yellow building).
@@ -420,8 +423,8 @@ def play_options(ctx, p, kind, missing, alone):
     return tuple(out)
 
 
-@P(params=["p:player", "kind:str", "pick:list"], changes=True, example='play_cards(self, "doge", [2, 1])')
-def play_cards(ctx, p, kind, pick):
+@P(changes=True, example='play_cards(self, "doge", [2, 1])')
+def play_cards(ctx: Context, p: Player, kind: str, pick: Sequence[int]) -> None:
     """Lay the chosen cards ([cards of the type, Jokers]) from p's hand in front of him."""
     n, j = pick
     facts = _facts(ctx)
@@ -436,12 +439,8 @@ def play_cards(ctx, p, kind, pick):
     ctx.write("played", p, ctx.read("played")[p] + tuple(laid), "play")
 
 
-@P(
-    params=["kind:str", "missing:int", "alone:bool"],
-    result="list",
-    example='stage_counts("doge", jokers_for_missing_type, joker_alone_allowed)',
-)
-def stage_counts(ctx, kind, missing, alone):
+@P(example='stage_counts("doge", jokers_for_missing_type, joker_alone_allowed)')
+def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[int, ...]:
     """How many cards of the stage's type each player counts (by seat): cards of the type
     (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
     count as one and further Jokers one each; then a doubled card counts twice."""
@@ -466,8 +465,8 @@ def stage_counts(ctx, kind, missing, alone):
     return tuple(out)
 
 
-@P(params=["counts:list", "least:int"], result="player", example="bonus_winner(counts, bonus_needs_cards)")
-def bonus_winner(ctx, counts, least):
+@P(example="bonus_winner(counts, bonus_needs_cards)")
+def bonus_winner(ctx: Context, counts: Sequence[int], least: int) -> Player | None:
     """The player with the most cards counted (at least ``least``); ties by the Doge track;
     none when nobody reached ``least``."""
     best, winner = least - 1, None
@@ -478,7 +477,7 @@ def bonus_winner(ctx, counts, least):
 
 
 @P(changes=True, example="end_stage()")
-def end_stage(ctx):
+def end_stage(ctx: Context) -> None:
     """Every player's played cards go face-down onto his own discard pile; stage helpers reset."""
     for p in range(ctx.player_count):
         played = ctx.read("played")[p]
@@ -492,16 +491,16 @@ def end_stage(ctx):
 
 
 # -- buildings -------------------------------------------------------------------------------
-@P(params=["cap:int"], result="list", example="building_options(4)")
-def building_options(ctx, cap):
+@P(example="building_options(4)")
+def building_options(ctx: Context, cap: int) -> tuple[str, ...]:
     """The kinds of building in the supply of value 1 up to cap, in buildings.yaml order."""
     f = _facts(ctx)
     supply = set(ctx.read("building_supply"))
     return tuple(b for b in f.buildings if b in supply and f.building_value[b] <= cap)
 
 
-@P(params=["value:int", "most:int"], result="list", example="start_building_options(1, 2)")
-def start_building_options(ctx, value, most):
+@P(example="start_building_options(1, 2)")
+def start_building_options(ctx: Context, value: int, most: int) -> tuple[str, ...]:
     """The buildings of one value in the supply that fewer than ``most`` players have taken."""
     f = _facts(ctx)
     supply = set(ctx.read("building_supply"))
@@ -509,14 +508,14 @@ def start_building_options(ctx, value, most):
     return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value and owned.count(b) < most)
 
 
-@P(params=["p:player", "b:str"], changes=True, example="take_building(self, b)")
-def take_building(ctx, p, b):
+@P(changes=True, example="take_building(self, b)")
+def take_building(ctx: Context, p: Player, b: str) -> None:
     """Move a building from the supply onto p's player board."""
     ctx.move(b, Ref(ctx, "building_supply"), Ref(ctx, "buildings", p), ctx.read("building_supply").index(b))
 
 
-@P(params=["p:player", "b:str"], changes=True, example="return_building(self, b)")
-def return_building(ctx, p, b):
+@P(changes=True, example="return_building(self, b)")
+def return_building(ctx: Context, p: Player, b: str) -> None:
     """Move one of p's buildings back to the supply (a coin on it goes back to the general
     supply with it)."""
     ctx.move(b, Ref(ctx, "buildings", p), Ref(ctx, "building_supply"), ctx.read("buildings")[p].index(b))
@@ -526,32 +525,34 @@ def return_building(ctx, p, b):
         _unactivate(ctx, p, b)
 
 
-def _unactivate(ctx, p, b) -> None:
+def _unactivate(ctx: Context, p: int, b: str) -> None:
     active = list(ctx.read("activated")[p])
     active.remove(b)
     ctx.write("activated", p, tuple(active), "return")
     _add(ctx, "supply_coins", None, 1)
 
 
-@P(params=["p:player", "phase:int", "cost:int"], result="list", example="activatable(self, 1, activation_cost)")
-def activatable(ctx, p, phase, cost):
+@P(example="activatable(self, 1, activation_cost)")
+def activatable(ctx: Context, p: Player, phase: int, cost: int) -> tuple[str, ...]:
     """p's buildings of a phase without a coin on them, if p has the coins to activate one;
-    a building whose ability would do nothing now (yellow 1 with nobody left to go after
-    its owner) is left out."""
+    a building that delays its owner's turn (param ``delays_turn``, yellow 1) is left out
+    when nobody else is still to take a turn in the stage (``turn_queue``): for the last
+    player it would delay nothing."""
     if ctx.read("purse")[p] < cost:
         return ()
     f = _facts(ctx)
     owned = ctx.read("buildings")[p]
     active = ctx.read("activated")[p]
-    out = []
-    for b in dict.fromkeys(owned):
-        if f.building_phase[b] == phase and owned.count(b) > active.count(b):
-            out.append(b)
-    return tuple(out)
+    others_to_go = any(q != p for q in ctx.read("turn_queue"))
+    return tuple(
+        b
+        for b in dict.fromkeys(owned)
+        if f.building_phase[b] == phase and owned.count(b) > active.count(b) and (others_to_go or not f.delays_turn[b])
+    )
 
 
-@P(params=["p:player", "b:str", "cost:int"], changes=True, example="activate(self, b, activation_cost)")
-def activate(ctx, p, b, cost):
+@P(changes=True, example="activate(self, b, activation_cost)")
+def activate(ctx: Context, p: Player, b: str, cost: int) -> None:
     """p puts coins from his supply on one of his buildings."""
     _add(ctx, "purse", p, -cost)
     ctx.write("activated", p, ctx.read("activated")[p] + (b,) * cost, "activate")
@@ -559,7 +560,7 @@ def activate(ctx, p, b, cost):
 
 
 @P(changes=True, example="return_coins()")
-def return_coins(ctx):
+def return_coins(ctx: Context) -> None:
     """The coins on activated buildings go back to the general supply."""
     total = sum(len(a) for a in ctx.read("activated"))
     if total:
@@ -567,8 +568,8 @@ def return_coins(ctx):
         ctx.write("activated", None, tuple(() for _ in range(ctx.player_count)), "round_end")
 
 
-@P(params=["p:player", "n:int"], changes=True, example="gain_coins(self, 2)")
-def gain_coins(ctx, p, n):
+@P(changes=True, example="gain_coins(self, 2)")
+def gain_coins(ctx: Context, p: Player, n: int) -> None:
     """p takes n coins from the general supply (fewer if it runs out)."""
     n = min(n, ctx.read("supply_coins"))
     if n > 0:
@@ -576,8 +577,8 @@ def gain_coins(ctx, p, n):
         _add(ctx, "purse", p, n)
 
 
-@P(params=["p:player", "by:int", "most:int"], result="list", example="upgradable(self, 1, building_max_value)")
-def upgradable(ctx, p, by, most):
+@P(example="upgradable(self, 1, building_max_value)")
+def upgradable(ctx: Context, p: Player, by: int, most: int) -> tuple[str, ...]:
     """p's buildings that can be exchanged for one of value ``by`` higher (at most
     ``most``) still in the supply."""
     f = _facts(ctx)
@@ -589,67 +590,67 @@ def upgradable(ctx, p, by, most):
     )
 
 
-@P(params=["value:int"], result="list", example="buildings_of_value(2)")
-def buildings_of_value(ctx, value):
+@P(example="buildings_of_value(2)")
+def buildings_of_value(ctx: Context, value: int) -> tuple[str, ...]:
     """The kinds of building of exactly this value in the supply."""
     f = _facts(ctx)
     supply = set(ctx.read("building_supply"))
     return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value)
 
 
-@P(params=["p:player"], changes=True, example="delay_turn(self)")
-def delay_turn(ctx, p):
+@P(changes=True, example="delay_turn(self)")
+def delay_turn(ctx: Context, p: Player) -> None:
     """p's turn in this stage moves behind every other player still to take theirs."""
     queue = ctx.read("turn_queue")
     if p in queue:
         ctx.write("turn_queue", None, tuple(q for q in queue if q != p) + (p,), "delay")
 
 
-@P(params=["p:player", "n:int"], changes=True, example="add_jokers(self, 1)")
-def add_jokers(ctx, p, n):
+@P(changes=True, example="add_jokers(self, 1)")
+def add_jokers(ctx: Context, p: Player, n: int) -> None:
     """p counts n more Jokers in this stage."""
     _add(ctx, "extra_jokers", p, n)
 
 
-@P(params=["p:player", "n:int"], changes=True, example="double_cards(self, 1)")
-def double_cards(ctx, p, n):
+@P(changes=True, example="double_cards(self, 1)")
+def double_cards(ctx: Context, p: Player, n: int) -> None:
     """n cards p plays in this stage count twice."""
     _add(ctx, "doubles", p, n)
 
 
 # -- lists over players (for invariants) ----------------------------------------------------------
-@P(params=["*lists:list"], result="list", example="add_lists(general, personal)")
-def add_lists(ctx, *lists):
+@P(example="add_lists(general, personal)")
+def add_lists(ctx: Context, *lists: Sequence[int]) -> tuple[int, ...]:
     """Item-by-item sums of lists of numbers of equal length."""
     return tuple(sum(items) for items in zip(*lists))
 
 
-@P(params=["lists:list"], result="list", example="sums(in_district)")
-def sums(ctx, lists):
+@P(example="sums(in_district)")
+def sums(ctx: Context, lists: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The sum of each list of numbers in a list."""
     return tuple(sum(items) for items in lists)
 
 
-@P(params=["lists:list"], result="list", example="lengths(buildings)")
-def lengths(ctx, lists):
+@P(example="lengths(buildings)")
+def lengths(ctx: Context, lists: Sequence[Sequence[Any]]) -> tuple[int, ...]:
     """The length of each list in a list."""
     return tuple(len(items) for items in lists)
 
 
-@P(params=["items:list", "n:int"], result="list", example="plus(hand_bonus, hand_limit)")
-def plus(ctx, items, n):
+@P(example="plus(hand_bonus, hand_limit)")
+def plus(ctx: Context, items: Sequence[int], n: int) -> tuple[int, ...]:
     """Each number of a list plus n."""
     return tuple(i + n for i in items)
 
 
-@P(params=["a:list", "b:list"], result="bool", example="all_at_most(lengths(hand), plus(hand_bonus, 7))")
-def all_at_most(ctx, a, b):
+@P(example="all_at_most(lengths(hand), plus(hand_bonus, 7))")
+def all_at_most(ctx: Context, a: Sequence[int], b: Sequence[int]) -> bool:
     """Whether every number of a is at most the number at the same place in b."""
     return all(x <= y for x, y in zip(a, b))
 
 
-@P(result="list", example="district_degrees()")
-def district_degrees(ctx):
+@P(example="district_degrees()")
+def district_degrees(ctx: Context) -> tuple[tuple[int, int], ...]:
     """How many connections each district is in, and to how many different districts
     (one [connections, neighbours] pair per district)."""
     f = _facts(ctx)
@@ -657,7 +658,7 @@ def district_degrees(ctx):
     return tuple((len(f.conn_of_district[d]), len(board.region_neighbours(d))) for d in f.districts)
 
 
-@P(params=["track:str"], result="int", example='track_end("doge")')
-def track_end(ctx, track):
+@P(example='track_end("doge")')
+def track_end(ctx: Context, track: str) -> int:
     """The last step of a board track."""
     return ctx.rules.board.track(track).steps[-1]

@@ -1,8 +1,9 @@
 """Die Säulen von Venedig: the board queries too procedural for the effect DSL.
 
 Everything a player decides, and every score, is DSL in ``rules/saeulen/``; these
-primitives only *answer questions* about the board: where the next pillar may stand,
-which pillars are free for a marker, which tiles can be built where, which tiles lie on
+primitives only *answer questions* about the board: where the next pillar may stand
+(and where a group may begin so that the whole card can be carried out), which pillars
+are free for a marker, which tiles can be built where, which tiles lie on
 top of the shape piles, and a few counts the invariants need. None of them changes the
 game.
 
@@ -24,8 +25,10 @@ that turn them into answers are built once per ruleset and cached.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..effects.context import Context, RulesQuery
 from ..effects.registry import Registry
 
 PRIMITIVES = Registry()
@@ -34,17 +37,23 @@ P = PRIMITIVES.primitive
 __all__ = ["PRIMITIVES", "tables"]
 
 
+#: One way to lay a tile: (its spaces in cell order, the indexes of the spaces its cells
+#: need a free pillar on, of those needing a free canal square: a bridge's middle). A plain
+#: tuple: the hot loops unpack it, and unpacking a NamedTuple is two to three times slower.
+Placement = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]
+
+
 class Tables:
     """Precomputed facts of one ruleset's board and tiles (read-only)."""
 
-    def __init__(self, rules: Any):
+    def __init__(self, rules: RulesQuery):
         board = rules.board
         ids = rules.space_ids
         index = {s: i for i, s in enumerate(ids)}
         land_terrain = rules.constant("pillar_terrain")
         canal_terrain = rules.constant("canal_terrain")
         self.ids: tuple[str, ...] = ids
-        self.index = index
+        self.index: dict[str, int] = index
         land = board.spaces_where(terrain=land_terrain)
         canal = board.spaces_where(terrain=canal_terrain)
         self.land: tuple[int, ...] = tuple(sorted(index[s] for s in land))
@@ -55,15 +64,16 @@ class Tables:
             i for i in self.land if any(n in self.canal for n in self.neighbours[i])
         )
         #: tile id -> {space index of the placement's first pillar cell: candidates}
-        self.anchored: dict[str, dict[int, tuple]] = {}
+        self.anchored: dict[str, dict[int, tuple[Placement, ...]]] = {}
         #: pile -> its tops (piles change rarely; see pile_tops)
-        self.tops: dict[tuple, tuple] = {}
+        self.tops: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.shape_order: tuple[str, ...] = tuple(s["id"] for s in rules.items("tiles", "shapes"))
         self.tile_shape: dict[str, str] = {}
         self.tile_stones: dict[str, int] = {}
-        #: tile id -> candidate placements: (space ids, pillar cell indices, canal cell indices)
-        self.candidates: dict[str, tuple[tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]], ...]] = {}
-        by_key: dict[tuple, tuple] = {}
+        #: tile id -> candidate placements
+        self.candidates: dict[str, tuple[Placement, ...]] = {}
+        #: (shape, pattern) -> its candidates, and those by their first pillar cell
+        by_key: dict[tuple[str, tuple[Any, ...]], tuple[tuple[Placement, ...], dict[int, tuple[Placement, ...]]]] = {}
         cells_of = {s["id"]: s["cells"] for s in rules.items("tiles", "shapes")}
         for tile in rules.items("tiles"):
             ident, shape = tile["id"], tile["shape"]
@@ -76,7 +86,8 @@ class Tables:
             key = (shape, pattern)
             if key not in by_key:
                 allowed = [canal if water else land for water in over_canal]
-                found, seen = [], set()
+                found: list[Placement] = []
+                seen: set[frozenset[tuple[str, Any]]] = set()
                 for cells in board.placements(shape, None, allowed):
                     # two turns that put the same words on the same squares are one placement
                     look = frozenset(zip(cells, pattern))
@@ -86,41 +97,58 @@ class Tables:
                     on_pillars = tuple(index[c] for c, water in zip(cells, over_canal) if not water)
                     on_canal = tuple(index[c] for c, water in zip(cells, over_canal) if water)
                     found.append((cells, on_pillars, on_canal))
-                anchored: dict[int, list] = {}
+                anchored: dict[int, list[Placement]] = {}
                 for cand in found:
-                    anchored.setdefault(cand[1][0], []).append(cand)
+                    _, pillars, _ = cand
+                    anchored.setdefault(pillars[0], []).append(cand)
                 by_key[key] = (tuple(found), {i: tuple(c) for i, c in anchored.items()})
             self.candidates[ident], self.anchored[ident] = by_key[key]
 
 
-def tables(rules: Any) -> Tables:
+def tables(rules: RulesQuery) -> Tables:
     """The cached :class:`Tables` of a ruleset."""
     return rules.derived("saeulen", Tables)
 
 
 # -- pillars and markers --------------------------------------------------------------------------
-@P(params=["has_pillar:list", "placed:list"], result="list", example="pillar_spots(has_pillar, placed)")
-def pillar_spots(ctx, has_pillar, placed):
+@P(example="pillar_spots(has_pillar, placed)")
+def pillar_spots(ctx: Context, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
     """The free land squares where the next pillar of a Pitch Dipper action may stand: with
     nothing placed yet in this action, those sharing an edge with the canal or a pillar;
     after that, those sharing an edge with a pillar placed earlier in this action."""
     return _spots(tables(ctx.rules), has_pillar, placed)
 
 
-@P(
-    params=["has_pillar:list", "marker:list", "ground:list"],
-    result="list",
-    example="free_pillars(has_pillar, marker, ground)",
-)
-def free_pillars(ctx, has_pillar, marker, ground):
+@P(example="pillar_starts(has_pillar, 4)")
+def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[str, ...]:
+    """The free land squares where the first pillar of a Pitch Dipper's group may stand so
+    that all ``need`` pillars of the group can follow it: squares sharing an edge with the
+    canal or a pillar whose free land area (the free land squares joined to it edge to edge)
+    holds at least ``need`` squares. Where no square allows that, those allowing the most.
+
+    A group grows by any free land square beside it, so from a first pillar it can take in
+    its whole area, and every later pillar beside the group keeps the rest of it reachable:
+    only the first pillar of a group can make the card impossible to carry out."""
+    t = tables(ctx.rules)
+    starts = _spots(t, has_pillar, ())
+    area = _area_sizes(t, has_pillar)
+    sizes = {s: min(need, area[t.index[s]]) for s in starts}
+    most = max(sizes.values(), default=0)
+    return tuple(s for s in starts if sizes[s] == most)
+
+
+@P(example="free_pillars(has_pillar, marker, ground)")
+def free_pillars(
+    ctx: Context, has_pillar: Sequence[bool], marker: Sequence[int | None], ground: Sequence[str | None]
+) -> tuple[str, ...]:
     """The pillars with neither a city tile nor a pillar marker on them."""
     t = tables(ctx.rules)
     return tuple(t.ids[i] for i in t.land if has_pillar[i] and marker[i] is None and ground[i] is None)
 
 
 # -- city tiles -------------------------------------------------------------------------------------
-@P(params=["pile:list"], result="list", example="pile_tops(pile)")
-def pile_tops(ctx, pile):
+@P(example="pile_tops(pile)")
+def pile_tops(ctx: Context, pile: tuple[str, ...]) -> tuple[str, ...]:
     """The top tile of each shape pile (the first tile of each shape in ``pile``), in the
     order of the shapes in tiles.yaml; empty piles give nothing."""
     t = tables(ctx.rules)
@@ -138,8 +166,10 @@ def pile_tops(ctx, pile):
     return found
 
 
-@P(params=["tile:str", "has_pillar:list", "ground:list"], result="list", example="build_spots(t, has_pillar, ground)")
-def build_spots(ctx, tile, has_pillar, ground):
+@P(example="build_spots(t, has_pillar, ground)")
+def build_spots(
+    ctx: Context, tile: str, has_pillar: Sequence[bool], ground: Sequence[str | None]
+) -> tuple[tuple[str, ...], ...]:
     """Every legal placement of a tile, each a list of spaces in the tile's cell order
     (so its pattern lines up), in every rotation: cells on free pillars, a bridge's middle
     over a free canal square, nothing on another tile. Turns that show the same pattern
@@ -150,12 +180,10 @@ def build_spots(ctx, tile, has_pillar, ground):
     )
 
 
-@P(
-    params=["tiles:list", "low:int", "high:int", "has_pillar:list", "ground:list"],
-    result="list",
-    example="buildable(supply[self], 0, left, has_pillar, ground)",
-)
-def buildable(ctx, tiles, low, high, has_pillar, ground):
+@P(example="buildable(supply[self], 0, left, has_pillar, ground)")
+def buildable(
+    ctx: Context, tiles: Sequence[str], low: int, high: int, has_pillar: Sequence[bool], ground: Sequence[str | None]
+) -> tuple[str, ...]:
     """The tiles of a list (once each) costing from low to high stones that have at least
     one legal placement."""
     t = tables(ctx.rules)
@@ -173,14 +201,14 @@ def buildable(ctx, tiles, low, high, has_pillar, ground):
 
 
 # -- counts for the invariants ----------------------------------------------------------------------
-@P(params=["built:list"], result="list", example="built_cells(built)")
-def built_cells(ctx, built):
+@P(example="built_cells(built)")
+def built_cells(ctx: Context, built: Sequence[tuple[str, Sequence[str]]]) -> tuple[str, ...]:
     """Every space covered by a built tile (``built`` holds [tile, [spaces]] entries)."""
     return tuple(cell for _, cells in built for cell in cells)
 
 
-@P(params=["built:list", "has_pillar:list"], result="int", example="unsupported_cells(built, has_pillar)")
-def unsupported_cells(ctx, built, has_pillar):
+@P(example="unsupported_cells(built, has_pillar)")
+def unsupported_cells(ctx: Context, built: Sequence[tuple[str, Sequence[str]]], has_pillar: Sequence[bool]) -> int:
     """How many cells of built tiles are not where they may be: a cell showing the canal
     word (a bridge's middle) not over the canal, any other cell not on a pillar."""
     t = tables(ctx.rules)
@@ -194,26 +222,24 @@ def unsupported_cells(ctx, built, has_pillar):
     return bad
 
 
-@P(
-    params=["marker:list", "has_pillar:list", "ground:list"],
-    result="int",
-    example="misplaced_markers(marker, has_pillar, ground)",
-)
-def misplaced_markers(ctx, marker, has_pillar, ground):
+@P(example="misplaced_markers(marker, has_pillar, ground)")
+def misplaced_markers(
+    ctx: Context, marker: Sequence[int | None], has_pillar: Sequence[bool], ground: Sequence[str | None]
+) -> int:
     """How many pillar markers on the board stand on no pillar or under a city tile."""
     return sum(1 for m, p, g in zip(marker, has_pillar, ground) if m is not None and (not p or g is not None))
 
 
-@P(params=["has_pillar:list", "terrain:str"], result="int", example="pillars_on(has_pillar, canal_terrain)")
-def pillars_on(ctx, has_pillar, terrain):
+@P(example="pillars_on(has_pillar, canal_terrain)")
+def pillars_on(ctx: Context, has_pillar: Sequence[bool], terrain: str) -> int:
     """How many pillars stand on squares of a terrain."""
     board, ids = ctx.rules.board, tables(ctx.rules).ids
     where = board.spaces_where(terrain=terrain)
     return sum(1 for i, p in enumerate(has_pillar) if p and ids[i] in where)
 
 
-@P(params=["items:list"], result="list", example="tally(flatten(reserve))")
-def tally(ctx, items):
+@P(example="tally(flatten(reserve))")
+def tally(ctx: Context, items: Sequence[Any]) -> tuple[int, ...]:
     """How often each player occurs in a list, indexed by player."""
     counts = [0] * ctx.player_count
     for item in items:
@@ -222,14 +248,14 @@ def tally(ctx, items):
     return tuple(counts)
 
 
-@P(params=["lists:list"], result="list", example="sizes(hand)")
-def sizes(ctx, lists):
+@P(example="sizes(hand)")
+def sizes(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[int, ...]:
     """The length of each list of a list of lists (e.g. each player's hand)."""
     return tuple(len(items or ()) for items in lists)
 
 
 # -- helpers ----------------------------------------------------------------------------------------
-def _spots(t: Tables, has_pillar, placed) -> tuple[str, ...]:
+def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
     if placed:
         near = {n for s in placed for n in t.neighbours[t.index[s]]}
     else:
@@ -240,14 +266,33 @@ def _spots(t: Tables, has_pillar, placed) -> tuple[str, ...]:
     return tuple(t.ids[i] for i in sorted(near) if i in t.land_set and not has_pillar[i])
 
 
-def _fits(pillars, water, has_pillar, ground) -> bool:
+def _area_sizes(t: Tables, has_pillar: Sequence[bool]) -> dict[int, int]:
+    """For every free land square, how many free land squares are joined to it edge to edge
+    (itself included)."""
+    sizes: dict[int, int] = {}
+    for first in t.land:
+        if has_pillar[first] or first in sizes:
+            continue
+        area, todo = {first}, [first]
+        while todo:
+            for n in t.neighbours[todo.pop()]:
+                if n in t.land_set and not has_pillar[n] and n not in area:
+                    area.add(n)
+                    todo.append(n)
+        sizes.update(dict.fromkeys(area, len(area)))
+    return sizes
+
+
+def _fits(
+    pillars: tuple[int, ...], water: tuple[int, ...], has_pillar: Sequence[bool], ground: Sequence[str | None]
+) -> bool:
     for i in pillars:
         if not has_pillar[i] or ground[i] is not None:
             return False
     return all(ground[i] is None for i in water)
 
 
-def _tile(t: Tables, tile: Any) -> str:
+def _tile(t: Tables, tile: str) -> str:
     if tile not in t.candidates:
         from ..errors import RuleRuntimeError
 

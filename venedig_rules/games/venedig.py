@@ -16,55 +16,72 @@ tile params (``gold``, ``spent``) and the constants of ``game.yaml`` (``hand_lim
 ``draw_*``, ``cards_play_max``, ``gondola_track``, ``imaginary_name``, ...). Facts derived
 from the ruleset (candidate sites, neighbourhoods) are computed once per ruleset.
 
-The imaginary third player of the two-player variant appears wherever a holder of cards
+The imaginary third player of a two-player game appears wherever a holder of cards
 or of a master builder piece may appear, as the value of the constant ``imaginary_name``.
 
 >>> import venedig_rules as vr
 >>> game = vr.load("venedig").new_game(players=3, seed=1)
->>> game.legal_actions()[0].name
+>>> game.apply("p0 pass").legal_actions()[0].name   # after the secret gold exchange
 'play'
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import compress, product, repeat
 from operator import is_, is_not
 from typing import Any
 
-from ..effects.registry import Registry
+from ..data.board import Track
+from ..effects.context import Context, RulesQuery
+from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
 
 PRIMITIVES = Registry()
 P = PRIMITIVES.primitive
+
+#: Who may hold cards or a master builder piece: a seat, or the imaginary player's name.
+Holder = int | str
+#: The cards each seat has laid out (state ``laid_out``).
+LaidOut = tuple[tuple[str, ...], ...]
+#: The imaginary player's laid-out cards (state ``imaginary_laid_out``).
+Ghost = tuple[str, ...] | None
+#: Each master builder piece as (building type, holder; none: on its space).
+Pieces = tuple[tuple[str, Holder | None], ...]
+#: A per-space value: a building (``built``) or a swamp tile (``swamp_gold``), or none.
+PerSpace = tuple[str | None, ...]
 
 
 # -- facts of the ruleset, computed once per ruleset ------------------------------------------
 class _Facts:
     """What the primitives need to know about one ruleset, precomputed."""
 
-    def __init__(self, rules: Any):
+    def __init__(self, rules: RulesQuery):
         self.rules = rules
         board = rules.board
         declared = (rules.data["game"].get("parameters") or {}).get("buildings") or {}
         defaults = {name: decl.get("default") for name, decl in declared.items()}
 
-        def bparam(b: dict, name: str) -> Any:
+        def bparam(b: Mapping[str, Any], name: str) -> Any:
             return (b.get("params") or {}).get(name, defaults.get(name))
 
         self.buildings: tuple[str, ...] = tuple(b["id"] for b in rules.items("buildings"))
-        self.need = {b["id"]: int(bparam(b, "cards")) for b in rules.items("buildings")}
-        self.has_master = {b["id"]: bool(bparam(b, "master_builder")) for b in rules.items("buildings")}
-        self.size = {b["id"]: int(bparam(b, "spaces")) for b in rules.items("buildings")}
-        self.card_building = {c["id"]: c.get("building") for c in rules.items("cards")}
+        self.need: dict[str, int] = {b["id"]: int(bparam(b, "cards")) for b in rules.items("buildings")}
+        self.has_master: dict[str, bool] = {
+            b["id"]: bool(bparam(b, "master_builder")) for b in rules.items("buildings")
+        }
+        self.size: dict[str, int] = {b["id"]: int(bparam(b, "spaces")) for b in rules.items("buildings")}
+        # every Venedig card shows a building (a card without one fails here, not later)
+        self.card_building: dict[str, str] = {c["id"]: c["building"] for c in rules.items("cards")}
         tiles = rules.items("tiles", "tiles")
-        self.gold = {t["id"]: int((t.get("params") or {}).get("gold", 0)) for t in tiles}
-        self.component = {t["id"]: t.get("component") for t in tiles}
+        self.gold: dict[str, int] = {t["id"]: int((t.get("params") or {}).get("gold", 0)) for t in tiles}
+        self.component: dict[str, str | None] = {t["id"]: t.get("component") for t in tiles}
         self.component.update({c["id"]: c.get("component") for c in rules.items("cards")})
         self.spaces: tuple[str, ...] = rules.space_ids
-        self.region = {s: board.region_of(s) for s in self.spaces}
-        self.track = board.track(rules.constant("gondola_track"))
-        self.imaginary = rules.constant("imaginary_name")
+        self.region: dict[str, str | None] = {s: board.region_of(s) for s in self.spaces}
+        self.track: Track = board.track(rules.constant("gondola_track"))
+        self.imaginary: str = rules.constant("imaginary_name")
         self.sites: dict[str, tuple[tuple[str, ...], ...]] = {}
         for b in rules.items("buildings"):
             kind = bparam(b, "site")
@@ -74,12 +91,13 @@ class _Facts:
                 found = tuple(sorted(tuple(sorted(c.spaces)) for c in board.connections.values() if kind in c.tags))
             self.sites[b["id"]] = tuple(tuple(sorted(site)) for site in found)
         self.around_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
-        self.playable_cache: dict[tuple, tuple] = {}
-        self.free_key: tuple = ()  # (built, swamp, blocked) of the last free-space set, by identity
+        #: (hand, laid_out, ghost, who) -> playable_sets' answer
+        self.playable_cache: dict[tuple[tuple[str, ...], LaidOut, Ghost, Holder], tuple[tuple[str, ...], ...]] = {}
+        self.free_key: tuple[object, ...] = ()  # (built, swamp, blocked) of the last free-space set, by identity
         self.free: frozenset[str] = frozenset()
-        self.swamp_key: Any = None  # the swamp value of the last swamp_spaces answer, by identity
+        self.swamp_key: PerSpace | None = None  # the swamp value of the last swamp_spaces answer, by identity
         self.swamp_answer: tuple[str, ...] = ()
-        self.constants = {
+        self.constants: dict[str, Any] = {
             name: rules.constant(name)
             for name in (
                 "hand_limit",
@@ -87,28 +105,29 @@ class _Facts:
                 "draw_pool_place",
                 "draw_pool_take",
                 "pool_types_unique",
+                "cards_play_min",
                 "cards_play_max",
                 "skip_occupied",
             )
         }
 
 
-def _facts(ctx) -> _Facts:
+def _facts(ctx: Context) -> _Facts:
     return ctx.rules.derived("venedig", _Facts)
 
 
-def _holders(ctx, laid_out: tuple, ghost: tuple) -> list[tuple[Any, tuple]]:
+def _holders(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> list[tuple[Holder, tuple[str, ...]]]:
     """(holder, cards laid out) for every seat, then the imaginary player."""
-    out = list(enumerate(laid_out))
+    out: list[tuple[Holder, tuple[str, ...]]] = list(enumerate(laid_out))
     out.append((_facts(ctx).imaginary, tuple(ghost or ())))
     return out
 
 
-def _count_type(f: _Facts, cards: tuple, building: str) -> int:
+def _count_type(f: _Facts, cards: Sequence[str], building: str) -> int:
     return list(map(f.card_building.__getitem__, cards)).count(building)
 
 
-def _split(f: _Facts, cards: tuple, before: int, others: int, building: str) -> tuple[int, int] | None:
+def _split(f: _Facts, cards: Sequence[str], before: int, others: int, building: str) -> tuple[int, int] | None:
     """(complete sets, remaining cards) of ``cards`` of one type laid out at once, or None
     when that lay-out is not allowed: the remaining cards plus those already laid out for the
     type (by this holder ``before``, by everybody else ``others``) may not exceed the need."""
@@ -120,14 +139,14 @@ def _split(f: _Facts, cards: tuple, before: int, others: int, building: str) -> 
     return sets, rest
 
 
-def _by_type(f: _Facts, cards) -> dict[str, list[str]]:
+def _by_type(f: _Facts, cards: Iterable[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for c in cards:
         out.setdefault(f.card_building[c], []).append(c)
     return out
 
 
-def _counts(ctx, f: _Facts, laid_out: tuple, ghost: tuple, who: Any, building: str) -> tuple[int, int]:
+def _counts(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost, who: Holder, building: str) -> tuple[int, int]:
     """(cards of the type laid out by ``who``, by everybody else)."""
     mine = others = 0
     for holder, cards in _holders(ctx, laid_out, ghost):
@@ -140,16 +159,14 @@ def _counts(ctx, f: _Facts, laid_out: tuple, ghost: tuple, who: Any, building: s
 
 
 # -- action 1: playing cards --------------------------------------------------------------------
-@P(
-    params=["hand:list", "laid_out:list", "ghost:list", "who:any"],
-    result="list",
-    example="playable_sets(hand[p], laid_out, imaginary_laid_out, p)",
-)
-def playable_sets(ctx, hand, laid_out, ghost, who):
+@P(example="playable_sets(hand[p], laid_out, imaginary_laid_out, p)")
+def playable_sets(
+    ctx: Context, hand: tuple[str, ...], laid_out: LaidOut, ghost: Ghost, who: Holder
+) -> tuple[tuple[str, ...], ...]:
     """Every non-empty set of hand cards ``who`` may lay out at once, each sorted: of each
     building type either complete sets (built alone) plus cards that, with those laid out by
-    all players, do not exceed the cards the building needs, or only such cards; at most
-    ``cards_play_max`` cards."""
+    all players, do not exceed the cards the building needs, or only such cards; at least
+    ``cards_play_min`` and at most ``cards_play_max`` cards."""
     f = _facts(ctx)
     key = (hand, laid_out, ghost, who)
     found = f.playable_cache.get(key)
@@ -168,22 +185,20 @@ def playable_sets(ctx, hand, laid_out, ghost, who):
             if n == 0 or _split(f, cards[:n], mine, others, building) is not None
         ]
         choices.append(ok)
-    limit = f.constants["cards_play_max"]
+    least, limit = max(1, f.constants["cards_play_min"]), f.constants["cards_play_max"]
     out = set()
     for combo in product(*choices):
         chosen = tuple(sorted(c for part in combo for c in part))
-        if chosen and len(chosen) <= limit:
+        if least <= len(chosen) <= limit:
             out.add(chosen)
     found = f.playable_cache[key] = tuple(sorted(out))
     return found
 
 
-@P(
-    params=["cards:list", "laid_out:list", "ghost:list", "who:any"],
-    result="list",
-    example="let parts = split_play(cards, laid_out, imaginary_laid_out, p)",
-)
-def split_play(ctx, cards, laid_out, ghost, who):
+@P(example="let parts = split_play(cards, laid_out, imaginary_laid_out, p)")
+def split_play(
+    ctx: Context, cards: Sequence[str], laid_out: LaidOut, ghost: Ghost, who: Holder
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """[complete sets, other cards] of a lay-out: per type, as many complete sets as the
     cards make (these build alone, without the master builder piece), the rest towards the
     building shared with others. Raises when the lay-out is not allowed."""
@@ -201,12 +216,10 @@ def split_play(ctx, cards, laid_out, ghost, who):
     return (tuple(alone), tuple(joint))
 
 
-@P(
-    params=["alone_sets:list", "laid_out:list", "ghost:list"],
-    result="list",
-    example="pending_builds = builds_ready(alone_sets, laid_out, imaginary_laid_out)",
-)
-def builds_ready(ctx, alone_sets, laid_out, ghost):
+@P(example="pending_builds = builds_ready(alone_sets, laid_out, imaginary_laid_out)")
+def builds_ready(
+    ctx: Context, alone_sets: Sequence[str], laid_out: LaidOut, ghost: Ghost
+) -> tuple[tuple[str, str], ...]:
     """The buildings to build now, as [building, "alone"] per complete set laid out at once
     and [building, "joint"] per type whose cards laid out by all together reach its need;
     in building order."""
@@ -220,31 +233,31 @@ def builds_ready(ctx, alone_sets, laid_out, ghost):
     return tuple(out)
 
 
-@P(params=["laid_out:list", "ghost:list"], result="list", example="complete_types(laid_out, imaginary_laid_out)")
-def complete_types(ctx, laid_out, ghost):
+@P(example="complete_types(laid_out, imaginary_laid_out)")
+def complete_types(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> tuple[str, ...]:
     """The building types whose cards laid out by all together reach (or pass) their need."""
     f = _facts(ctx)
     everyone = tuple(c for _, cards in _holders(ctx, laid_out, ghost) for c in cards)
     return tuple(b for b in f.buildings if _count_type(f, everyone, b) >= f.need[b])
 
 
-@P(params=["cards:list"], result="list", example="building_types(laid_out[p])")
-def building_types(ctx, cards):
+@P(example="building_types(laid_out[p])")
+def building_types(ctx: Context, cards: Sequence[str]) -> tuple[str, ...]:
     """The building types of some cards, each once, in first-seen order."""
     cb = _facts(ctx).card_building
     return tuple(dict.fromkeys(cb[c] for c in cards))
 
 
-@P(params=["laid_out:list"], result="int", example="most_types(laid_out)")
-def most_types(ctx, laid_out):
+@P(example="most_types(laid_out)")
+def most_types(ctx: Context, laid_out: LaidOut) -> int:
     """The largest number of building types any one player has laid out."""
     cb = _facts(ctx).card_building
     return max((len({cb[c] for c in cards}) for cards in laid_out), default=0)
 
 
 # -- master builder pieces ----------------------------------------------------------------------
-@P(params=["pieces:list", "building:str"], result="any", example="master_of(master_piece, b)")
-def master_of(ctx, pieces, building):
+@P(example="master_of(master_piece, b)")
+def master_of(ctx: Context, pieces: Pieces, building: str) -> Holder | None:
     """Who holds the master builder piece of a building type (none: it is on its space)."""
     for b, holder in pieces:
         if b == building:
@@ -252,22 +265,16 @@ def master_of(ctx, pieces, building):
     return None
 
 
-@P(
-    params=["pieces:list", "building:str", "holder:any"],
-    result="list",
-    example="master_piece = with_holder(master_piece, b, none)",
-)
-def with_holder(ctx, pieces, building, holder):
+@P(example="master_piece = with_holder(master_piece, b, none)")
+def with_holder(ctx: Context, pieces: Pieces, building: str, holder: Holder | None) -> Pieces:
     """The pieces with the piece of ``building`` given to ``holder`` (none: back on its space)."""
     return tuple((b, holder if b == building else h) for b, h in pieces)
 
 
-@P(
-    params=["pieces:list", "cards:list", "laid_out:list", "ghost:list", "who:any"],
-    result="list",
-    example="master_piece = masters_after(master_piece, parts[1], laid_out, imaginary_laid_out, p)",
-)
-def masters_after(ctx, pieces, cards, laid_out, ghost, who):
+@P(example="master_piece = masters_after(master_piece, parts[1], laid_out, imaginary_laid_out, p)")
+def masters_after(
+    ctx: Context, pieces: Pieces, cards: Sequence[str], laid_out: LaidOut, ghost: Ghost, who: Holder
+) -> Pieces:
     """The pieces after ``who`` laid out ``cards`` (already in ``laid_out``) towards shared
     buildings: ``who`` takes the piece of a type whose piece is on its space (they begin the
     building) or whose holder has fewer cards of it laid out than ``who`` now has; a tie
@@ -285,12 +292,8 @@ def masters_after(ctx, pieces, cards, laid_out, ghost, who):
     return tuple(out)
 
 
-@P(
-    params=["pieces:list", "building:str", "who:any", "laid_out:list", "ghost:list"],
-    result="list",
-    example="master_piece = master_leaves(master_piece, t, p, laid_out, imaginary_laid_out)",
-)
-def master_leaves(ctx, pieces, building, who, laid_out, ghost):
+@P(example="master_piece = master_leaves(master_piece, t, p, laid_out, imaginary_laid_out)")
+def master_leaves(ctx: Context, pieces: Pieces, building: str, who: Holder, laid_out: LaidOut, ghost: Ghost) -> Pieces:
     """The pieces after ``who`` discarded their cards of ``building``: if ``who`` held its
     piece, it passes to the holder with most cards of it laid out (ties: the first clockwise
     from ``who``, the imaginary player last), or back to its space when nobody has any."""
@@ -309,12 +312,8 @@ def master_leaves(ctx, pieces, building, who, laid_out, ghost):
     return with_holder(ctx, pieces, building, best)
 
 
-@P(
-    params=["pieces:list", "laid_out:list", "ghost:list"],
-    result="bool",
-    example="pieces_held_rightly(master_piece, laid_out, imaginary_laid_out)",
-)
-def pieces_held_rightly(ctx, pieces, laid_out, ghost):
+@P(example="pieces_held_rightly(master_piece, laid_out, imaginary_laid_out)")
+def pieces_held_rightly(ctx: Context, pieces: Pieces, laid_out: LaidOut, ghost: Ghost) -> bool:
     """Whether every master builder piece is on its space or with a holder who has cards of
     its type laid out, and there is one piece per type with a master builder."""
     f = _facts(ctx)
@@ -324,12 +323,10 @@ def pieces_held_rightly(ctx, pieces, laid_out, ghost):
     return all(holder is None or _count_type(f, cards_of.get(holder, ()), b) > 0 for b, holder in pieces)
 
 
-@P(
-    params=["building:str", "mode:str", "master:any", "laid_out:list", "actor:player"],
-    result="list",
-    example="involved(b, mode, master, laid_out, active)",
-)
-def involved(ctx, building, mode, master, laid_out, actor):
+@P(example="involved(b, mode, master, laid_out, active)")
+def involved(
+    ctx: Context, building: str, mode: str, master: Holder | None, laid_out: LaidOut, actor: Player
+) -> tuple[int, ...]:
     """The players (seats) involved in a building, the master builder first, then clockwise:
     built alone, only its builder; shared, every player with cards of it laid out. The
     imaginary player is never listed (it has no gondola); when it is the master builder the
@@ -344,28 +341,26 @@ def involved(ctx, building, mode, master, laid_out, actor):
 
 
 # -- the board ----------------------------------------------------------------------------------
-@P(
-    params=["building:str", "built:list", "swamp:list", "blocked:list"],
-    result="list",
-    example="building_sites(b, built, swamp_gold, drained_now)",
-)
-def building_sites(ctx, building, built, swamp, blocked):
+@P(example="building_sites(b, built, swamp_gold, drained_now)")
+def building_sites(
+    ctx: Context, building: str, built: PerSpace, swamp: PerSpace, blocked: Sequence[str] | None
+) -> tuple[tuple[str, ...], ...]:
     """The free sites of a building, each a sorted list of spaces: every space without a
     building and without a swamp tile and not in ``blocked`` (spaces drained this turn),
     in the building's shape (or on a connection of its ``site`` kind, for a Ponte)."""
     f = _facts(ctx)
     key = f.free_key
     if not (key and key[0] is built and key[1] is swamp and key[2] is blocked):
-        free = set(compress(f.spaces, map(is_, built, repeat(None))))
-        free.difference_update(compress(f.spaces, map(is_not, swamp, repeat(None))), blocked or ())
-        f.free_key, f.free = (built, swamp, blocked), frozenset(free)  # strong references: ids stay valid
+        spaces = set(compress(f.spaces, map(is_, built, repeat(None))))
+        spaces.difference_update(compress(f.spaces, map(is_not, swamp, repeat(None))), blocked or ())
+        f.free_key, f.free = (built, swamp, blocked), frozenset(spaces)  # strong references: ids stay valid
     free = f.free
     sites = f.sites[building]
     return tuple(compress(sites, map(free.issuperset, sites)))
 
 
-@P(params=["site:list"], result="list", example="around(site)")
-def around(ctx, site):
+@P(example="around(site)")
+def around(ctx: Context, site: Sequence[str]) -> tuple[str, ...]:
     """The spaces next to a site (a list of spaces), the site itself left out, sorted.
     Water is no space, so it is never listed."""
     f = _facts(ctx)
@@ -378,19 +373,16 @@ def around(ctx, site):
     return found
 
 
-@P(params=["site:list"], result="list", example="regions_of(site)")
-def regions_of(ctx, site):
+@P(example="regions_of(site)")
+def regions_of(ctx: Context, site: Sequence[str]) -> tuple[str, ...]:
     """The districts of a site's spaces, each once, sorted (two for a Ponte)."""
     region = _facts(ctx).region
-    return tuple(sorted({region[s] for s in site}))
+    # a building site's spaces lie in districts: no None among them to sort
+    return tuple(sorted({region[s] for s in site}))  # type: ignore[misc]
 
 
-@P(
-    params=["spaces:list", "values:list"],
-    result="list",
-    example='swamp_gold = per_space(spaces(start: "swamp"), tiles)',
-)
-def per_space(ctx, spaces, values):
+@P(example='swamp_gold = per_space(spaces(start: "swamp"), tiles)')
+def per_space(ctx: Context, spaces: Sequence[str], values: Sequence[Any]) -> tuple[Any, ...]:
     """A whole per-space value: the values on the given spaces, in order, none elsewhere."""
     if len(values) < len(spaces):
         raise RuleRuntimeError(f"per_space(): {len(values)} values for {len(spaces)} spaces")
@@ -398,8 +390,8 @@ def per_space(ctx, spaces, values):
     return tuple(where.get(s) for s in _facts(ctx).spaces)
 
 
-@P(params=["swamp:list"], result="list", example="swamp_spaces(swamp_gold)")
-def swamp_spaces(ctx, swamp):
+@P(example="swamp_spaces(swamp_gold)")
+def swamp_spaces(ctx: Context, swamp: PerSpace) -> tuple[str, ...]:
     """The spaces a swamp tile lies on, sorted."""
     f = _facts(ctx)
     if f.swamp_key is not swamp:
@@ -407,22 +399,22 @@ def swamp_spaces(ctx, swamp):
     return f.swamp_answer
 
 
-@P(params=["built:list", "building:str"], result="int", example='placed(built, "palazzo")')
-def placed(ctx, built, building):
+@P(example='placed(built, "palazzo")')
+def placed(ctx: Context, built: PerSpace, building: str) -> int:
     """How many pieces of a building stand on the board (spaces it covers / its size)."""
     f = _facts(ctx)
     return sum(1 for b in built if b == building) // f.size[building]
 
 
-@P(params=["built:list", "swamp:list"], result="int", example="overlaps(built, swamp_gold)")
-def overlaps(ctx, built, swamp):
+@P(example="overlaps(built, swamp_gold)")
+def overlaps(ctx: Context, built: PerSpace, swamp: PerSpace) -> int:
     """How many spaces hold both a building and a swamp tile (0 in every legal state)."""
     return sum(1 for b, w in zip(built, swamp) if b is not None and w is not None)
 
 
 # -- the gondola track --------------------------------------------------------------------------
-@P(params=["positions:list", "p:player", "n:int"], result="int", example="gondola_target(gondola, p, n)")
-def gondola_target(ctx, positions, p, n):
+@P(example="gondola_target(gondola, p, n)")
+def gondola_target(ctx: Context, positions: Sequence[int], p: Player, n: int) -> int:
     """The track step player p's gondola reaches moving n steps: spaces occupied by other
     gondolas are skipped and not counted (constant skip_occupied); past the goal the posts
     count on; beyond the last post it stops on the farthest free one."""
@@ -431,8 +423,8 @@ def gondola_target(ctx, positions, p, n):
     return f.track.advance(positions[p], n, others)
 
 
-@P(params=["step:int", "site:list"], result="bool", example="at_shore(gondola[p], site)")
-def at_shore(ctx, step, site):
+@P(example="at_shore(gondola[p], site)")
+def at_shore(ctx: Context, step: int, site: Sequence[str]) -> bool:
     """Whether a gondola on ``step`` lies at a shore of a district of the site (for a Ponte:
     of either connected district)."""
     f = _facts(ctx)
@@ -440,23 +432,23 @@ def at_shore(ctx, step, site):
     return any(f.region[s] in touched for s in site)
 
 
-@P(params=["positions:list"], result="list", example="gondola_spaces(gondola)")
-def gondola_spaces(ctx, positions):
+@P(example="gondola_spaces(gondola)")
+def gondola_spaces(ctx: Context, positions: Sequence[int]) -> tuple[int, ...]:
     """The physical track spaces of the gondolas that left the start (10 and 45 are one)."""
     track = _facts(ctx).track
     return tuple(track.space_of(q) for q in positions if q != track.first)
 
 
 # -- gold ---------------------------------------------------------------------------------------
-@P(params=["tiles:list"], result="int", example="gold_of(gold_tiles[p])")
-def gold_of(ctx, tiles):
+@P(example="gold_of(gold_tiles[p])")
+def gold_of(ctx: Context, tiles: Sequence[str]) -> int:
     """The gold shown on some tiles."""
     gold = _facts(ctx).gold
     return sum(gold[t] for t in tiles)
 
 
-@P(params=["tiles:list", "amount:int"], result="list", example="exchange_sets(gold_tiles[p], 10)")
-def exchange_sets(ctx, tiles, amount):
+@P(example="exchange_sets(gold_tiles[p], 10)")
+def exchange_sets(ctx: Context, tiles: Sequence[str], amount: int) -> tuple[tuple[str, ...], ...]:
     """The ways to hand in at least ``amount`` gold from some tiles: every different set
     (each a sorted list of tile ids) worth ``amount`` or more from which no tile can be
     left out without falling short; handing in more than that only loses gold, as no
@@ -471,10 +463,12 @@ def exchange_sets(ctx, tiles, amount):
 
 
 @lru_cache(maxsize=4096)
-def _minimal_sets(kinds: tuple, counts: tuple, values: tuple, amount: int) -> tuple:
-    found: list[tuple] = []
+def _minimal_sets(
+    kinds: tuple[str, ...], counts: tuple[int, ...], values: tuple[int, ...], amount: int
+) -> tuple[tuple[str, ...], ...]:
+    found: list[tuple[str, ...]] = []
 
-    def walk(i: int, chosen: tuple, total: int, smallest: int | None) -> None:
+    def walk(i: int, chosen: tuple[str, ...], total: int, smallest: int | None) -> None:
         if total >= amount:
             if smallest is None or total - smallest < amount:  # every tile is needed
                 found.append(tuple(sorted(chosen)))
@@ -491,8 +485,8 @@ def _minimal_sets(kinds: tuple, counts: tuple, values: tuple, amount: int) -> tu
     return tuple(sorted(found))
 
 
-@P(params=["tiles:list", "amount:int"], result="list", example="tiles_for(gold_tiles[p], 10)")
-def tiles_for(ctx, tiles, amount):
+@P(example="tiles_for(gold_tiles[p], 10)")
+def tiles_for(ctx: Context, tiles: Sequence[str], amount: int) -> tuple[str, ...] | None:
     """The tiles to hand in for at least ``amount`` gold wasting least (no change is given):
     the smallest total of at least ``amount``, then the fewest tiles. Tiles without gold are
     never handed in. None when the tiles do not add up to ``amount``. (For gold that is
@@ -503,8 +497,8 @@ def tiles_for(ctx, tiles, amount):
 
 
 @lru_cache(maxsize=4096)
-def _cheapest(tiles: tuple, values: tuple, amount: int):
-    best: dict[int, tuple] = {0: ()}  # total -> fewest-tile index tuple reaching it
+def _cheapest(tiles: tuple[str, ...], values: tuple[int, ...], amount: int) -> tuple[str, ...] | None:
+    best: dict[int, tuple[int, ...]] = {0: ()}  # total -> fewest-tile index tuple reaching it
     for i, v in enumerate(values):
         for total, used in list(best.items()):
             new = total + v
@@ -516,38 +510,35 @@ def _cheapest(tiles: tuple, values: tuple, amount: int):
     return tuple(tiles[i] for i in best[min(fits)])
 
 
-@P(params=["items:list", "component:str"], result="int", example='count_of(flatten(gold_tiles), "swamp_tile")')
-def count_of(ctx, items, component):
+@P(example='count_of(flatten(gold_tiles), "swamp_tile")')
+def count_of(ctx: Context, items: Sequence[str | None], component: str) -> int:
     """How many of the items (tiles, cards) are copies of a component."""
     comp = _facts(ctx).component
     return sum(1 for i in items if i is not None and comp.get(i) == component)
 
 
-@P(params=["lists:list"], result="list", example="max(sizes(hand))")
-def sizes(ctx, lists):
+@P(example="max(sizes(hand))")
+def sizes(ctx: Context, lists: Sequence[Sequence[Any]]) -> tuple[int, ...]:
     """The length of each list."""
     return tuple(len(x) for x in lists)
 
 
-@P(params=["items:list"], result="list", changes=True, example="treasure_supply = shuffled(treasures)")
-def shuffled(ctx, items):
+@P(changes=True, example="treasure_supply = shuffled(treasures)")
+def shuffled(ctx: Context, items: Sequence[Any]) -> tuple[Any, ...]:
     """The items in a random order (from the game's seeded generator)."""
     return ctx.shuffled(items)
 
 
 # -- action 3: drawing --------------------------------------------------------------------------
-@P(
-    params=["hand:list", "pool:list", "available:int"],
-    result="list",
-    example="draw_options(hand[p], pool, count(draw_pile) + count(discard_pile))",
-)
-def draw_options(ctx, hand, pool, available):
+@P(example="draw_options(hand[p], pool, count(draw_pile) + count(discard_pile))")
+def draw_options(ctx: Context, hand: Sequence[str], pool: Sequence[str], available: int) -> tuple[tuple[str, ...], ...]:
     """The ways to draw: [pile] and [pool, card] take one card; [place, card] puts a hand
     card of a type not yet in the pool into it and then takes draw_pool_take cards. Neither
     may take the hand above hand_limit; nothing when no way is open."""
     f = _facts(ctx)
     c = f.constants
-    size, out = len(hand), []
+    size = len(hand)
+    out: list[tuple[str, ...]] = []
     if size + c["draw_single"] <= c["hand_limit"]:
         if available > 0:
             out.append(("pile",))

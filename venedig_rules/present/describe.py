@@ -10,10 +10,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..data import board as boardlib
 from ..engine.ruleset import Ruleset
+
+#: A table row: one cell per column, each shown as ``str(cell)``.
+Row = Sequence[object]
+
+
+class _Section(NamedTuple):
+    title: str
+    header: tuple[str, ...]
+    rows: list[Row]
 
 
 def describe(rules: Ruleset) -> str:
@@ -28,17 +37,17 @@ def describe(rules: Ruleset) -> str:
     ]
     out += [f"  {k:<11}{v}" for k, v in facts]
     sections = [
-        (
+        _Section(
             "Components",
             ("id", "name", "count", "provenance"),
             [(c["id"], c["name"], _count(c), _prov(c)) for c in rules.items("components")],
         ),
-        (
+        _Section(
             "Card types",
             ("id", "name", "params"),
             [(t["id"], t["name"], _params(t)) for t in rules.items("cards", "types")],
         ),
-        (
+        _Section(
             "Cards",
             ("id", "name", "count", "of", "players", "params", "provenance"),
             [
@@ -54,7 +63,7 @@ def describe(rules: Ruleset) -> str:
                 for c in rules.items("cards")
             ],
         ),
-        (
+        _Section(
             "Tile shapes",
             ("id", "name", "cells"),
             [
@@ -62,7 +71,7 @@ def describe(rules: Ruleset) -> str:
                 for s in rules.items("tiles", "shapes")
             ],
         ),
-        (
+        _Section(
             "Tiles",
             ("id", "count", "component", "shape", "params", "provenance"),
             [
@@ -70,7 +79,7 @@ def describe(rules: Ruleset) -> str:
                 for t in rules.items("tiles")
             ],
         ),
-        (
+        _Section(
             "Buildings",
             ("id", "name", "count", "params", "points / ability", "provenance"),
             [
@@ -85,8 +94,8 @@ def describe(rules: Ruleset) -> str:
                 for b in rules.items("buildings")
             ],
         ),
-        ("Board", ("what", "count", "details"), _board_rows(rules.data.get("board") or {})),
-        (
+        _Section("Board", ("what", "count", "details"), _board_rows(rules.data.get("board") or {})),
+        _Section(
             "State",
             ("name", "per", "type", "start", "visible"),
             [
@@ -94,8 +103,8 @@ def describe(rules: Ruleset) -> str:
                 for name, d in (game.get("state") or {}).items()
             ],
         ),
-        ("Flow", ("procedure", "params", "first line"), _flow_rows(game.get("flow"))),
-        (
+        _Section("Flow", ("procedure", "params", "first line"), _flow_rows(game.get("flow"))),
+        _Section(
             "Constants",
             ("name", "value", "provenance"),
             [
@@ -104,13 +113,13 @@ def describe(rules: Ruleset) -> str:
             ],
         ),
     ]
-    for title, header, rows in sections:
-        if rows:
-            out += ["", title, *table(header, rows)]
+    for section in sections:
+        if section.rows:
+            out += ["", section.title, *table(section.header, section.rows)]
     return "\n".join(out) + "\n"
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
+def table(header: Sequence[str], rows: Iterable[Row]) -> list[str]:
     """Left-aligned columns with a rule under the header.
 
     >>> print("\\n".join(table(("id", "count"), [("casa", 10)])))
@@ -125,8 +134,8 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
     return lines
 
 
-def _board_rows(board: dict[str, Any]) -> list[tuple]:
-    rows: list[tuple] = []
+def _board_rows(board: dict[str, Any]) -> list[Row]:
+    rows: list[Row] = []
     spaces = boardlib.grid_spaces(board)
     if spaces:
         grid = board["grid"]
@@ -148,10 +157,10 @@ def _board_rows(board: dict[str, Any]) -> list[tuple]:
     return rows
 
 
-def _flow_rows(flow: dict | None) -> list[tuple]:
+def _flow_rows(flow: dict[str, Any] | None) -> list[Row]:
     if not flow:
         return []
-    rows = [("main", "", _first_line(flow["main"]))]
+    rows: list[Row] = [("main", "", _first_line(flow["main"]))]
     for name, proc in (flow.get("procedures") or {}).items():
         if isinstance(proc, str):
             rows.append((name, "", _first_line(proc)))
@@ -165,16 +174,16 @@ def _first_line(text: str) -> str:
     return _short(text.strip().splitlines()[0]) if text.strip() else ""
 
 
-def _count(item: dict) -> str:
+def _count(item: dict[str, Any]) -> str:
     return str(item["count"]) if "count" in item else f"{item['per_player']} per player"
 
 
-def _params(item: dict) -> str:
+def _params(item: dict[str, Any]) -> str:
     return " ".join(f"{k}={_constant(v)}" for k, v in (item.get("params") or {}).items())
 
 
-def _prov(item: dict) -> str:
-    return item.get("provenance", "")
+def _prov(item: dict[str, Any]) -> str:
+    return str(item.get("provenance", ""))
 
 
 def _constant(value: Any) -> str:

@@ -18,6 +18,9 @@ language whose refs name things that exist, every event has a sentence, every ru
 fits its declaration); and at the end that the game ended within the declared bound, that
 its ``play`` log tells no state change and names every seat, and that replaying the seed
 and actions gives the same game.
+Once per ruleset it checks the board layout (every space, region, connection and track
+step placed), and at the end of each game that ``render`` draws well-formed SVG
+with one ``data-space`` element per space and no hidden id (``testing.pictures``).
 The first violation is reported with its seed and action list so it can be replayed.
 
 For Hypothesis: ``rulesets()``, ``games(rules)`` and ``playouts(rules)`` strategies.
@@ -27,16 +30,19 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.notation import IllegalActionError, sort_key
+from ..engine.game import Game
+from ..engine.notation import Action, IllegalActionError, sort_key
 from ..engine.seatview import cursor
 from .describing import decision_problem, log_problem, view_problem
+from .pictures import layout_problems, render_problems
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
+    from hypothesis.strategies import DrawFn, SearchStrategy
+
     from ..engine.ruleset import Ruleset
 
 #: The expensive checks (save round trip, every legal action applied, whole event logs) run at
@@ -54,7 +60,7 @@ class Violation:
     players: int
     seed: int
     actions: list[str]
-    state: dict | None = None
+    state: dict[str, Any] | None = None  # the game's state when it broke, as in a save file
 
     def __str__(self) -> str:
         replay = (
@@ -70,6 +76,8 @@ class Violation:
 
 @dataclass
 class Report:
+    """What :func:`api_test` played and the first violation it found (``ok`` when none)."""
+
     ruleset: str
     games: int = 0
     actions: int = 0
@@ -103,6 +111,12 @@ def api_test(
     """
     counts = list(players) if players is not None else list(rules.players)
     report = Report(rules.name)
+    drawn = layout_problems(rules)
+    if drawn:
+        report.violation = Violation("layout", "; ".join(drawn), rules.name, counts[0], seed, [])
+        if raise_on_failure:
+            raise AssertionError(str(report.violation))
+        return report
     total = games * len(counts)
     for n in counts:
         for g in range(games):
@@ -147,6 +161,7 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
         problem = log_problem(game)
         if problem:
             raise _Failed("log", problem)
+        check_pictures(game)
         replayed = rules.replay(players, seed, game.actions)
         if replayed.to_json() != game.to_json():
             raise _Failed("determinism", "replaying the seed and actions gives a different game")
@@ -167,7 +182,7 @@ def _is_checkpoint(step: int) -> bool:
 
 
 def check_state(
-    game: Game, full: bool = False, chooser: random.Random | None = None, seen: list[int] | None = None
+    game: Game, full: bool = False, chooser: random.Random | None = None, seen: Sequence[int] | None = None
 ) -> None:
     """Run the per-state checks on ``game``; raises ``_Failed`` naming the broken promise.
 
@@ -216,12 +231,21 @@ def check_state(
         raise _Failed("decision", problem)
     if full:
         whole = game.to_json()
-        restored = game.rules.game_from_json(json.loads(json.dumps(whole)))
+        restored = Game.from_json(game.rules, json.loads(json.dumps(whole)))
         if restored.to_json() != whole:
             raise _Failed("save", "to_json -> game_from_json does not give the same game")
 
 
-def _check_undo(game: Game, action) -> None:
+def check_pictures(game: Game) -> None:
+    """The board drawing checks (:mod:`venedig_rules.testing.pictures`) for a spectator and seat 0;
+    raises ``_Failed`` naming the first problem."""
+    for seat in (None, 0):
+        problems = render_problems(game, seat)
+        if problems:
+            raise _Failed("render", problems[0])
+
+
+def _check_undo(game: Game, action: Action) -> None:
     before = game.fingerprint()
     n_events = len(game.events)
     game.apply(action)
@@ -234,20 +258,23 @@ def _check_undo(game: Game, action) -> None:
         raise _Failed("undo", f"applying {action} again after undo gives a different game")
 
 
-def find_leak(game: Game, view: dict, player: int) -> str | None:
+def find_leak(game: Game, view: Mapping[str, Any], player: int) -> str | None:
     """A description of the first hidden datum ``view`` shows to ``player``, or None.
 
     Independent of the redaction code: it compares the view with the true values using
     only the declared visibility of each state variable.
     """
     rules = game.rules
+    compiled = rules.compiled
+    assert compiled is not None  # a Game exists only for a ruleset with a flow
 
     def may_see(name: str, index: Any) -> bool:
         decl = rules.state_visibility(name)
-        return decl == "all" or (decl == "owner" and rules.compiled.state[name].per == "player" and index == player)
+        return decl == "all" or (decl == "owner" and compiled.state[name].per == "player" and index == player)
 
-    for name, info in rules.compiled.state.items():
+    for name, info in compiled.state.items():
         truth, shown = game.value(name), view["state"][name]
+        places: list[tuple[int | str | None, Any, Any]]  # (player or space or nothing, true value, shown)
         if info.per == "player":
             places = [(p, truth[p], shown[p]) for p in range(game.players)]
         elif info.per == "space":
@@ -284,15 +311,16 @@ def _is_shape(seen: Any) -> bool:
     return seen is None or seen == "?" or (isinstance(seen, dict) and set(seen) == {"hidden"})
 
 
-def _safe_json(game: Game) -> dict | None:
+def _safe_json(game: Game) -> dict[str, Any] | None:
     try:
-        return game.to_json()["state"]
+        state: dict[str, Any] = game.to_json()["state"]
     except Exception:
         return None
+    return state
 
 
 # -- Hypothesis strategies ------------------------------------------------------------------
-def rulesets(extra: Iterable[Ruleset] = ()):
+def rulesets(extra: Iterable[Ruleset] = ()) -> SearchStrategy[Ruleset]:
     """A strategy drawing a playable ruleset: the bundled playable ones and ``extra``."""
     from hypothesis import strategies as st
 
@@ -305,7 +333,7 @@ def rulesets(extra: Iterable[Ruleset] = ()):
     return st.sampled_from(candidates)
 
 
-def games(rules: Ruleset, players: Iterable[int] | None = None):
+def games(rules: Ruleset, players: Iterable[int] | None = None) -> SearchStrategy[Game]:
     """A strategy drawing a new game of ``rules`` (any allowed player count, any seed)."""
     from hypothesis import strategies as st
 
@@ -315,7 +343,9 @@ def games(rules: Ruleset, players: Iterable[int] | None = None):
     )
 
 
-def playouts(rules: Ruleset, players: Iterable[int] | None = None, max_actions: int | None = None):
+def playouts(
+    rules: Ruleset, players: Iterable[int] | None = None, max_actions: int | None = None
+) -> SearchStrategy[Game]:
     """A strategy drawing a game after some legal actions chosen by Hypothesis (so failing
     examples shrink to short action lists)."""
     from hypothesis import strategies as st
@@ -323,7 +353,7 @@ def playouts(rules: Ruleset, players: Iterable[int] | None = None, max_actions: 
     limit = max_actions if max_actions is not None else rules.max_actions
 
     @st.composite
-    def build(draw):
+    def build(draw: DrawFn) -> Game:
         game = draw(games(rules, players))
         steps = draw(st.integers(min_value=0, max_value=limit))
         for _ in range(steps):

@@ -16,16 +16,16 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..bots import RandomBot, play_out
+from ..engine.game import Game
 from ..present.narrator import Narrator
 
 if TYPE_CHECKING:
-    from ..engine.game import Game
     from ..engine.ruleset import Ruleset
+    from ..engine.ruleset_base import RulesetBase
 
 _HEADER = re.compile(r"# venedig-rules playthrough: (\S+), (\d+) players, seed (-?\d+)")
 
@@ -46,20 +46,18 @@ def log_text(game: Game) -> str:
         f"# rules_hash {rules.rules_hash}",
         f"# regenerate with: venedig-rules playthrough {command_name(rules)} --update",
     ]
-    replay = rules.new_game(game.players, game.seed)
-    seen = 0
-    lines += _events(narrator, replay.events[seen:])
-    seen = len(replay.events)
+    replay = Game(rules, game.players, game.seed)  # as rules.new_game does (game.rules is a RulesetBase)
+    lines += _new_events(narrator, replay, 0)
     for action in game.actions:
+        seen = len(replay.events)
         replay.apply(action)
         lines.append(f"> {action}")
-        lines += _events(narrator, replay.events[seen:])
-        seen = len(replay.events)
+        lines += _new_events(narrator, replay, seen)
     lines.append(f"= {narrator.result(replay)}")
     return "\n".join(lines) + "\n"
 
 
-def command_name(rules: Ruleset) -> str:
+def command_name(rules: RulesetBase) -> str:
     """How to name the ruleset on the command line: bundled id or path, plus variants."""
     from ..data.resources import display_path, rules_root
 
@@ -68,8 +66,9 @@ def command_name(rules: Ruleset) -> str:
     return " ".join([name, *(f"--variant {v}" for v in rules.variants)])
 
 
-def _events(narrator: Narrator, events: Iterable[dict[str, Any]]) -> list[str]:
-    return [f"  {text}" for text in narrator.lines(events, verbose=True)]
+def _new_events(narrator: Narrator, game: Game, seen: int) -> list[str]:
+    """The log lines of the game's events after the first ``seen``, state changes included."""
+    return [f"  {text}" for text in narrator.lines(game.events[seen:], verbose=True)]
 
 
 def replay_text(rules: Ruleset, text: str) -> str:
@@ -83,17 +82,19 @@ def replay_text(rules: Ruleset, text: str) -> str:
 
 
 def file_name(rules: Ruleset, players: int) -> str:
+    """The golden file of a ruleset at one player count."""
     return f"{rules.name}-{players}p.txt"
 
 
 def expected_files(rules: Ruleset) -> list[str]:
+    """The golden files a ruleset has: one per allowed player count."""
     return [file_name(rules, n) for n in rules.players]
 
 
 def update(rules: Ruleset, folder: Path, seed: int = 1) -> list[Path]:
     """Write (or rewrite) the playthrough of every player count into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
+    written: list[Path] = []
     for n in rules.players:
         path = folder / file_name(rules, n)
         path.write_text(render(rules, n, seed), encoding="utf-8")

@@ -1,0 +1,222 @@
+"""What one finished game says: its scores, winners, length, rounds, end and first player
+(:class:`GameRecord`), and the tallies of its decisions, events and items (:class:`Tally`).
+
+Everything is read from the game's state and events as the ruleset's ``flow.report``
+declares (docs/simulate.md): no game has Python of its own here.
+
+>>> import venedig_rules as vr
+>>> from venedig_rules.bots import RandomBot, play_out
+>>> rules = vr.load("tests/rulesets/lagoon")
+>>> game = rules.new_game(players=2, seed=3)
+>>> first = first_player(rules, game)
+>>> record, counts = read_game(rules, play_out(game, {0: RandomBot(0), 1: RandomBot(1)}), 0, 3, first)
+>>> record.rounds == game.value("round"), record.actions == len(game.actions), record.end
+(True, True, 'game over')
+>>> counts["decision", "bid"] == 2 * record.rounds  # one commit of each player per round
+True
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.ruleset_base import RulesetBase
+
+#: The end of a game that ran out of ``flow.max_actions`` before it was over.
+UNFINISHED = "unfinished (max_actions reached)"
+#: The end of a game whose ruleset declares no end events, or none of which it emitted.
+GAME_OVER = "game over"
+
+#: The kinds of item the report counts: report name -> (file kind, list key).
+ITEM_KINDS = {
+    "cards": ("cards", "cards"),
+    "card_types": ("cards", "types"),
+    "tiles": ("tiles", "tiles"),
+    "buildings": ("buildings", "buildings"),
+}
+
+#: The engine's own events that stand for one decision each (a choice, or a commit to a
+#: simultaneous decision).
+_DECISION_EVENTS = ("choice", "commit")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished (or cut off) game: ``scores`` and ``winners`` by seat, its length in
+    ``actions`` and ``rounds`` (None when the ruleset declares no rounds), how it ``end``-ed,
+    and the ``first_player`` once set up (None when undeclared)."""
+
+    index: int
+    seed: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    actions: int
+    rounds: int | None
+    end: str
+    first_player: int | None
+    over: bool
+
+    @property
+    def winning_score(self) -> int | None:
+        """The best score among the winners (None without scores or winners)."""
+        return max(self.scores[p] for p in self.winners) if self.scores and self.winners else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form (one line of ``games.jsonl``)."""
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "actions": self.actions,
+            "rounds": self.rounds,
+            "end": self.end,
+            "first_player": self.first_player,
+            "over": self.over,
+        }
+
+
+@dataclass
+class Tally:
+    """Counts over games, by key: ``counts`` of occurrences, the number of ``games`` with at
+    least one, and the sum of each game's count squared (``squares``, for the spread of the
+    counts per game). Keys: ``("decision", label)``, ``("pass", label)``, ``("event", type)``
+    and ``("item", kind, id, event type)``. Integer sums, so adding tallies in any order
+    gives the same totals."""
+
+    counts: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    games: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    squares: Counter[tuple[str, ...]] = field(default_factory=Counter)
+
+    def add(self, other: Tally) -> Tally:
+        self.counts.update(other.counts)
+        self.games.update(other.games)
+        self.squares.update(other.squares)
+        return self
+
+    def add_game(self, counts: Counter[tuple[str, ...]]) -> None:
+        self.counts.update(counts)
+        self.games.update(counts.keys())
+        self.squares.update({key: n * n for key, n in counts.items()})
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What to read from a ruleset's games, from its ``flow.report`` and item lists (built
+    once per ruleset)."""
+
+    rounds_state: str | None
+    rounds_event: str | None
+    rounds_per_player: bool
+    first_player: str | None
+    end_events: dict[str, str]
+    end_otherwise: str
+    rule_events: frozenset[str]
+    item_kinds: dict[str, tuple[str, ...]]  # item id -> the kinds it is counted under
+    card_types: dict[str, str]  # card id -> its card type
+
+    @classmethod
+    def of(cls, rules: RulesetBase) -> Reading:
+        reading: Reading = rules.derived("simulate.reading", cls._build)
+        return reading
+
+    @classmethod
+    def _build(cls, rules: RulesetBase) -> Reading:
+        game = rules.data["game"]
+        report = (game.get("flow") or {}).get("report") or {}
+        rounds = report.get("rounds") or {}
+        kinds: dict[str, list[str]] = {}
+        for kind, (file_kind, key) in ITEM_KINDS.items():
+            for item in rules.items(file_kind, key):
+                kinds.setdefault(item["id"], []).append(kind)
+        card_types = {c["id"]: c["type"] for c in rules.items("cards") if isinstance(c.get("type"), str)}
+        return cls(
+            rounds_state=rounds.get("state"),
+            rounds_event=rounds.get("event"),
+            rounds_per_player=bool(rounds.get("per_player")),
+            first_player=report.get("first_player"),
+            end_events=dict(report.get("end_events") or {}),
+            end_otherwise=report.get("end_otherwise") or GAME_OVER,
+            rule_events=frozenset(game.get("events") or {}),
+            item_kinds={ident: tuple(k) for ident, k in kinds.items()},
+            card_types=card_types,
+        )
+
+
+def first_player(rules: RulesetBase, game: Game) -> int | None:
+    """The first player of a game just set up, as ``flow.report.first_player`` declares."""
+    name = Reading.of(rules).first_player
+    return None if name is None else int(game.value(name))
+
+
+def read_game(
+    rules: RulesetBase, game: Game, index: int, seed: int, first: int | None
+) -> tuple[GameRecord, Counter[tuple[str, ...]]]:
+    """The record of a played game and the counts of its decisions, events and items."""
+    reading = Reading.of(rules)
+    events: list[dict[str, Any]] = [dict(event) for event in game.events]  # read as plain mappings
+    counts: Counter[tuple[str, ...]] = Counter()
+    end = None
+    for event in events:
+        kind = event["type"]
+        if kind in _DECISION_EVENTS:
+            counts["decision", event["label"]] += 1
+            if event.get("passed"):
+                counts["pass", event["label"]] += 1
+        elif kind in reading.rule_events:
+            counts["event", kind] += 1
+            _count_items(reading, event, counts)
+            if end is None and kind in reading.end_events:
+                end = _end_text(reading.end_events[kind], event)
+    if not game.is_over:
+        end = UNFINISHED
+    record = GameRecord(
+        index=index,
+        seed=seed,
+        scores=tuple(game.scores[p] for p in range(game.players)) if game.scores else (),
+        winners=tuple(game.winners),
+        actions=sum(n for key, n in counts.items() if key[0] == "decision"),  # one event per action applied
+        rounds=_rounds(reading, game, counts),
+        end=end or reading.end_otherwise,
+        first_player=first,
+        over=game.is_over,
+    )
+    return record, counts
+
+
+def _end_text(template: str, event: dict[str, Any]) -> str:
+    """The template with the event's fields put in as they are (``{reason}``: ``goal reached``)."""
+    fields = {name: str(value) for name, value in event.items()}
+    return string.Formatter().vformat(template, (), _Fields(fields))
+
+
+class _Fields(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _count_items(reading: Reading, event: dict[str, Any], counts: Counter[tuple[str, ...]]) -> None:
+    kind = event["type"]
+    for name, value in event.items():
+        if name == "type":
+            continue
+        for ident in value if isinstance(value, list) else (value,):
+            if isinstance(ident, str) and ident in reading.item_kinds:
+                for item_kind in reading.item_kinds[ident]:
+                    counts["item", item_kind, ident, kind] += 1
+                if ident in reading.card_types:
+                    counts["item", "card_types", reading.card_types[ident], kind] += 1
+
+
+def _rounds(reading: Reading, game: Game, counts: Counter[tuple[str, ...]]) -> int | None:
+    if reading.rounds_state is not None:
+        return int(game.value(reading.rounds_state))
+    if reading.rounds_event is not None:
+        n = counts["event", reading.rounds_event]
+        return -(-n // game.players) if reading.rounds_per_player else n
+    return None
