@@ -151,10 +151,10 @@ def test_a_spectator_page_never_shows_a_hidden_card(browser: Any, server: str, l
     for _ in range(6):  # some moves, so cards change hands
         mover = table.game.to_move[0]
         table.apply(table.game.legal_actions(mover)[0])
-    shown = len(table.game.view(-1)["events"])
+    shown = len(table.game.view(None)["events"])
     page.wait_for_function(f"document.querySelectorAll('[data-testid=log] li').length >= {shown}")
     html = page.content()
-    public = json.dumps(table.game.view(-1))
+    public = json.dumps(table.game.view(None))
     hidden = {card for p in range(3) for card in table.game.value("hand", p) if f'"{card}"' not in public}
     assert hidden and not [card for card in hidden if card in html]
     assert page.locator("button[data-action]").count() == 0

@@ -16,6 +16,7 @@ Routes (``{seat}`` is a seat's token, in the query string as ``?seat=``; none: a
 - ``WS /api/tables/{table}/live?seat=&lang=``: the page data now and after every change
 
 >>> from starlette.testclient import TestClient
+>>> from venedig_rules.web.catalog import Catalog
 >>> client = TestClient(create_app(Lobby(Catalog()), bot_delay=0))
 >>> made = client.post("/api/tables", json={"game": "venedig", "players": 2, "seats": ["human", "bot"], "seed": 1})
 >>> page = client.get(made.json()["seats"][0]["url"].replace("/table/", "/api/tables/")).json()

@@ -24,7 +24,7 @@ from typing import Any
 from ..engine.game import Game, SaveFileError
 from .catalog import Catalog
 from .refusals import BadRequest, NotFound
-from .tables import SPECTATOR, Table
+from .tables import Table
 
 #: Tables a server keeps at most; a new one pushes out the oldest finished one (or the oldest).
 MAX_TABLES = 200
@@ -123,7 +123,7 @@ class Lobby:
 
     def save(self, table: Table, token: str | None) -> str:
         """Save a table's game at the seat of ``token``'s request; returns the save's name."""
-        if table.seat_for(token) == SPECTATOR:
+        if table.seat_for(token) is None:
             raise BadRequest("a spectator cannot save; open a seat's page")
         game = table.game
         about = {

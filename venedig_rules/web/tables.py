@@ -10,7 +10,7 @@ seat's ``game.decision`` and the board drawn from the view by ``present.render``
 >>> page["seat_name"], page["seats"][1]["kind"], page["waiting_for"][0]["player"]
 ('p0', 'random', 0)
 >>> table.act(table.seats[0].token, page["decision"]["options"][0]["action"])
->>> table.page(SPECTATOR)["decision"] is None and table.seat_for("") == SPECTATOR
+>>> table.page(SPECTATOR)["decision"] is None and table.seat_for("") is SPECTATOR
 True
 >>> table.act(table.seats[1].token, "p1 pass")
 Traceback (most recent call last):
@@ -36,8 +36,8 @@ from ..present.render import render_view
 from .catalog import Catalog, GameKey
 from .refusals import BadRequest, Conflict, Forbidden
 
-#: The seat number of a page with no seat: it sees only public information.
-SPECTATOR = -1
+#: The seat of a page with no seat (as ``game.view`` takes it): it sees only public information.
+SPECTATOR = None
 #: The kind of a seat played by a person at a page.
 HUMAN = "human"
 #: The bot a seat of kind ``bot`` gets.
@@ -122,7 +122,7 @@ class Table:
         )
 
     # -- who is asking ---------------------------------------------------------------------
-    def seat_for(self, token: str | None) -> int:
+    def seat_for(self, token: str | None) -> int | None:
         """The seat whose token this is; ``SPECTATOR`` for no token; Forbidden for a wrong one."""
         if not token:
             return SPECTATOR
@@ -137,7 +137,7 @@ class Table:
     def act(self, token: str | None, text: str) -> None:
         """Apply the action ``text`` for the seat of ``token``: only that seat's own actions."""
         player = self.seat_for(token)
-        if player == SPECTATOR:
+        if player is None:
             raise Forbidden("a spectator cannot act; open a seat's page")
         try:
             action = parse_action(text)
@@ -158,7 +158,7 @@ class Table:
     def undo(self, token: str | None) -> None:
         """Take back the seat's last action, where the table allows it (``game.can_undo``)."""
         player = self.seat_for(token)
-        if player == SPECTATOR:
+        if player is None:
             raise Forbidden("a spectator cannot undo")
         allowed = self.game.can_undo(player)
         if not allowed:
@@ -193,7 +193,9 @@ class Table:
             await self._changed.wait()
 
     # -- what a page shows ------------------------------------------------------------------
-    def page(self, player: int, since: int = 0, lang: str = "en", generation: int | None = None) -> dict[str, Any]:
+    def page(
+        self, player: int | None, since: int = 0, lang: str = "en", generation: int | None = None
+    ) -> dict[str, Any]:
         """What the page of ``player`` (``SPECTATOR``: a spectator) shows now: the events after
         ``since`` of the seat's log (all of them, with ``reset``, when an undo happened since
         ``generation`` or ``since`` is past the log)."""
@@ -205,12 +207,12 @@ class Table:
         except ValueError:  # ``since`` is past the seat's log: the page missed an undo
             page, reset = seat_page(self, self.game, player, 0, lang), True
         page["reset"] = reset
-        if player != SPECTATOR:
+        if player is not None:
             allowed = self.game.can_undo(player)
             page["can_undo"] = {"allowed": bool(allowed), "reason": allowed.reason}
         return page
 
-    def replay(self, player: int, step: int, lang: str = "en") -> dict[str, Any]:
+    def replay(self, player: int | None, step: int, lang: str = "en") -> dict[str, Any]:
         """The page of ``player`` as it was after the first ``step`` actions: the replay viewer
         (no options to click; the whole log up to that step)."""
         actions = self.game.actions
@@ -230,7 +232,7 @@ class Table:
         return page
 
 
-def seat_page(table: Table, game: Game, player: int, since: int, lang: str) -> dict[str, Any]:
+def seat_page(table: Table, game: Game, player: int | None, since: int, lang: str) -> dict[str, Any]:
     """The page data of ``player`` at ``game`` (the table's game or a replayed one)."""
     view = game.view(player, since=since, lang=lang, names=table.names)
     names = [seat.name for seat in table.seats]
@@ -240,15 +242,15 @@ def seat_page(table: Table, game: Game, player: int, since: int, lang: str) -> d
         "game": table.key.game,
         "variants": list(table.key.variants),
         "title": table.rules.title,
-        "seat": None if player == SPECTATOR else player,
-        "seat_name": "spectator" if player == SPECTATOR else names[player],
+        "seat": player,
+        "seat_name": "spectator" if player is None else names[player],
         "seats": [seat.public() for seat in table.seats],
         "version": table.version,
         "generation": table.generation,
         "actions": len(game.actions),
         "to_move": view["to_move"],
         "waiting_for": view["waiting_for"],
-        "decision": None if player == SPECTATOR else game.decision(player, lang=lang, names=table.names),
+        "decision": None if player is None else game.decision(player, lang=lang, names=table.names),
         "committed": view.get("your_commit") is not None,
         "events": [_shown(event) for event in view["events"]],
         "cursor": view["cursor"],
