@@ -170,6 +170,7 @@ def test_requests_are_bounded_and_must_be_json(client: TestClient) -> None:
     assert big.status_code == 413
     assert client.post(url, content=b"not json").status_code == 400
     assert client.get(f"/api/tables/{made['table']}", params={"since": "-1"}).status_code == 400
+    assert client.get(f"/api/tables/{made['table']}", params={"lang": "xx"}).status_code == 400
     assert client.get("/api/tables/nope").status_code == 404
     assert (
         client.post("/api/tables", json={"game": "../etc", "players": 2, "seats": ["human"] * 2, "seed": 1}).status_code

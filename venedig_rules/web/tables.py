@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import Bot, SeatViews, bot_names, make_bot
+from ..data.texts import languages
 from ..engine.game import Game
 from ..engine.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from ..engine.ruleset import Ruleset
@@ -193,12 +194,19 @@ class Table:
             await self._changed.wait()
 
     # -- what a page shows ------------------------------------------------------------------
+    def check_lang(self, lang: str) -> None:
+        """BadRequest unless the game has texts in ``lang``."""
+        known: list[str] = self.rules.derived("web.languages", lambda rules: sorted(languages(rules.data)))
+        if lang not in known:
+            raise BadRequest(f"{self.rules.title} has no texts in {lang!r}; its languages: {', '.join(known)}")
+
     def page(
         self, player: int | None, since: int = 0, lang: str = "en", generation: int | None = None
     ) -> dict[str, Any]:
         """What the page of ``player`` (``SPECTATOR``: a spectator) shows now: the events after
         ``since`` of the seat's log (all of them, with ``reset``, when an undo happened since
         ``generation`` or ``since`` is past the log)."""
+        self.check_lang(lang)
         reset = generation is not None and generation != self.generation
         if reset:
             since = 0
@@ -215,6 +223,7 @@ class Table:
     def replay(self, player: int | None, step: int, lang: str = "en") -> dict[str, Any]:
         """The page of ``player`` as it was after the first ``step`` actions: the replay viewer
         (no options to click; the whole log up to that step)."""
+        self.check_lang(lang)
         actions = self.game.actions
         if not 0 <= step <= len(actions):
             raise BadRequest(f"step {step} is not between 0 and {len(actions)}")
