@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 import venedig_rules as vr
 from venedig_rules.bots import RandomBot
@@ -272,6 +273,9 @@ def test_live_pages_see_each_others_moves(client: TestClient) -> None:
         after = (p0, p1)[1 - mover].receive_json()
         assert after["actions"] == 1 and after["events"] and not after["reset"]
         assert after["cursor"] == (first0, first1)[1 - mover]["cursor"] + len(after["events"])
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/api/tables/{table}/live?seat=x"):
+        pass
+    assert refused.value.code == 4403
 
 
 @pytest.mark.parametrize("game", GAMES)

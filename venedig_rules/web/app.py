@@ -135,22 +135,32 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
         return JSONResponse({"saves": lobby.saves.list()})
 
     async def live(socket: WebSocket) -> None:
-        table = lobby.table(socket.path_params["table"])
-        player = table.seat_for(socket.query_params.get("seat"))
-        lang = _lang(socket.query_params.get("lang"))
+        try:
+            table = lobby.table(socket.path_params["table"])
+            player = table.seat_for(socket.query_params.get("seat"))
+            lang = _lang(socket.query_params.get("lang"))
+            table.check_lang(lang)
+        except Refused as exc:  # closed with 4000 + the HTTP status, and the sentence
+            await socket.close(code=4000 + exc.status, reason=str(exc)[:120])
+            return
         start_bots(table)  # a table made or loaded without a request (a script's) starts here
         await socket.accept()
+        left = asyncio.ensure_future(_until_closed(socket))
         cursor, generation = 0, table.generation
         try:
-            while True:
+            while not left.done():
                 version = table.version
                 page = table.page(player, cursor, lang, generation)
                 cursor, generation = page["cursor"], page["generation"]
                 await socket.send_json(page)
-                await table.changed(version)
+                change = asyncio.ensure_future(table.changed(version))
+                await asyncio.wait({change, left}, return_when=asyncio.FIRST_COMPLETED)
+                change.cancel()
                 await settled(table)
         except WebSocketDisconnect:
             pass
+        finally:
+            left.cancel()
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Refused)
@@ -195,6 +205,13 @@ async def run_bots(table: Table, delay: float) -> None:
                 table.apply(action)
     finally:
         table.bots_running = False
+
+
+async def _until_closed(socket: WebSocket) -> None:
+    """Return when the page closes its socket (a page sends nothing; anything it sends is
+    ignored), so a page that left stops waiting for the table."""
+    while (await socket.receive())["type"] != "websocket.disconnect":
+        pass
 
 
 async def settled(table: Table, most: float = SETTLE) -> None:
