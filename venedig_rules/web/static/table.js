@@ -38,7 +38,11 @@ function connect() {
     latest = page;
     if (!replaying) show(page);
   };
-  ws.onclose = () => { if (socket === ws) setTimeout(connect, 1000); };
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    if (event.code >= 4000) $("message").textContent = event.reason || "This page cannot follow the table.";
+    else setTimeout(connect, 1000);   // the server restarted or the network dropped: try again
+  };
   socket = ws;
 }
 
