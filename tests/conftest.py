@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,3 +43,20 @@ def data_only(tmp_path: Path) -> Path:
     text = game.read_text()
     game.write_text(text[: text.index("flow:")])
     return target
+
+
+#: Set by ``.ci/run``, which installs every extra: a test skipped for a missing extra (or
+#: browser) then fails, so that CI never passes an extra it did not test.
+REQUIRE_EXTRAS = os.environ.get("VENEDIG_RULES_REQUIRE_EXTRAS") == "1"
+MISSING_EXTRA = re.compile(r"could not import|needs the .*extra|no browser|chromium", re.IGNORECASE)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if REQUIRE_EXTRAS and report.skipped and isinstance(report.longrepr, tuple):
+        reason = str(report.longrepr[2])
+        if MISSING_EXTRA.search(reason):
+            report.outcome = "failed"
+            report.longrepr = f"skipped for a missing extra, which CI must test: {reason}"

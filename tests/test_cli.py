@@ -131,8 +131,9 @@ def test_play_with_a_human_and_no_input_ends_quietly():
         text=True,
         stdin=subprocess.DEVNULL,
     )
-    assert proc.returncode == 0 and proc.stderr == ""
-    assert "-- Lay out building cards, or none --" in proc.stdout and "  1. Lay out 1 " in proc.stdout
+    first = vr.load("venedig").new_game(players=2, seed=0).decision(0)
+    assert first is not None and proc.returncode == 0 and proc.stderr == ""
+    assert f"-- {first['prompt']} --" in proc.stdout and f"  1. {first['options'][0]['text']}" in proc.stdout
 
 
 def test_play_into_a_closed_pipe_ends_quietly():
@@ -142,7 +143,7 @@ def test_play_into_a_closed_pipe_ends_quietly():
 
 
 def test_a_human_picks_by_number_or_by_part_of_a_text(monkeypatch, capsys):
-    answers = iter(["?", "zzz", "palazzo", "2", "q"])
+    answers = iter(["1", "?", "zzz", "palazzo", "2", "q"])  # keep the gold, then lay out
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
     out = capsys.readouterr().out
@@ -154,17 +155,17 @@ def test_a_human_picks_by_number_or_by_part_of_a_text(monkeypatch, capsys):
 
 def test_a_human_takes_back_an_action_the_table_allows_and_saves(monkeypatch, capsys, tmp_path):
     save = tmp_path / "game.json"
-    answers = iter(["8", "u", "8", "u", f"s {save}", "q"])  # pass, undo; pass, undo; save
+    answers = iter(["1", "8", "u", "8", "u", f"s {save}", "q"])  # keep the gold; pass, undo; pass, undo; save
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
     out = capsys.readouterr().out
     assert out.count("  taken back: p0 pass") == 2 and f"saved to {save}" in out
     saved = json.loads(save.read_text())
-    assert saved["actions"] == [] and vr.load("venedig").game_from_json(saved).actions == []
+    assert saved["actions"] == ["p0 pass"] and vr.load("venedig").game_from_json(saved).actions == ["p0 pass"]
 
 
 def test_a_human_is_told_why_an_action_cannot_be_taken_back(monkeypatch, capsys):
-    answers = iter(["8", "drain(a7)", "u", "q"])  # pass, drain a swamp (by its action): its gold is seen
+    answers = iter(["1", "8", "drain(a7)", "u", "q"])  # keep the gold, pass, drain (its gold is seen)
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
     assert "cannot take it back: p0 drain(a7) revealed something" in capsys.readouterr().out

@@ -204,6 +204,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--save", default=None, metavar="FILE", help="draw a saved game (game.to_json()) instead")
     p.add_argument("--seat", type=int, default=None, metavar="P", help="the seat that looks (default: a spectator)")
+    p.add_argument("--names", type=_names, default=None, metavar="A,B,...", help="the players' names, in seat order")
+    p.add_argument("--lang", default="en", metavar="LANG", help="language of the texts, e.g. de (default en)")
     p.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG ('-': standard output)")
     simulate_command.add_arguments(command("simulate", simulate_command.HELP, simulate_command.run))
     return parser
@@ -423,9 +425,14 @@ def _describe(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
+    from .engine.wording import Wording
     from .present.render import render_svg
 
     rules = _playable(args)
+    try:
+        Wording(rules, args.lang, args.names)  # an unknown language is a usage error, before any work
+    except ValueError as exc:
+        raise UnknownRulesetError(str(exc)) from None
     if args.save is not None:
         if any(v is not None for v in (args.players, args.seed, args.actions)):
             raise UnknownRulesetError("give either --save or --players/--seed/--actions, not both")
@@ -458,7 +465,7 @@ def _render(args: argparse.Namespace) -> int:
             game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
     if args.seat is not None and not 0 <= args.seat < game.players:
         raise UnknownRulesetError(f"--seat {args.seat} is not in this game; expected 0 to {game.players - 1}")
-    picture = render_svg(game, args.seat)
+    picture = render_svg(game, args.seat, lang=args.lang, names=args.names)
     seen = "a spectator" if args.seat is None else f"p{args.seat}"
     summary = (
         f"{rules.name}, {game.players} players, seed {game.seed}, after {len(game.actions)} actions, seen by {seen}"

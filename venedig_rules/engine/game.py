@@ -187,12 +187,12 @@ class Game:
         that ``waiting_for``, board pictures and the web front end use).
 
         >>> import venedig_rules as vr
-        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
         >>> view = game.view(1)
         >>> game.view(1, since=view["cursor"])["events"], view["waiting_for"][0]["prompt"]
         ([], 'p0 is laying out building cards')
         >>> game.view(None)["state"]["hand"], game.view(None)["decision"]
-        ([{'hidden': 5}, {'hidden': 5}, {'hidden': 5}], None)
+        ([{'hidden': 3}, {'hidden': 3}, {'hidden': 3}], None)
         """
         return build_view(self, player, since, compact=compact, lang=lang, names=names)
 
@@ -202,7 +202,7 @@ class Game:
         (one per legal action, in ``legal_actions`` order: ``action``, ``text``, ``refs``).
 
         >>> import venedig_rules as vr
-        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
         >>> game.decision(0, lang="de")["options"][0]["text"]
         '1 Basilika-Karte ausspielen'
         >>> game.decision(1) is None

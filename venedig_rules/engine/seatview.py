@@ -9,7 +9,7 @@ with the new events only (and cut back when an undo took events away), so follow
 with ``since`` costs time in the new events, not in the length of the game.
 
 >>> import venedig_rules as vr
->>> game = vr.load("venedig").new_game(players=3, seed=7)
+>>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
 >>> view = build_view(game, 1)
 >>> view["waiting_for"], view["cursor"] == len(view["events"])
 ([{'player': 0, 'label': 'play', 'prompt': 'p0 is laying out building cards'}], True)
