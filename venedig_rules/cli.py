@@ -225,6 +225,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="also print every change of the state (cards moved, ...)")
     p.add_argument("--names", type=_names, default=None, metavar="A,B,...", help="the players' names, in seat order")
     p.add_argument("--lang", default="en", metavar="LANG", help="language of the texts, e.g. de (default en)")
+    from .web.serve import EXAMPLES as serve_examples
+    from .web.serve import add_arguments as serve_arguments
+
+    _EXAMPLES["serve"] = serve_examples
+    serve_arguments(
+        command(
+            "serve",
+            "Play in the browser: the lobby, each seat's page and spectators' pages "
+            '(needs pip install "venedig-rules[web]").',
+            _serve,
+        )
+    )
     p = command(
         "playthrough",
         "Print the golden playthrough of a ruleset (a seeded game played by random "
@@ -429,6 +441,12 @@ def _playthrough(args: argparse.Namespace) -> int:
     for n in [args.players] if args.players else list(rules.players):
         print(render(rules, n, seed=1), end="")
     return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .web.serve import run
+
+    return run(args)
 
 
 def _list(args: argparse.Namespace) -> int:
