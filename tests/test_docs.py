@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 import venedig_rules as vr
+import venedig_rules.bots as bots
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -79,7 +80,9 @@ def test_every_python_example_runs_outside_the_checkout(path: Path, tmp_path: Pa
     missing = missing_extras(path)
     if missing:
         pytest.skip(f"its examples need the extra of {', '.join(missing)}")
-    monkeypatch.chdir(tmp_path)  # no tests/, rules/ or docs/ here: what a pip install has
+    monkeypatch.chdir(tmp_path)
+    # an example may register a bot by name, as a reader would: on a copy, not for the other tests
+    monkeypatch.setattr(bots, "BOTS", dict(bots.BOTS))  # no tests/, rules/ or docs/ here: what a pip install has
     namespace: dict = {"__name__": f"doc_{path.stem}"}
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

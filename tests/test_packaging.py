@@ -78,7 +78,9 @@ def install_wheel(wheel: Path, env_dir: Path) -> Path:
     python = env_dir / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
     _see_dependencies(python)
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        # --ignore-installed: the dependencies' folders may hold this package too (a CI that
+        # installed it there); pip would take that for this wheel and install nothing
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed", str(wheel)],
         check=True,
         capture_output=True,
     )
