@@ -355,3 +355,10 @@ def test_the_limits_the_checker_applies_are_those_of_play():
     from venedig_rules.limits import MAX_REPEAT
 
     assert compiler.MAX_REPEAT == MAX_REPEAT  # effects/compile.py keeps its own name for it
+
+
+def test_an_action_name_thousands_of_characters_long_is_refused_in_a_short_message():
+    # found by the fuzz suite: the name was echoed whole in "expected a value ... after <name>"
+    with pytest.raises(vr.ActionSyntaxError) as refused:
+        vr.parse_action("p1 pass" + "9" * 5000)
+    assert len(str(refused.value)) < 300 and "expected a value in parentheses after" in str(refused.value)

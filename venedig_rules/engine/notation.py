@@ -132,7 +132,7 @@ def parse_action(text: str) -> Action:
     player = _number(match[1], text)
     if arg is None:
         if name != PASS:
-            raise ActionSyntaxError(f"{_shown(text)}: expected a value in parentheses after {name!r}")
+            raise ActionSyntaxError(f"{_shown(text)}: expected a value in parentheses after {_shown(name)}")
         return Action(player, name)
     value, rest = _value(arg, 0, text, 0)
     if rest != len(arg):
