@@ -61,7 +61,10 @@ EXTRA_MODULES = {
     "uvicorn": "web",
     "playwright": "test",
     "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
+    "numpy": "openspiel",
     "pettingzoo": "pettingzoo",
+    "gymnasium": "pettingzoo",
     "Cython": "compile",
 }
 

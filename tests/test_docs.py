@@ -12,6 +12,7 @@ import yaml
 
 import venedig_rules as vr
 import venedig_rules.bots as bots
+from conftest import EXTRA_MODULES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -51,25 +52,15 @@ def python_blocks(path: Path) -> list[tuple[int, str]]:
     return [(text.count("\n", 0, m.start()) + 2, m.group(1)) for m in _PYTHON_BLOCK.finditer(text)]
 
 
-#: The libraries of the optional extras a doc's examples may import, and their extra.
-EXTRA_OF = {
-    "pyspiel": "openspiel",
-    "open_spiel": "openspiel",
-    "pettingzoo": "pettingzoo",
-    "gymnasium": "pettingzoo",
-    "numpy": "openspiel or pettingzoo",
-    "starlette": "web",
-    "uvicorn": "web",
-    "matplotlib": "sim",
-    "ray": "ray",
-}
 _IMPORT = re.compile(r"^\s*(?:>>> )?(?:from|import) ([A-Za-z_]\w*)", re.M)
 
 
 def missing_extras(path: Path) -> list[str]:
     """The extras (by library) whose libraries the file's examples import but are not installed."""
     imported = {m.group(1) for _, code in python_blocks(path) for m in _IMPORT.finditer(code)}
-    return sorted(f"{name} ({EXTRA_OF[name]})" for name in imported & EXTRA_OF.keys() if find_spec(name) is None)
+    return sorted(
+        f"{name} ({EXTRA_MODULES[name]})" for name in imported & EXTRA_MODULES.keys() if find_spec(name) is None
+    )
 
 
 @pytest.mark.parametrize("path", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))

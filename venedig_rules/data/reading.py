@@ -114,6 +114,12 @@ class RawRules:
             errors += schema.validate(kind, content, self.positions, at=f"/{kind}")
         return errors
 
+    def goes_no_further(self, errors: list[RulesError]) -> bool:
+        """Whether no later check may run on this data after ``errors``: the data was refused
+        (see :func:`refused`), or a variant's own file has a mistake (its consequences in the
+        merged rules would only repeat it: one typo, one error)."""
+        return refused(errors) or (bool(errors) and self.overlay_failed)
+
     def data_errors(self, dsl_checker: checks.DslChecker | None = None) -> list[RulesError]:
         """Every problem found in reading, against the schemas and across files (the DSL
         is checked later, by the effects compiler). The checks across files run only on
@@ -121,7 +127,7 @@ class RawRules:
         from . import checks
 
         errors = self.read_errors()
-        if self.overlay_failed or refused(errors):
+        if self.goes_no_further(errors):
             return errors
         return errors + checks.check(self.data, self.positions, dsl_checker)
 

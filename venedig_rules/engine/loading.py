@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..data.reading import RawRules, read, refused, rules_hash
+from ..data.reading import RawRules, read, rules_hash
 from ..effects import compile_ruleset
 from ..effects.registry import CORE, Registry
 from ..errors import InvalidRulesError, RulesError
@@ -72,7 +72,7 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust
     (a bundled ruleset as shipped) skips the schema and cross-file checks (a fast start)."""
     digest = rules_hash(raw.data)
     errors = [] if trust_validated and _known_valid(raw, digest, dsl_checker) else raw.data_errors(dsl_checker)
-    if refused(errors) or (errors and raw.overlay_failed):  # a variant's own mistake: not its consequences
+    if raw.goes_no_further(errors):
         raise InvalidRulesError(errors)
     flow = (raw.data.get("game") or {}).get("flow") if isinstance(raw.data.get("game"), dict) else None
     registry = CORE
