@@ -85,7 +85,14 @@ BANDS = (
         64,
         "#fff9db",
     ),
-    Band("0", "errors.py  _version.py", "foundation: every error, located; the version", "", 46, "#f3f3f3"),
+    Band(
+        "0",
+        "errors.py  limits.py  _version.py",
+        "foundation: every error, located; every limit; the version",
+        "",
+        46,
+        "#f3f3f3",
+    ),
     Band("", "rules/  schemas/", "outside the package (in the wheel: venedig_rules/_data/)", "", 56, "#ffffff"),
 )
 

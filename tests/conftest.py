@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
+from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
@@ -40,3 +44,47 @@ def data_only(tmp_path: Path) -> Path:
     text = game.read_text()
     game.write_text(text[: text.index("flow:")])
     return target
+
+
+#: Set by ``.ci/run``, which installs every extra: a test skipped for a missing extra (or
+#: browser) then fails, so that CI never passes an extra it did not test.
+REQUIRE_EXTRAS = os.environ.get("VENEDIG_RULES_REQUIRE_EXTRAS") == "1"
+MISSING_EXTRA = re.compile(
+    r"could not import|not installed|needs? the .*extra|\[\w+\] extra|no browser|chromium|playwright|C compiler",
+    re.IGNORECASE,
+)
+#: What CI installs for the extras (module -> extra), and the browser the web tests drive.
+EXTRA_MODULES = {
+    "matplotlib": "sim",
+    "ray": "ray",
+    "starlette": "web",
+    "uvicorn": "web",
+    "playwright": "test",
+    "pyspiel": "openspiel",
+    "open_spiel": "openspiel",
+    "numpy": "openspiel",
+    "pettingzoo": "pettingzoo",
+    "gymnasium": "pettingzoo",
+    "Cython": "compile",
+}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not REQUIRE_EXTRAS:
+        return
+    missing = [f"{module} ([{extra}])" for module, extra in EXTRA_MODULES.items() if find_spec(module) is None]
+    if shutil.which("chromium") is None:
+        missing.append("chromium (.ci/install-browser)")
+    if missing:
+        pytest.exit(f"VENEDIG_RULES_REQUIRE_EXTRAS=1 but these are missing: {', '.join(missing)}", returncode=4)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if REQUIRE_EXTRAS and report.skipped and isinstance(report.longrepr, tuple):
+        reason = str(report.longrepr[2])
+        if MISSING_EXTRA.search(reason):
+            report.outcome = "failed"
+            report.longrepr = f"skipped for a missing extra, which CI must test: {reason}"

@@ -16,6 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "venedig_rules"
 LAYERS = {
     "venedig_rules._version": 0,
     "venedig_rules.errors": 0,
+    "venedig_rules.limits": 0,
     "venedig_rules.data": 1,
     "venedig_rules.effects": 2,
     "venedig_rules.games": 3,

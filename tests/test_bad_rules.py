@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import BAD_RULES, build_case
 
 import venedig_rules as vr
+from conftest import BAD_RULES, build_case
 from venedig_rules import errors
 
 CASES = sorted(p for p in BAD_RULES.iterdir() if p.is_dir() and not p.name.startswith("_"))
@@ -47,5 +47,8 @@ def test_every_rule_data_error_code_has_a_case():
     for case in CASES:
         covered |= {e["code"] for e in yaml.safe_load((case / "expect.yaml").read_text())["errors"]}
     codes = {cls.code for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, errors.RulesError)}
-    # the aggregate has no case of its own; DSL codes are covered in test_ruleset.py
-    assert codes - covered - {"rules", "rules/invalid", "dsl", "dsl/syntax", "dsl/name", "dsl/type"} == set()
+    # the aggregate has no case of its own; DSL codes are covered in test_ruleset.py and
+    # test_reliability.py (dsl/leak in test_flow.py), rules/unread in test_reads.py (it needs a
+    # playable ruleset)
+    dsl = {"dsl", "dsl/syntax", "dsl/name", "dsl/type", "dsl/limit", "dsl/value", "dsl/leak"}
+    assert codes - covered - {"rules", "rules/invalid", "rules/unread"} - dsl == set()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import venedig_rules as vr
-from venedig_rules.bots import RandomBot, SeatViews, play_out
+from venedig_rules.bots import GreedyBot, ISMCTSBot, NeedsSamples, RandomBot, Sampler, SeatViews, decide, play_out
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 
@@ -59,3 +59,119 @@ def test_play_out_plays_to_the_end_and_is_repeatable():
 
     first = one()
     assert first == one() and first["state"]["over"]
+
+
+# -- search bots: greedy and ISMCTS, from views and samples only -------------------------------
+def test_the_registry_makes_every_bot_by_name():
+    from venedig_rules.bots import BOTS, bot_names, make_bot
+
+    assert bot_names() == ["greedy", "ismcts", "random"] == sorted(BOTS)
+    for name in bot_names():
+        game = vr.load(LAGOON).new_game(2, seed=4)
+        assert decide(make_bot(name, seed=1), game, 0) in game.legal_actions(0)
+    with pytest.raises(ValueError, match=r"no bot 'ismct'.*did you mean 'ismcts'"):
+        make_bot("ismct")
+
+
+@pytest.mark.parametrize("make", [lambda s: GreedyBot(seed=s), lambda s: ISMCTSBot(seed=s, iterations=8)])
+def test_search_bots_play_games_to_the_end_the_same_way_for_a_seed(make):
+    def one() -> dict:
+        game = vr.load(LAGOON).new_game(3, seed=9)
+        return play_out(game, {p: make(p) for p in range(3)}).to_json()
+
+    first = one()
+    assert first["state"]["over"] and first == one()
+
+
+def test_a_search_bot_asked_without_samples_says_how_to_ask_it():
+    game = vr.load(LAGOON).new_game(2, seed=4)
+    for bot in (GreedyBot(), ISMCTSBot(iterations=5)):
+        with pytest.raises(NeedsSamples, match="decide"):
+            bot.act(game.view(0), game.legal_actions(0))
+        assert bot.act(game.view(0), game.legal_actions(0)[:1]) == game.legal_actions(0)[0]
+
+
+def test_ismcts_needs_a_budget_and_stops_at_its_time_limit():
+    with pytest.raises(ValueError, match="budget"):
+        ISMCTSBot(iterations=None, seconds=None)
+    game = vr.load(LAGOON).new_game(2, seed=4)
+    assert decide(ISMCTSBot(iterations=None, seconds=0.05), game, 0) in game.legal_actions(0)
+
+
+class _Recorder:
+    """A bot that keeps what it is handed."""
+
+    def __init__(self):
+        self.seen: list = []
+
+    def act_with_samples(self, view, actions, sample):
+        self.seen.append((view, actions, sample, sample(1).view(view["player"]) == view))
+        return actions[0]
+
+
+def test_a_searching_bot_is_handed_a_view_and_a_sampler_never_the_game():
+    game = vr.load(LAGOON).new_game(2, seed=4)
+    bot = _Recorder()
+    play_out(game, {0: bot, 1: RandomBot(1)}, max_actions=6)
+    assert bot.seen
+    for view, actions, sample, same in bot.seen:
+        assert type(view) is dict and all(isinstance(a, vr.Action) for a in actions)
+        assert isinstance(sample, Sampler) and same
+        assert not [name for name in dir(sample) if not name.startswith("_") and name not in ("player",)]
+
+
+def _twins(seed: int) -> tuple[vr.Game, vr.Game, int] | None:
+    """A position and a sample of it for the seat to move: two games the seat cannot tell
+    apart, with different hidden cards."""
+    from venedig_rules.engine import sampling
+
+    game = vr.load(LAGOON).new_game(3, seed=seed)
+    chooser = random.Random(seed)
+    for _ in range(chooser.randrange(0, 12)):
+        if game.is_over:
+            return None
+        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+    if game.is_over:
+        return None
+    player = game.to_move[-1]
+    if sampling._knowledge(game, player).plan(game._state).kept:
+        return None
+    twin = game.sample(player, seed + 1)
+    assert twin.view(player) == game.view(player)
+    if [twin.value("hand", p) for p in range(3)] == [game.value("hand", p) for p in range(3)]:
+        return None
+    return game, twin, player
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: RandomBot(3), lambda: GreedyBot(seed=3, samples=2), lambda: ISMCTSBot(seed=3, iterations=6)],
+    ids=["random", "greedy", "ismcts"],
+)
+def test_no_bot_reads_what_its_seat_cannot_see(make):
+    """Handed two games that differ only in what the seat cannot see (other hands, the deck,
+    others' commits), every bot makes the same choices: it reads its view and its samples,
+    nothing else."""
+    checked = 0
+    for seed in range(40):
+        twins = _twins(seed)
+        if twins is None:
+            continue
+        game, twin, player = twins
+        assert decide(make(), game, player) == decide(make(), twin, player)
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8
+
+
+def test_the_play_command_takes_bots_by_name(capsys):
+    from venedig_rules.cli import main
+
+    assert main(["play", str(LAGOON), "--players", "2", "--seed", "3", "--bots", "greedy,random"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("scores: ")
+    assert main(["play", str(LAGOON), "--players", "3", "--bots", "greedy,random"]) == 1
+    assert "--bots names 2 bots for 3 seats" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as usage:
+        main(["play", str(LAGOON), "--bots", "nope"])
+    assert usage.value.code == 2 and "no bot 'nope'" in capsys.readouterr().err

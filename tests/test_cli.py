@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -36,10 +37,12 @@ def test_validate_all_bundled_is_clean(capsys):
 
 def test_validate_prints_every_error_one_per_line_and_exits_1(tiny: Path, capsys):
     (tiny / "cards.yaml").write_text((tiny / "cards.yaml").read_text().replace("type: gold\n", "type: gld\n"))
-    (tiny / "buildings.yaml").write_text((tiny / "buildings.yaml").read_text().replace("name: Hut", "nmae: Hut"))
+    (tiny / "buildings.yaml").write_text(
+        (tiny / "buildings.yaml").read_text().replace("name: Hut", "name: Hut, nmae: Hut")
+    )
     assert main(["validate", str(tiny)]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 4  # two unknown card types, an unknown key, a missing name
+    assert len(lines) == 3  # two unknown card types, an unknown key (the missing name is that typo: not repeated)
     assert all(line.count(":") >= 4 for line in lines)
     assert any("cards.yaml:8:11: rules/reference: unknown card type 'gld'" in line for line in lines)
 
@@ -90,6 +93,81 @@ def test_python_dash_m_runs_the_same_command():
     assert code == 0 and out.startswith("venedig-rules ")
 
 
+# -- issue 11: no traceback, a usage error exits 2 -----------------------------------------------
+LAGOON_DIR = str(Path(__file__).parent / "rulesets" / "lagoon")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", LAGOON_DIR, "--games", "-1"],
+        ["check", LAGOON_DIR, "--games", "0"],
+        ["check", LAGOON_DIR, "--games", "9" * 5000],
+        ["check", LAGOON_DIR, "--players", ",,"],
+        ["check", LAGOON_DIR, "--players", ""],
+        ["check", LAGOON_DIR, "--players", "9" * 5000],
+        ["play", LAGOON_DIR, "--human", ","],
+    ],
+)
+def test_d16_counts_that_would_check_nothing_are_usage_errors(capsys, args: list[str]):
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: argument" in err and "Traceback" not in err and len(err) < 1000
+
+
+def test_d17_playthrough_update_into_a_folder_that_cannot_be_made_is_one_line(capsys):
+    assert main(["playthrough", LAGOON_DIR, "--update", "--dir", "/proc/nope/x"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write to /proc/nope/x" in err
+
+
+def test_an_unexpected_exception_is_one_line_asking_for_a_report(capsys, monkeypatch):
+    import venedig_rules.cli as cli
+
+    def broken(args: object) -> int:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(cli, "_list", broken)
+    assert main(["list"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("venedig-rules: internal error: KeyError: 'a bug'") and "please report" in err
+    assert "Traceback" not in err
+
+
+def test_a_variant_in_a_circle_exits_1_with_its_location(tmp_path: Path):
+    (tmp_path / "a.yaml").write_text("extends: b.yaml\nid: a\ntitle: A\n")
+    (tmp_path / "b.yaml").write_text("extends: a.yaml\nid: b\ntitle: B\n")
+    code, out, err = run("validate", str(tmp_path / "a.yaml"))
+    assert code == 1 and "b.yaml:1:10: rules/variant:" in out + err and "Traceback" not in err
+
+
+def test_d14_play_human_with_stdin_closed_ends_without_a_traceback():
+    proc = subprocess.run(
+        [sys.executable, "-m", "venedig_rules", "play", LAGOON_DIR, "--human", "0"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_d15_play_into_a_pipe_closed_early_ends_without_a_traceback():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "venedig_rules", "play", "saeulen", "rialto", "venedig", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err and "internal error" not in err
+
+
 # -- play ----------------------------------------------------------------------------------------------
 def test_play_prints_sentences_only_and_names_the_seats(capsys):
     assert main(["play", "venedig", "--players", "3", "--seed", "1", "--names", "Ada,Ben,Cy"]) == 0
@@ -131,8 +209,9 @@ def test_play_with_a_human_and_no_input_ends_quietly():
         text=True,
         stdin=subprocess.DEVNULL,
     )
-    assert proc.returncode == 0 and proc.stderr == ""
-    assert "-- Lay out building cards, or none --" in proc.stdout and "  1. Lay out 1 " in proc.stdout
+    first = vr.load("venedig").new_game(players=2, seed=0).decision(0)
+    assert first is not None and proc.returncode == 0 and proc.stderr == ""
+    assert f"-- {first['prompt']} --" in proc.stdout and f"  1. {first['options'][0]['text']}" in proc.stdout
 
 
 def test_play_into_a_closed_pipe_ends_quietly():
@@ -142,7 +221,7 @@ def test_play_into_a_closed_pipe_ends_quietly():
 
 
 def test_a_human_picks_by_number_or_by_part_of_a_text(monkeypatch, capsys):
-    answers = iter(["?", "zzz", "palazzo", "2", "q"])
+    answers = iter(["1", "?", "zzz", "palazzo", "2", "q"])  # keep the gold, then lay out
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
     out = capsys.readouterr().out
@@ -154,17 +233,17 @@ def test_a_human_picks_by_number_or_by_part_of_a_text(monkeypatch, capsys):
 
 def test_a_human_takes_back_an_action_the_table_allows_and_saves(monkeypatch, capsys, tmp_path):
     save = tmp_path / "game.json"
-    answers = iter(["8", "u", "8", "u", f"s {save}", "q"])  # pass, undo; pass, undo; save
+    answers = iter(["1", "8", "u", "8", "u", f"s {save}", "q"])  # keep the gold; pass, undo; pass, undo; save
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
     out = capsys.readouterr().out
     assert out.count("  taken back: p0 pass") == 2 and f"saved to {save}" in out
     saved = json.loads(save.read_text())
-    assert saved["actions"] == [] and vr.load("venedig").game_from_json(saved).actions == []
+    assert saved["actions"] == ["p0 pass"] and vr.load("venedig").game_from_json(saved).actions == ["p0 pass"]
 
 
 def test_a_human_is_told_why_an_action_cannot_be_taken_back(monkeypatch, capsys):
-    answers = iter(["8", "drain(a7)", "u", "q"])  # pass, drain a swamp (by its action): its gold is seen
+    answers = iter(["1", "8", "drain(a7)", "u", "q"])  # keep the gold, pass, drain (its gold is seen)
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
     assert "cannot take it back: p0 drain(a7) revealed something" in capsys.readouterr().out

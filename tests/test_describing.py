@@ -21,6 +21,12 @@ SAEULEN = vr.load("saeulen")
 RIALTO = vr.load("rialto")
 
 
+def laying_out(rules):
+    """A 3-player Venedig game (seed 7) at p0's first laying out of cards: the turn begins
+    with the secret question whether to exchange gold, which p0 (holding none) passes."""
+    return rules.new_game(players=3, seed=7).apply("p0 pass")
+
+
 def play_until(game, label: str, seed: int = 0):
     """Random play until some seat is to decide ``label``."""
     chooser = random.Random(seed)
@@ -48,12 +54,12 @@ def test_a_decision_has_a_prompt_and_one_option_per_legal_action_in_order(rules)
 
 
 def test_a_seat_that_is_not_to_move_has_no_decision():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     assert game.decision(0) is not None and game.decision(1) is None and game.decision(2) is None
 
 
 def test_options_name_what_they_refer_to_typed():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     option = game.decision(0)["options"][1]
     assert option == {
         "action": "p0 play([basilica_card,palazzo_card])",
@@ -87,7 +93,7 @@ def test_a_placing_orders_its_squares_as_the_tile_turns_and_says_which_word_lies
 
 
 def test_a_german_decision_names_everything_in_german():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     d = game.decision(0, lang="de")
     assert d["prompt"] == "Gebäudekarten ausspielen, oder keine"
     assert d["options"][1]["text"] == "1 Basilika-Karte und 1 Palazzo-Karte ausspielen"
@@ -105,12 +111,12 @@ def test_names_name_the_seats_in_every_text():
 
 def test_a_language_the_ruleset_lacks_is_refused_naming_the_ones_it_has():
     with pytest.raises(ValueError, match="venedig has no texts in 'fr'; its languages: en, de"):
-        VENEDIG.new_game(players=3, seed=7).decision(0, lang="fr")
+        laying_out(VENEDIG).decision(0, lang="fr")
 
 
 # -- waiting_for and secret decisions --------------------------------------------------------------
 def test_every_view_says_who_is_deciding_what_in_public_words():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     for p in range(3):
         assert game.view(p)["waiting_for"] == [
             {"player": 0, "label": "play", "prompt": "p0 is laying out building cards"}
@@ -187,7 +193,7 @@ def test_a_client_that_counts_what_it_received_gets_exactly_the_new_events(tmp_p
 
 
 def test_since_beyond_the_cursor_is_refused_after_an_undo():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     cursor = game.apply("p0 pass").view(1)["cursor"]
     game.undo()
     assert game.view(1)["cursor"] < cursor
@@ -196,7 +202,7 @@ def test_since_beyond_the_cursor_is_refused_after_an_undo():
 
 
 def test_the_seat_log_follows_undo_and_a_different_action_after_it():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     game.view(1)
     game.apply("p0 pass")
     game.view(1)
@@ -207,19 +213,19 @@ def test_the_seat_log_follows_undo_and_a_different_action_after_it():
 
 
 def test_every_event_of_a_view_has_a_sentence_in_the_views_language():
-    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    game = laying_out(VENEDIG).apply("p0 pass").apply("p0 drain(k8)")
     drain = [e for e in game.view(1, lang="de")["events"] if e["type"] == "drain"]
     assert drain == [{"type": "drain", "player": 0, "space": "k8", "text": "p0 legt K8 trocken"}]
     assert all(e["text"] for e in game.view(2)["events"])
 
 
 def test_a_hidden_value_is_named_as_hidden():
-    events = VENEDIG.new_game(players=3, seed=7).view(1)["events"]
+    events = laying_out(VENEDIG).view(1)["events"]
     assert events[1]["text"] == "p0 draws a card" and events[4]["text"] == "p1 draws a Basilica card"
 
 
 def test_a_compact_view_has_no_null_entries_and_the_same_content():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     full, compact = game.view(1), game.view(1, compact=True)
 
     def nulls(value) -> int:
@@ -236,16 +242,17 @@ def test_a_compact_view_has_no_null_entries_and_the_same_content():
 
 # -- table undo --------------------------------------------------------------------------------------
 def test_a_seat_may_take_back_its_last_action_when_nothing_followed_it():
-    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass")
+    game = laying_out(VENEDIG).apply("p0 pass")
     allowed = game.can_undo(0)
     assert allowed and allowed.reason == ""
     game.undo()
-    assert game.actions == []
+    assert game.actions == ["p0 pass"]  # back at laying out, after keeping the gold
 
 
 def test_table_undo_says_why_not():
     game = VENEDIG.new_game(players=3, seed=7)
     assert game.can_undo(0).reason == "p0 has not acted yet"
+    game.apply("p0 pass")  # keeps the gold
     game.apply("p0 pass")
     assert game.can_undo(1).reason == "p1 has not acted yet"
     game.apply("p0 drain(k8)")  # takes a hidden swamp tile
@@ -298,13 +305,13 @@ def refusal(game, action: str) -> str:
 
 
 def test_an_action_of_a_seat_not_to_move_says_whose_turn_it_is():
-    assert refusal(VENEDIG.new_game(players=3, seed=7), "p2 pass") == (
+    assert refusal(laying_out(VENEDIG), "p2 pass") == (
         "p2 pass is not legal: p2 is not to move; it is p0's turn (p0 is laying out building cards)"
     )
 
 
 def test_an_action_of_another_decision_says_what_is_being_decided():
-    message = refusal(VENEDIG.new_game(players=3, seed=7), "p0 drain(f11)")
+    message = refusal(laying_out(VENEDIG), "p0 drain(f11)")
     assert message.startswith(
         "p0 drain(f11) is not legal: p0 has no 'drain' decision now; p0 is deciding 'play' "
         "(Lay out building cards, or none), e.g. p0 play([basilica_card]); legal: "
@@ -312,7 +319,7 @@ def test_an_action_of_another_decision_says_what_is_being_decided():
 
 
 def test_a_value_not_among_the_options_names_the_closest():
-    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass")
+    game = laying_out(VENEDIG).apply("p0 pass")
     message = refusal(game, "p0 drain(k9)")
     assert message.startswith(
         "p0 drain(k9) is not legal: k9 is not among p0's options (Choose a swamp space to drain, or stop); "
@@ -326,7 +333,7 @@ def test_a_pass_where_none_is_allowed_says_so():
 
 
 def test_a_refused_action_leaves_the_game_as_it_was():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     before = json.dumps(game.to_json())
     refusal(game, "p0 drain(f11)")
     assert json.dumps(game.to_json()) == before
@@ -334,10 +341,11 @@ def test_a_refused_action_leaves_the_game_as_it_was():
 
 # -- the narrator --------------------------------------------------------------------------------------
 def test_the_log_tells_sentences_and_state_changes_only_when_verbose():
-    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    game = laying_out(VENEDIG).apply("p0 pass").apply("p0 drain(k8)")
     narrator = Narrator(VENEDIG, names=["Ada", "Ben", "Cy"])
     assert narrator.lines(game.events) == [
         "--- turn 1: Ada ---",
+        "Ada keeps the gold",
         "Ada lays out no cards",
         "Ada chooses to drain K8",
         "Ada drains K8",
@@ -347,7 +355,7 @@ def test_the_log_tells_sentences_and_state_changes_only_when_verbose():
 
 
 def test_the_german_narrator_tells_german_sentences():
-    game = VENEDIG.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    game = laying_out(VENEDIG).apply("p0 pass").apply("p0 drain(k8)")
     assert Narrator(VENEDIG, "de").lines(game.events)[-2:] == ["p0 will K8 trockenlegen", "p0 legt K8 trocken"]
 
 
@@ -378,7 +386,7 @@ def test_the_kit_finds_option_texts_that_are_not_distinct(tmp_path):
     rules = variant(
         tmp_path, "  texts:\n    languages:\n      en:\n        decisions:\n          play: {option: Lay out cards}\n"
     )
-    game = rules.new_game(players=3, seed=7)
+    game = laying_out(rules)
     assert "have the same en text 'Lay out cards'" in describing.decision_problem(game)
     texts = [o["text"] for o in game.decision(0)["options"]]
     assert len(set(texts)) == len(texts) and texts[0] == "Lay out cards ([basilica_card])"  # still told apart
@@ -391,12 +399,12 @@ def test_the_kit_finds_a_seat_named_by_its_number_in_the_log(tmp_path):
         "  texts:\n    languages:\n      en:\n        events: {drain: 'seat {player} drains {space}'}\n"
         "      de:\n        events: {drain: 'Platz {player} legt {space} trocken'}\n",
     )
-    game = rules.new_game(players=3, seed=7).apply("p0 pass").apply("p0 drain(k8)")
+    game = laying_out(rules).apply("p0 pass").apply("p0 drain(k8)")
     assert describing.log_problem(game) == "the en log line 'seat 0 drains K8' shows a seat as 0 (a field of type any)"
 
 
 def test_the_kit_finds_a_rule_event_with_an_undeclared_field(tmp_path):
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     assert describing.events_problem(game, [{"type": "drain", "player": 0, "space": "k8", "gold": 2}]) == (
         "event 'drain' has field 'gold', which game.yaml events/drain does not declare"
     )
@@ -406,7 +414,7 @@ def test_the_kit_finds_a_rule_event_with_an_undeclared_field(tmp_path):
 
 
 def test_the_kit_finds_a_ref_to_nothing():
-    game = VENEDIG.new_game(players=3, seed=7)
+    game = laying_out(VENEDIG)
     assert describing.ref_problem(game, {"kind": "card", "id": "joker", "name": "Joker"}) == (
         "ref {'kind': 'card', 'id': 'joker', 'name': 'Joker'} names no card of the ruleset"
     )

@@ -794,7 +794,7 @@ def test_a_syntax_error_an_unknown_primitive_and_a_type_error_are_all_reported(t
         {
             "game.yaml": [("    shuffle(deck);", "    shufle(deck);")],
             "cards.yaml": [("half_down(3)", "3 / 2")],
-            "scoring.yaml": [("if markers[p] == secret[p]", 'if markers[p] == secret[p] + "x"')],
+            "scoring.yaml": [("if markers[p] == declassify(secret[p]", 'if markers[p] == declassify(secret[p] + "x"')],
         },
     )
     slash = where(root / "cards.yaml", "3 / 2", 2)
@@ -897,7 +897,7 @@ def test_comparisons_give_true_or_false(tmp_path):
 
 
 def test_and_and_or_stop_at_the_first_side_that_decides(tmp_path):
-    assert run(tmp_path, "[false and div(1, 0) == 0, true or div(1, 0) == 0]") == (False, True)
+    assert run(tmp_path, "let z = 0; [false and div(1, z) == 0, true or div(1, z) == 0]") == (False, True)
 
 
 def test_and_or_and_not_give_true_or_false_with_zero_none_and_empty_as_false(tmp_path):
@@ -919,15 +919,20 @@ def test_plus_joins_lists_and_none_counts_as_an_empty_list(tmp_path):
     assert run(tmp_path, "[[1] + [2, 3], [1] + none, none + [1], [] + []]") == ((1, 2, 3), (1,), (1,), ())
 
 
-def test_indexing_counts_from_zero_and_from_the_end_and_out_of_range_gives_none(tmp_path):
-    assert run(tmp_path, "let xs = [10, 20, 30]; [xs[0], xs[2], xs[-1], xs[3], xs[-4], [[1, 2]][0][1]]") == (
-        10,
-        30,
-        30,
-        None,
-        None,
-        2,
-    )
+def test_indexing_counts_from_zero_and_from_the_end(tmp_path):
+    assert run(tmp_path, "let xs = [10, 20, 30]; [xs[0], xs[2], xs[-1], xs[-3], [[1, 2]][0][1]]") == (10, 30, 30, 10, 2)
+
+
+@pytest.mark.parametrize("index", ["3", "-4"])
+def test_an_index_out_of_range_is_a_located_runtime_error(tmp_path, index):
+    with pytest.raises(RuleRuntimeError, match=rf"index {index} is out of range of a list of 3 item\(s\)") as info:
+        run(tmp_path, f"let xs = [10, 20, 30];\nxs[{index}]")
+    assert info.value.location is not None and Path(info.value.location.file).name == "game.yaml"
+
+
+def test_get_gives_a_default_for_an_index_out_of_range(tmp_path):
+    program = "let xs = [10, 20, 30]; [get(xs, 0, 0), get(xs, -1, 0), get(xs, 3, 7), get(xs, -4, none)]"
+    assert run(tmp_path, program) == (10, 30, 7, None)
 
 
 def test_the_value_of_a_program_is_its_last_statement(tmp_path):
@@ -991,7 +996,7 @@ def test_repeat_accepts_the_maximum_count(tmp_path):
 def test_repeat_with_a_count_above_the_maximum_is_a_runtime_error(tmp_path):
     message = rf"'repeat' needs a count from 0 to {MAX_REPEAT}, got {MAX_REPEAT + 1}$"
     with pytest.raises(RuleRuntimeError, match=message):
-        run(tmp_path, f"repeat {MAX_REPEAT + 1} {{ 1 }}")
+        run(tmp_path, f"let n = {MAX_REPEAT + 1}; repeat n {{ 1 }}")  # a constant count fails at validate
 
 
 def test_repeat_with_a_negative_count_is_a_runtime_error(tmp_path):
@@ -1293,7 +1298,7 @@ def test_a_runtime_error_names_the_file_line_and_column_of_its_statement(tmp_pat
     root = tmp_path / "calc"
     root.mkdir()
     (root / "components.yaml").write_text("components:\n  - {id: marker, name: Marker, count: 1}\n")
-    main = "  main: |\n    out = 1;\n    out = 2 +\n      div(1, 0);\n    out = 3\n"
+    main = "  main: |\n    out = 1;\n    out = 2 +\n      div(1, out - 1);\n    out = 3\n"
     (root / "game.yaml").write_text(CALC_HEAD + main)
     error = runtime_error(root)
     match = re.fullmatch(r"(.*game\.yaml):10:5: div\(\) by zero", str(error))
@@ -1308,7 +1313,7 @@ def test_a_runtime_error_inside_loops_and_branches_names_the_innermost_statement
     (root / "components.yaml").write_text("components:\n  - {id: marker, name: Marker, count: 1}\n")
     main = (
         "  main: |\n    out = 1;\n    for i in [1, 2] {\n      repeat 1 {\n        if i == 2 {\n"
-        "          out = i;\n          out = div(i, 0)\n        }\n      }\n    };\n    out = 3\n"
+        "          out = i;\n          out = div(i, i - i)\n        }\n      }\n    };\n    out = 3\n"
     )
     (root / "game.yaml").write_text(CALC_HEAD + main)
     error = runtime_error(root)
@@ -1329,7 +1334,7 @@ def test_a_python_error_a_rule_causes_is_a_located_rule_error_that_names_it(tmp_
 
 
 def test_a_runtime_error_in_a_card_effect_is_located_in_cards_yaml(tmp_path):
-    cards = CARDS["cards.yaml"].replace("value * 10", "value // 0")
+    cards = CARDS["cards.yaml"].replace("value * 10", "value // (value - value)")
     root = write_ruleset(
         tmp_path / "r",
         'let v = effect(c1, "effect", extra: 1); out = v',
@@ -1338,17 +1343,17 @@ def test_a_runtime_error_in_a_card_effect_is_located_in_cards_yaml(tmp_path):
         parameters=ITEMS["parameters"],
         contexts=ITEMS["contexts"],
     )
-    line, col = where(root / "cards.yaml", "value // 0")
+    line, col = where(root / "cards.yaml", "value // (value - value)")
     assert re.fullmatch(rf".*cards\.yaml:{line}:{col}: '//' by zero", str(runtime_error(root)))
 
 
 @pytest.mark.parametrize(
     "program, message",
     [
-        ("1 // 0", "'//' by zero"),
-        ("5 % 0", "'%' by zero"),
-        ("div(7, 0)", "div() by zero"),
-        ("range(0, 10001)", "range(0, 10001) is too long (a list holds at most 10000)"),
+        ("let z = 0; 1 // z", "'//' by zero"),  # with constants: a dsl/value error at validate
+        ("let z = 0; 5 % z", "'%' by zero"),
+        ("let z = 0; div(7, z)", "div() by zero"),
+        ("let n = 10001; range(0, n)", "range(0, 10001) is too long: it would hold more than 10000 numbers"),
     ],
 )
 def test_impossible_arithmetic_is_a_runtime_error(tmp_path, program, message):

@@ -707,13 +707,22 @@ def test_a_private_rule_event_is_shown_only_to_its_addressee(tmp_path):
 
 def test_a_secret_decision_with_pass_is_asked_even_without_options(tmp_path):
     # whether a secret decision has options must not show: with none, only the pass is left
+    peek = "{prompt: 'Peek, or not', waiting: '{player} may peek', option: 'Peek at {value}', pass: Do not peek}"
+    texts = ("      keep:\n", f"      peek: {peek}\n      keep:\n")
+    declared = ("decisions:\n", "decisions:\n  peek: {value: card}\n")
     secret = ("shuffle(deck);", 'shuffle(deck); let peek = choose 1 from [] as "peek" or pass secretly;')
-    game = vr.load(lagoon_copy(tmp_path / "secret", game=secret)).new_game(players=3, seed=7)
+    peeking = lagoon_copy(tmp_path / "secret", game=secret, texts=texts)
+    path = peeking / "game.yaml"
+    path.write_text(path.read_text().replace(*declared, 1))
+    game = vr.load(peeking).new_game(players=3, seed=7)
     assert game.to_move == (1,) and [str(a) for a in game.legal_actions(1)] == ["p1 pass"]
     game.apply("p1 pass")
     assert next(e for e in game.events if e.get("label") == "peek")["passed"] is True
     public = ("shuffle(deck);", 'shuffle(deck); let peek = choose 1 from [] as "peek" or pass;')
-    game = vr.load(lagoon_copy(tmp_path / "public", game=public)).new_game(players=3, seed=7)
+    peeking = lagoon_copy(tmp_path / "public", game=public, texts=texts)
+    path = peeking / "game.yaml"
+    path.write_text(path.read_text().replace(*declared, 1))
+    game = vr.load(peeking).new_game(players=3, seed=7)
     assert not [e for e in game.events if e.get("label") == "peek"]  # not secret: none at once, unasked
 
 

@@ -29,6 +29,7 @@ def test_wheel_ships_rules_schemas_and_type_marker(wheel: Path):
     import zipfile
 
     names = set(zipfile.ZipFile(wheel).namelist())
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name  # pure Python unless asked to compile (hatch_build.py)
     assert "venedig_rules/py.typed" in names
     assert "venedig_rules/_data/schemas/defs.schema.json" in names
     for game in ("venedig", "saeulen", "rialto"):
@@ -70,16 +71,24 @@ def _see_dependencies(python: Path) -> None:
     (Path(site) / "outer_dependencies.pth").write_text("\n".join(folders) + "\n")
 
 
-def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Path, tmp_path: Path):
-    env_dir = tmp_path / "venv"
+def install_wheel(wheel: Path, env_dir: Path) -> Path:
+    """The python of a new environment at ``env_dir`` with ``wheel`` installed (and this
+    environment's dependencies visible to it)."""
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
     _see_dependencies(python)
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        # --ignore-installed: the dependencies' folders may hold this package too (a CI that
+        # installed it there); pip would take that for this wheel and install nothing
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed", str(wheel)],
         check=True,
         capture_output=True,
     )
+    return python
+
+
+def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Path, tmp_path: Path):
+    python = install_wheel(wheel, tmp_path / "venv")
     code = (
         "import venedig_rules as vr, pathlib; r = vr.load('venedig'); "
         "assert '_data' in str(r.path) and 'site-packages' in vr.__file__, (r.path, vr.__file__); "
@@ -90,7 +99,7 @@ def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Pa
     proc = subprocess.run([str(python), "-I", "-c", code], cwd=outside, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["venedig", "64"]
-    script = env_dir / "bin" / "venedig-rules"
+    script = python.parent / "venedig-rules"
     if script.exists():
         proc = subprocess.run([str(script), "validate"], cwd=outside, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr

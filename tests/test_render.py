@@ -18,6 +18,7 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.cli import main
+from venedig_rules.engine.wording import Wording
 from venedig_rules.present.render import render_svg, render_view
 from venedig_rules.present.zones import SEPARATOR, TIMES, describe_value
 from venedig_rules.testing.pictures import hidden_ids, render_problems
@@ -139,7 +140,8 @@ def test_a_spectator_never_sees_a_hidden_card_or_tile(name, seed):
     assert hidden, "the position should hold hidden cards or tiles"
     assert not [ident for ident in hidden if ident in picture]
     visible = set(json.dumps(game.view(None)["state"]).split('"'))  # every text the spectator's view holds
-    secret_names = {describe_value(rules, i) for i in hidden} - {describe_value(rules, i) for i in visible}
+    wording = Wording(rules)
+    secret_names = {describe_value(wording, i) for i in hidden} - {describe_value(wording, i) for i in visible}
     for zone, items in _zone_items(_tree(picture)).items():
         assert not items & secret_names, f"zone {zone} shows {items & secret_names}"
 
@@ -148,9 +150,9 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
     rules = _rules("saeulen")
     game = _played(rules, 3, seed=1, actions=30)
     zones = _zone_items(_tree(render_svg(game, seat=1)))
-    names = {c["id"]: c["name"] for c in rules.items("cards")}
-    assert zones[("hand", "1")] == {names[c] for c in game.value("hand", 1)}
-    assert zones[("hand", "0")] == {f"{len(game.value('hand', 0))} hidden"}
+    wording = Wording(rules)
+    assert zones[("hand", "1")] == {wording.name(c) for c in game.value("hand", 1)}
+    assert zones[("hand", "0")] == {f"{len(game.value('hand', 0))} hidden items"}
 
 
 def test_the_leak_check_finds_a_hidden_card_in_a_doctored_picture():
@@ -285,3 +287,20 @@ def test_the_pictures_in_the_docs_exist_and_their_script_draws_mid_game_position
         game = _played(_rules(name), players, seed, actions)
         assert len(game.actions) == actions and not game.is_over, name
         assert (ROOT / "docs" / "images" / f"{name}.svg").is_file()
+
+
+def test_the_picture_speaks_the_view_language_with_the_names_given():
+    game = _played(_rules("saeulen"), 3, seed=1, actions=30)
+    german = render_svg(game, seat=1, lang="de", names=["Anna", "Ben", "Cem"])
+    english = render_svg(game, seat=1)
+    assert "aus der Sicht von Ben" in german and "Tisch" in german and "Am Zug:" in german
+    assert "Ben (du)" in german and "p1 (you)" in english
+    assert "seen by p1" in english and "Table" in english
+    # the same position and the same zones, only the words differ
+    assert _zone_items(_tree(german)).keys() == _zone_items(_tree(english)).keys()
+
+
+def test_render_refuses_a_language_the_rules_lack(tmp_path, capsys):
+    assert main(["render", "venedig", "--lang", "xx", "--out", str(tmp_path / "x.svg")]) == 2
+    assert "venedig has no texts in 'xx'; its languages: en, de" in capsys.readouterr().err
+    assert not (tmp_path / "x.svg").exists()

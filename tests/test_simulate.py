@@ -8,6 +8,7 @@ import importlib.util
 import json
 import math
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -44,8 +45,11 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def lagoon_variant(tmp_path: Path, overlay: str, name: str = "quick_win") -> Path:
+    """A variant of a copy of lagoon beside it (a variant may extend only what lies in its folder)."""
+    if not (tmp_path / "lagoon").exists():
+        shutil.copytree(LAGOON, tmp_path / "lagoon")
     path = tmp_path / f"{name}.yaml"
-    path.write_text(f"extends: {LAGOON}\nid: {name}\ntitle: A variant\noverlay:\n{overlay}")
+    path.write_text(f"extends: lagoon\nid: {name}\ntitle: A variant\noverlay:\n{overlay}")
     return path
 
 

@@ -224,7 +224,7 @@ def test_a_variant_changes_a_prompt_and_a_name_without_code(tmp_path):
         "      de:\n        decisions:\n          play: {prompt: Welche Karten jetzt?}\n",
         encoding="utf-8",
     )
-    game = vr.load(variant).new_game(players=3, seed=7)
+    game = vr.load(variant).new_game(players=3, seed=7).apply("p0 pass")  # no exchange: on to laying out
     assert game.decision(0)["prompt"] == "Which cards now?"
     assert game.decision(0)["options"][0]["text"] == "Lay out 1 church card"
     assert game.decision(0, lang="de")["prompt"] == "Welche Karten jetzt?"

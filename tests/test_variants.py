@@ -9,7 +9,9 @@ import pytest
 import venedig_rules as vr
 from venedig_rules.data.variants import merge
 from venedig_rules.data.yamlsource import loads
+from venedig_rules.limits import MAX_VARIANT_CHAIN
 
+LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 BASE = """\
 game:
   players: {min: 2, max: 5}
@@ -123,8 +125,13 @@ def test_errors_in_an_overlay_point_into_the_overlay_file(tiny: Path, tmp_path: 
     with pytest.raises(vr.InvalidRulesError) as info:
         vr.load(variant)
     got = sorted((e.code, Path(e.location.file).name, e.location.line, e.location.column) for e in info.value.errors)
-    assert ("rules/schema", "bad.yaml", 7, 31) in got  # count -1
-    assert ("rules/reference", "bad.yaml", 7, 41) in got  # type silver
+    # the overlay's own problems first (its shape), the merged ruleset's once it has none
+    assert got == [("rules/schema", "bad.yaml", 7, 31)]  # count -1
+    variant.write_text(variant.read_text().replace("count: -1", "count: 1"))
+    with pytest.raises(vr.InvalidRulesError) as info:
+        vr.load(variant)
+    got = sorted((e.code, Path(e.location.file).name, e.location.line, e.location.column) for e in info.value.errors)
+    assert ("rules/reference", "bad.yaml", 7, 40) in got  # type silver
 
 
 def test_variants_chain_and_apply_in_order(tiny: Path, tmp_path: Path):
@@ -137,11 +144,112 @@ def test_variants_chain_and_apply_in_order(tiny: Path, tmp_path: Path):
     assert rules.variants == ("first", "second")
 
 
-def test_a_variant_that_extends_itself_is_refused(tmp_path: Path):
+def _errors(path: Path, **kwargs) -> list[tuple[str, str, int, int, str]]:
+    """(code, file name, line, column, message) of every problem loading ``path`` reports."""
+    with pytest.raises(vr.InvalidRulesError) as info:
+        vr.load(path, **kwargs)
+    return [
+        (e.code, Path(e.location.file).name, e.location.line, e.location.column, e.message) for e in info.value.errors
+    ]
+
+
+def test_a_variant_that_extends_itself_is_a_located_variant_error(tmp_path: Path):
     loop = tmp_path / "loop.yaml"
-    loop.write_text("extends: loop.yaml\nid: loop\ntitle: L\n")
-    with pytest.raises(vr.UnknownRulesetError, match="extends itself"):
-        vr.load(loop)
+    loop.write_text("id: loop\ntitle: L\nextends: loop.yaml\n")
+    [(code, file, line, column, message)] = _errors(loop)
+    assert (code, file, line, column) == ("rules/variant", "loop.yaml", 3, 10)
+    assert "leads back to this variant" in message
+
+
+def test_variants_that_extend_each_other_in_a_circle_are_refused_where_the_circle_closes(tmp_path: Path):
+    (tmp_path / "a.yaml").write_text("extends: b.yaml\nid: a\ntitle: A\n")
+    (tmp_path / "b.yaml").write_text("extends: a.yaml\nid: b\ntitle: B\n")
+    assert [e[:4] for e in _errors(tmp_path / "a.yaml")] == [("rules/variant", "b.yaml", 1, 10)]
+
+
+def test_a_long_chain_of_variants_is_refused(tmp_path: Path):
+    for n in range(MAX_VARIANT_CHAIN + 1):
+        (tmp_path / f"v{n}.yaml").write_text(f"extends: v{n + 1}.yaml\nid: v{n}\ntitle: V\n")
+    [(code, *_, message)] = _errors(tmp_path / "v0.yaml")
+    assert code == "rules/variant" and "in a row" in message
+
+
+def test_extends_naming_a_folder_that_is_no_ruleset_is_a_located_variant_error(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    variant = tmp_path / "v.yaml"
+    variant.write_text("extends: empty\nid: v\ntitle: V\n")
+    [(code, file, line, column, message)] = _errors(variant)
+    assert (code, file, line, column) == ("rules/variant", "v.yaml", 1, 10)
+    assert "no ruleset" in message
+
+
+@pytest.mark.parametrize("extends", ["../../etc/passwd", "/etc/passwd", "/proc/self/environ", "../outside", "/nope"])
+def test_extends_may_not_leave_the_variants_folder_and_says_nothing_of_what_is_there(tmp_path: Path, extends: str):
+    home = tmp_path / "uploads" / "user"
+    home.mkdir(parents=True)
+    (tmp_path / "uploads" / "outside").mkdir()
+    (tmp_path / "uploads" / "outside" / "game.yaml").write_text("secret_key: 1\n")
+    variant = home / "v.yaml"
+    variant.write_text(f"extends: {extends!r}\nid: v\ntitle: V\n")
+    [(code, file, line, column, message)] = _errors(variant)
+    assert (code, file, line, column) == ("rules/variant", "v.yaml", 1, 10)
+    assert "outside the variant's folder" in message
+    assert "secret_key" not in message and "root" not in message and str(tmp_path) not in message
+
+
+def test_a_link_out_of_the_variants_folder_is_refused_too(tmp_path: Path, tiny: Path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "base").symlink_to(tiny)
+    variant = home / "v.yaml"
+    variant.write_text("extends: base\nid: v\ntitle: V\n")
+    assert "outside the variant's folder" in _errors(variant)[0][4]
+    assert vr.load(variant, allow_extends=[tiny]).name == "tiny+v"
+
+
+def test_allow_extends_trusts_more_folders(tmp_path: Path):
+    variant = tmp_path / "deeper.yaml"
+    variant.write_text(f"extends: {LAGOON}\nid: deeper\ntitle: Deeper\n")
+    assert "outside the variant's folder" in _errors(variant)[0][4]
+    assert vr.load(variant, allow_extends=[LAGOON.parent]).name == "lagoon+deeper"
+
+
+def test_a_variant_in_a_rulesets_variants_folder_may_extend_its_ruleset(tiny: Path):
+    assert vr.load(tiny / "variants" / "more_huts.yaml").name == "tiny+more_huts"
+
+
+def test_a_rule_file_that_links_out_of_its_folder_is_refused(tiny: Path, tmp_path: Path):
+    (tmp_path / "elsewhere.yaml").write_text("secret: 1\n")
+    (tiny / "scoring.yaml").unlink()
+    (tiny / "scoring.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    [(code, file, *_, message)] = _errors(tiny)
+    assert (code, file) == ("rules/file", "scoring.yaml") and "outside its folder" in message
+
+
+@pytest.mark.parametrize(
+    "overlay, message",
+    [
+        ("overlay: [1, 2]", "should be a mapping"),
+        ("overlay: {cards: {cards: [{remove: [gold_one, gold_two]}]}}", "'remove' needs the id of an item"),
+        ("overlay: {cards: {cards: [{id: [gold_one, gold_two], count: 1}]}}", "'id' needs the id of an item"),
+        ("overlay: {cards: {cards: [{id: {a: 1}, count: 1}]}}", "'id' needs the id of an item"),
+        ("overlay: {cards: {cards: [{add: {id: [x], count: 1}}]}}", "'add' needs a mapping with an 'id'"),
+        ("overlay: {cards: {cards: [{add: 5}]}}", "'add' needs a mapping with an 'id'"),
+        ("overlay: {cards: [1, 2]}", "should be a mapping"),
+        ("overlay: {cards: 7}", "should be a mapping"),
+    ],
+)
+def test_overlays_of_the_wrong_shape_are_located_errors(tiny: Path, overlay: str, message: str):
+    variant = tiny / "variants" / "odd.yaml"
+    variant.write_text(f"extends: ..\nid: odd\ntitle: Odd\n{overlay}\n")
+    errors = _errors(variant)
+    assert any(message in e[4] and e[1] == "odd.yaml" and e[2] == 4 for e in errors), errors
+
+
+def test_an_empty_variant_file_is_named_in_its_error(tmp_path: Path):
+    variant = tmp_path / "empty.yaml"
+    variant.write_text("# nothing yet\n")
+    assert [e[:4] for e in _errors(variant)] == [("rules/variant", "empty.yaml", 0, 0)]
 
 
 def test_unknown_variant_name_suggests_the_closest():

@@ -727,6 +727,7 @@ def test_rule_players_should_keep_their_gold_pieces_secret_so_an_exchange_offer_
             "value": None,
             "passed": True,
             "hidden": True,
+            "text": "p0 keeps the gold",
         }
     )
 

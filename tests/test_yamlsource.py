@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from venedig_rules import YamlError
 from venedig_rules.data.resources import rules_root
 from venedig_rules.data.yamlsource import MAX_NODES, load, loads, pointer, split_pointer
+from venedig_rules.limits import MAX_INT
 
 TEXT = """\
 game:
@@ -93,7 +94,7 @@ def test_position_map_round_trips_on_bundled_files(path):
 @settings(max_examples=60, deadline=None)
 @given(
     st.recursive(
-        st.one_of(st.integers(), st.text("abcxyz _-", min_size=1), st.booleans()),
+        st.one_of(st.integers(-MAX_INT, MAX_INT), st.text("abcxyz _-", min_size=1), st.booleans()),
         lambda inner: st.one_of(
             st.lists(inner, max_size=4), st.dictionaries(st.text("abcdef", min_size=1), inner, max_size=4)
         ),
@@ -106,6 +107,14 @@ def test_loads_agrees_with_pyyaml_and_locates_everything(value):
     assert src.data == yaml.safe_load(text)
     for ptr, _ in _scalars(src.data):
         assert ptr in src.positions.values
+
+
+@settings(deadline=None)
+@given(st.one_of(st.integers(min_value=MAX_INT + 1), st.integers(max_value=-MAX_INT - 1)))
+def test_a_number_past_the_largest_is_refused_where_it_stands(value):
+    with pytest.raises(YamlError, match="too large") as info:
+        loads(f"a:\n  b: {value}\n", "n.yaml")
+    assert (info.value.location.line, info.value.location.column) == (2, 6)
 
 
 def test_pointer_escapes_round_trip():

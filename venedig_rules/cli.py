@@ -1,6 +1,7 @@
 """The ``venedig-rules`` command: list, validate, describe, play and check rulesets.
 
-Exit status: 0 success, 1 the rule data has problems, 2 the command was used wrongly.
+Exit status: 0 success, 1 the rule data (or a save, a variant) has problems, or something
+failed (one line on stderr: never a traceback), 2 the command was used wrongly.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ._version import __version__
 from .data.reading import FILE_KINDS, bundled, bundled_variants
 from .engine.game import SaveFileError
 from .engine.loading import load, validate
-from .errors import UnknownRulesetError, VenedigError
+from .errors import RuleRuntimeError, UnknownRulesetError, VenedigError
 from .present.describe import describe, table
 from .simulate import command as simulate_command
 
@@ -33,10 +34,17 @@ _EXAMPLES = {
     "validate": (
         "examples:\n  venedig-rules validate                      # every bundled ruleset and variant\n"
         "  venedig-rules validate rules/venedig        # one ruleset folder\n"
-        "  venedig-rules validate my_variant.yaml --format json"
+        "  venedig-rules validate my_variant.yaml --format json\n"
+        "  venedig-rules validate my_variant.yaml --play 5     # and 5 quick random games"
     ),
     "describe": (
-        "examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant short_rules_end"
+        "examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant short_rules_end\n"
+        "  venedig-rules describe my_variant.yaml --diff             # what it changes, and where\n"
+        "  venedig-rules describe rialto --format json"
+    ),
+    "new-variant": (
+        "examples:\n  venedig-rules new-variant venedig big_hands.yaml\n"
+        "  venedig-rules new-variant rialto variants/seven_rounds.yaml"
     ),
     "check": (
         "examples:\n  venedig-rules check venedig --games 20\n"
@@ -60,9 +68,10 @@ _EXAMPLES = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status. No traceback reaches the user: an
+    unexpected exception (a bug) is one line on stderr asking for a report, exit 1."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error exits 2 (argparse), --help 0
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
@@ -75,6 +84,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VenedigError as exc:
         print(exc, file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("venedig-rules: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (``| head``): nothing more to say to it
+        _silence_stdout()
+        return 1
+    except Exception as exc:  # the last guard: a one-line message, never a traceback
+        what = str(exc).splitlines()[0][:200] if str(exc) else ""
+        print(
+            f"venedig-rules: internal error: {type(exc).__name__}{': ' + what if what else ''}\n"
+            f"  this is a bug in venedig-rules {__version__}; please report it with the command you ran",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so flushing it at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -118,6 +150,14 @@ def _parser() -> argparse.ArgumentParser:
         "a bundled id wins over a same-named folder, so write ./venedig for the folder",
     )
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    p.add_argument(
+        "--play",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then play N quick random games of each target (player counts in turn) and report the first "
+        "runtime error, located in its rule file",
+    )
     p = command(
         "describe", "Print a ruleset's components, cards, tiles, buildings, board and constants as tables.", _describe
     )
@@ -129,6 +169,21 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="apply a bundled variant or variant file (repeatable)",
     )
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    p.add_argument(
+        "--diff",
+        action="store_true",
+        help="only what the variants change from the base ruleset, each with provenance 'variant <id>'",
+    )
+    p = command(
+        "new-variant",
+        "Write a starter variant file: extends GAME, an id equal to the file name, a $schema line that "
+        "makes an editor check the overlay as you type, and the base's constants to start from.",
+        _new_variant,
+    )
+    p.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant to extend")
+    p.add_argument("file", metavar="FILE", help="the variant file to write, <id>.yaml")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p = command(
         "check",
         "Play random games to the end at every player count and check every rule "
@@ -137,7 +192,7 @@ def _parser() -> argparse.ArgumentParser:
         _check,
     )
     p.add_argument("game", metavar="GAME_OR_PATH", help="bundled ruleset id, ruleset folder or variant")
-    p.add_argument("--games", type=int, default=10, metavar="N", help="games per player count (default 10)")
+    p.add_argument("--games", type=_positive, default=10, metavar="N", help="games per player count (default 10)")
     p.add_argument("--players", type=_counts, default=None, metavar="P", help="player counts, e.g. 3 or 2,4")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
@@ -159,9 +214,29 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
     p.add_argument("--human", type=_counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    p.add_argument(
+        "--bots",
+        type=_bot_names,
+        default=["random"],
+        metavar="NAMES",
+        help="the bot of each seat not played by a human, e.g. ismcts,random (one name: every seat); "
+        "bots: greedy, ismcts, random (default random)",
+    )
     p.add_argument("--verbose", action="store_true", help="also print every change of the state (cards moved, ...)")
     p.add_argument("--names", type=_names, default=None, metavar="A,B,...", help="the players' names, in seat order")
     p.add_argument("--lang", default="en", metavar="LANG", help="language of the texts, e.g. de (default en)")
+    from .web.serve import EXAMPLES as serve_examples
+    from .web.serve import add_arguments as serve_arguments
+
+    _EXAMPLES["serve"] = serve_examples
+    serve_arguments(
+        command(
+            "serve",
+            "Play in the browser: the lobby, each seat's page and spectators' pages "
+            '(needs pip install "venedig-rules[web]").',
+            _serve,
+        )
+    )
     p = command(
         "playthrough",
         "Print the golden playthrough of a ruleset (a seeded game played by random "
@@ -192,9 +267,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--save", default=None, metavar="FILE", help="draw a saved game (game.to_json()) instead")
     p.add_argument("--seat", type=int, default=None, metavar="P", help="the seat that looks (default: a spectator)")
+    p.add_argument("--names", type=_names, default=None, metavar="A,B,...", help="the players' names, in seat order")
+    p.add_argument("--lang", default="en", metavar="LANG", help="language of the texts, e.g. de (default en)")
     p.add_argument("--out", required=True, metavar="FILE.svg", help="where to write the SVG ('-': standard output)")
     simulate_command.add_arguments(command("simulate", simulate_command.HELP, simulate_command.run))
     return parser
+
+
+def _bot_names(text: str) -> list[str]:
+    from .bots import bot_names, make_bot
+
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    if not names:
+        raise argparse.ArgumentTypeError(f"name at least one bot: {', '.join(bot_names())}")
+    return names
 
 
 def _names(text: str) -> list[str]:
@@ -206,9 +297,23 @@ def _names(text: str) -> list[str]:
 
 def _counts(text: str) -> list[int]:
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
+        counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, like 0,2; got {text!r}") from None
+        counts = []
+    if not counts or len(text) > 100:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, like 2,4; got {text[:40]!r}")
+    return counts
+
+
+def _positive(text: str) -> int:
+    """A count of at least 1 (``--games``): 0 or fewer games would check nothing."""
+    try:
+        number = int(text) if len(text) <= 18 else 0
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1; got {text[:40]!r}")
+    return number
 
 
 def _playable(args: argparse.Namespace) -> Ruleset:
@@ -275,7 +380,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_one(args: argparse.Namespace) -> int:
-    from .bots import RandomBot, SeatViews
+    from .bots import SeatViews, decide, make_bot
     from .present.narrator import Narrator
     from .present.table import HumanSeat, Undone
 
@@ -288,7 +393,10 @@ def _play_one(args: argparse.Namespace) -> int:
     game = rules.new_game(players, args.seed)
     humans = [h for h in args.human if 0 <= h < players]
     viewer = humans[0] if humans else None
-    bots = {p: RandomBot(args.seed * 31 + p) for p in range(players) if p not in humans}
+    names = args.bots if len(args.bots) != 1 else args.bots * players
+    if len(names) != players:
+        raise VenedigError(f"--bots names {len(names)} bots for {players} seats (name one, or each)")
+    bots = {p: make_bot(names[p], args.seed * 31 + p) for p in range(players) if p not in humans}
     seats = {p: HumanSeat(game, p, narrator) for p in humans}
     you = f"; you play {', '.join(narrator.player(p) for p in humans)}" if humans else ""
     print(f"{rules.title}: {players} players, seed {args.seed}{you}")
@@ -311,7 +419,7 @@ def _play_one(args: argparse.Namespace) -> int:
                     shown = min(shown, len(views(viewer)["events"])) if viewer is not None else len(game.events)
                     break
             else:
-                choice = bots[p].act(views(p), game.legal_actions(p))
+                choice = decide(bots[p], game, p, views(p), game.legal_actions(p))
             game.apply(choice)
     print(narrator.result(game))
     return 0
@@ -322,12 +430,23 @@ def _playthrough(args: argparse.Namespace) -> int:
 
     rules = _playable(args)
     if args.update:
-        for path in update(rules, Path(args.dir)):
+        try:
+            written = update(rules, Path(args.dir))
+        except OSError as exc:
+            print(f"venedig-rules: cannot write to {args.dir}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        for path in written:
             print(f"wrote {path}")
         return 0
     for n in [args.players] if args.players else list(rules.players):
         print(render(rules, n, seed=1), end="")
     return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .web.serve import run
+
+    return run(args)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -384,7 +503,9 @@ def _validate(args: argparse.Namespace) -> int:
     report: list[TargetReport] = []
     for target in _targets(args.paths):
         label = target.label
-        errors = validate(target.ruleset, target.variants)
+        errors: list[Any] = validate(target.ruleset, target.variants)
+        if not errors and args.play > 0:
+            errors += _play_errors(target, args.play)
         report.append(TargetReport(target=label, ok=not errors, errors=[e.to_dict() for e in errors]))
         if args.format == "text":
             if errors:
@@ -399,15 +520,68 @@ def _validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _play_errors(target: _Target, games: int) -> list[PlayError]:
+    """The first runtime error of ``games`` quick random games of ``target`` (none or one)."""
+    from .testing.quick_play import play_quick
+
+    rules = load(target.ruleset, target.variants)
+    if not rules.playable:
+        return []
+    found = play_quick(rules, games)
+    return [] if found.error is None else [PlayError(found.describe(), found.error)]
+
+
+class PlayError(NamedTuple):
+    """A runtime error found by ``validate --play``, printed and reported like a data error."""
+
+    text: str
+    error: RuleRuntimeError
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        loc = self.error.location
+        where = (
+            {"file": loc.file, "line": loc.line, "column": loc.column} if loc else {"file": "", "line": 0, "column": 0}
+        )
+        return {**where, "code": self.error.code, "message": self.text.removeprefix(f"{loc}: ")}
+
+
 def _describe(args: argparse.Namespace) -> int:
-    print(describe(load(args.game, args.variant)), end="")
+    from .present.describe_data import describe_data, details_text, diff_text
+
+    rules = load(args.game, args.variant)
+    base = load(rules.path) if rules.variants and rules.path is not None else None
+    if args.format == "json":
+        data = describe_data(rules, base)
+        if args.diff:
+            data = {k: data[k] for k in ("id", "name", "variants", "base", "changes") if k in data}
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    elif args.diff:
+        print(diff_text(rules, base) if base is not None else f"{rules.name} is not a variant: no changes", end="")
+    else:
+        print(describe(rules) + details_text(rules, base), end="")
+    return 0
+
+
+def _new_variant(args: argparse.Namespace) -> int:
+    from .data.starter import write_starter
+
+    path = write_starter(args.game, Path(args.file), force=args.force)
+    print(f"wrote {path}; check it with: venedig-rules validate {path} --play 5")
     return 0
 
 
 def _render(args: argparse.Namespace) -> int:
+    from .engine.wording import Wording
     from .present.render import render_svg
 
     rules = _playable(args)
+    try:
+        Wording(rules, args.lang, args.names)  # an unknown language is a usage error, before any work
+    except ValueError as exc:
+        raise UnknownRulesetError(str(exc)) from None
     if args.save is not None:
         if any(v is not None for v in (args.players, args.seed, args.actions)):
             raise UnknownRulesetError("give either --save or --players/--seed/--actions, not both")
@@ -440,7 +614,7 @@ def _render(args: argparse.Namespace) -> int:
             game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
     if args.seat is not None and not 0 <= args.seat < game.players:
         raise UnknownRulesetError(f"--seat {args.seat} is not in this game; expected 0 to {game.players - 1}")
-    picture = render_svg(game, args.seat)
+    picture = render_svg(game, args.seat, lang=args.lang, names=args.names)
     seen = "a spectator" if args.seat is None else f"p{args.seat}"
     summary = (
         f"{rules.name}, {game.players} players, seed {game.seed}, after {len(game.actions)} actions, seen by {seen}"

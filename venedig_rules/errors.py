@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class Location:
-    """A place in a file: 1-based line and column. ``line`` 0 means the whole file."""
+class Location(NamedTuple):
+    """A place in a file: 1-based line and column. ``line`` 0 means the whole file.
+
+    (A named tuple: a large rule file has one per value, made fast and cheap to keep.)
+    """
 
     file: str
     line: int = 0
@@ -76,6 +78,9 @@ class YamlError(RulesError):
     """A rule file is not well-formed YAML, uses an unsafe tag, repeats a key or expands too far."""
 
     code = "rules/yaml"
+    #: Whether the file's data was still read whole (a repeated key: its first value is
+    #: kept), so later stages may run on it.
+    kept = False
 
 
 class RuleFileError(RulesError):
@@ -88,6 +93,9 @@ class SchemaError(RulesError):
     """A rule file does not have the shape its JSON Schema requires."""
 
     code = "rules/schema"
+    #: Whether the value has the wrong shape (a type, a required key missing, none of its
+    #: allowed forms), not only a wrong value: no later stage runs on such data.
+    shape = False
 
 
 class RuleReferenceError(RulesError):
@@ -158,6 +166,31 @@ class DslTypeError(DslError, TypeError):
     code = "dsl/type"
 
 
+class DslLimitError(DslError):
+    """A DSL program that would pass a limit whatever happens in play (``repeat 1000000``,
+    ``range(0, 100000000)``, a number past the largest allowed): see docs/errors.md."""
+
+    code = "dsl/limit"
+
+
+class DslValueError(DslError):
+    """A DSL expression that fails whatever happens in play (``x // 0``)."""
+
+    code = "dsl/value"
+
+
+class UnreadDataError(RulesError):
+    """A game constant or item param that nothing reads: no DSL, no game module."""
+
+    code = "rules/unread"
+
+
+class DslLeakError(DslError):
+    """A value secret to some seat reaches what that seat sees (the flow's path in the message)."""
+
+    code = "dsl/leak"
+
+
 class InvalidRulesError(RulesError):
     """Every problem found while loading a ruleset, sorted by location.
 
@@ -215,6 +248,15 @@ class RuleRuntimeError(VenedigError, ValueError):
 
     def __str__(self) -> str:
         return self.message if self.location is None else f"{self.location}: {self.message}"
+
+
+class GameArgumentError(VenedigError, ValueError, TypeError):
+    """A game was asked something with an argument it cannot take: a seat that is not in
+    the game (``view(True)``, ``view(99)``, ``view("0")``), a negative ``since``, a player
+    count the rules do not allow, a seed that is not a whole number of at most
+    ``limits.MAX_SEED_BITS`` bits. Nothing changed."""
+
+    code = "play/argument"
 
 
 class UnknownRulesetError(VenedigError, LookupError):

@@ -1,4 +1,6 @@
-"""Bots that play from a player's view, as a front end would.
+"""Bots that play from a player's view, as a front end would (docs/bots.md): ``RandomBot``,
+``GreedyBot`` (one ply on the score) and ``ISMCTSBot`` (search on samples of what the
+seat cannot see); :func:`decide` asks any bot, :func:`play_out` plays a game with them.
 
 May import: ``errors``, ``data``, ``effects``, ``engine``, ``present`` (a bot sees views, never the state).
 
@@ -16,6 +18,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..errors import did_you_mean
+from .greedy import GreedyBot
+from .ismcts import ISMCTSBot
+from .seat import NeedsSamples, Sampler, SamplingBot, decide
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -24,7 +29,27 @@ if TYPE_CHECKING:
     from ..engine.views import GameView
 
 
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "ISMCTSBot",
+    "NeedsSamples",
+    "RandomBot",
+    "Sampler",
+    "SamplingBot",
+    "SeatViews",
+    "bot_names",
+    "decide",
+    "make_bot",
+    "play_out",
+]
+
+
 class Bot(Protocol):
+    """What every bot does; a bot that searches also has ``act_with_samples`` (see
+    :class:`~venedig_rules.bots.seat.SamplingBot`)."""
+
     def act(self, view: GameView, actions: list[Action]) -> Action:
         """Pick one of ``actions`` knowing only ``view`` (the player's view)."""
 
@@ -41,14 +66,14 @@ class RandomBot:
 
 #: Bots by the name ``play``, ``serve`` and ``simulate`` take (``--bots random,...``): name ->
 #: a factory taking the bot's seed.
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
 
 
 def bot_names() -> list[str]:
     """The names of the bots :func:`make_bot` makes.
 
-    >>> "random" in bot_names()
-    True
+    >>> bot_names()
+    ['greedy', 'ismcts', 'random']
     """
     return sorted(BOTS)
 
@@ -70,14 +95,15 @@ def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int | None = None
     """Let the bots play ``game`` to the end (or ``max_actions``); returns the game.
 
     At a simultaneous decision every bot to move picks from its own view before any
-    commit is applied, so none sees another's choice.
+    commit is applied, so none sees another's choice. A searching bot gets samples of its
+    seat's information set too (:func:`decide`).
     """
     limit = max_actions if max_actions is not None else game.rules.max_actions
     applied = 0
     views = SeatViews(game)
     while not game.is_over and applied < limit:
         movers = game.to_move
-        picks = [bots[p].act(views(p), game.legal_actions(p)) for p in movers]
+        picks = [decide(bots[p], game, p, views(p), game.legal_actions(p)) for p in movers]
         for action in picks:
             game.apply(action)
             applied += 1

@@ -30,12 +30,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Protocol
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import did_you_mean
 from .layout import Layout, board_layout
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: Map characters that stand for no space.
 EMPTY = frozenset(" .")
@@ -305,6 +306,8 @@ class Board:
             sid: tuple(sorted(self._at[(q + dq, r + dr)] for dq, dr in steps if (q + dq, r + dr) in self._at))
             for sid, (q, r) in self._coords.items()
         }
+        import networkx as nx  # here, not at the top: loading a ruleset needs no graph (a fast start)
+
         self.graph: nx.Graph[str] = nx.Graph()
         self.graph.add_nodes_from(sorted(attrs.items()))
         self.graph.add_edges_from((a, b) for a, ns in sorted(self._neighbours.items()) for b in ns if a < b)

@@ -21,7 +21,9 @@ from ..errors import (
 )
 from . import board as boardlib
 from . import textcheck
+from .constant_checks import check_lengths
 from .layout_checks import check_layout
+from .locate import where_changed
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -124,6 +126,7 @@ class _Checker:
         yield from self.params()
         yield from self.counts()
         yield from self.players()
+        yield from check_lengths(self.data, self.positions)
         yield from check_layout(self.data, self.positions)
         yield from self.report()
         yield from textcheck.check(self.data, self.positions, self.ids, self.spaces)
@@ -310,13 +313,26 @@ class _Checker:
                 continue
             problem = _param_problem(decl, value)
             if problem:
-                yield ParamError(f"param {pname!r} of {name} is {value!r}; expected {problem}", self.at(vptr))
+                yield ParamError(
+                    f"param {pname!r} of {name} is {value!r}; expected {problem.expected}"
+                    + self.declared_at(f"/game/parameters/{pkind}/{pname}", problem.bound),
+                    self.at(vptr),
+                )
         for pname, decl in declared.items():
             if isinstance(decl, dict) and decl.get("required") and pname not in params:
                 yield ParamError(
                     f"{name} lacks param {pname!r}, which game.yaml declares as required",
                     self.at(ptr + "/params") if "params" in item else self.at(ptr),
                 )
+
+    def declared_at(self, decl_ptr: str, bound: str) -> str:
+        """Where a bound a value broke is declared (a variant raising the value may need it
+        raised too): `` (bound parameters.tiles.end_a.maximum at rules/rialto/game.yaml:271:7)``."""
+        if not bound:
+            return ""
+        ptr = pointer(decl_ptr, bound)
+        dotted = ".".join(ptr.strip("/").split("/")[1:])
+        return f" (bound {dotted} at {self.positions.key_at(ptr)})"
 
     def counts(self) -> Iterator[RulesError]:
         components: dict[Any, tuple[str, dict[str, Any]]] = {}  # id -> (pointer, item)
@@ -337,10 +353,15 @@ class _Checker:
             want = item.get("count")
             if isinstance(want, int) and want != total:
                 kinds = sorted({p.split("/")[1] for p in users[comp]})
+                count_at = self.at(ptr + "/count")
+                # a count a variant set (an added card, say) is where the designer looks
+                changed = [where_changed(count_at, self.at(u + "/count")) for u in users[comp]]
+                at = next((loc for loc in changed if loc is not count_at), count_at)
                 yield CountError(
-                    f"component {comp!r} has count {want}, but the {' and '.join(kinds)} of it "
-                    f"add up to {total}; expected them to agree",
-                    self.at(ptr + "/count"),
+                    f"component {comp!r} has count {want}"
+                    + (f" (at {count_at})" if at is not count_at else "")
+                    + f", but the {' and '.join(kinds)} of it add up to {total}; expected them to agree",
+                    at,
                 )
         for ptr, item in components.values():
             rule, want = item.get("board_spaces"), item.get("count")
@@ -353,8 +374,9 @@ class _Checker:
                 words = {"equal": "exactly", "at_most": "at most", "at_least": "at least"}[relation]
                 yield CountError(
                     f"component {item.get('id')!r} has count {want}; expected {words} the number "
-                    f"of board spaces matching {rule['where']}, which is {have}",
-                    self.at(ptr + "/board_spaces"),
+                    f"of board spaces matching {rule['where']}, which is {have} (board_spaces at "
+                    f"{self.at(ptr + '/board_spaces')})",
+                    where_changed(self.at(ptr + "/board_spaces"), self.at(ptr + "/count")),
                 )
         for ptr, item in self.items("board", "counts"):
             where, want = item.get("where"), item.get("count")
@@ -439,8 +461,15 @@ class _Checker:
                     )
 
 
-def _param_problem(decl: dict[str, Any], value: Plain) -> str:
-    """What is wrong with a param value against its declaration, or ``""``."""
+class _ParamProblem(NamedTuple):
+    """What a param value should be, and the key of its declaration it broke ("" for its type)."""
+
+    expected: str
+    bound: str
+
+
+def _param_problem(decl: dict[str, Any], value: Plain) -> _ParamProblem | None:
+    """What is wrong with a param value against its declaration, or None."""
     kind = decl.get("type")
     ok = {
         "integer": isinstance(value, int) and not isinstance(value, bool),
@@ -450,13 +479,13 @@ def _param_problem(decl: dict[str, Any], value: Plain) -> str:
         "ids": isinstance(value, list) and all(isinstance(v, str) for v in value),
     }.get(str(kind), True)
     if not ok:
-        return f"a value of type {kind}"
+        return _ParamProblem(f"a value of type {kind}", "")
     if kind == "integer":
         if "minimum" in decl and value < decl["minimum"]:
-            return f"at least {decl['minimum']}"
+            return _ParamProblem(f"at least {decl['minimum']}", "minimum")
         if "maximum" in decl and value > decl["maximum"]:
-            return f"at most {decl['maximum']}"
+            return _ParamProblem(f"at most {decl['maximum']}", "maximum")
     values = decl.get("values")
     if isinstance(values, list) and value not in values:
-        return f"one of {', '.join(map(repr, values))}"
-    return ""
+        return _ParamProblem(f"one of {', '.join(map(repr, values))}", "values")
+    return None

@@ -12,17 +12,32 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import Location, RuleFileError, RulesError, UnknownRulesetError, VariantError, YamlError, did_you_mean
-from . import checks, schema
+from ..errors import (
+    Location,
+    RuleFileError,
+    RulesError,
+    SchemaError,
+    UnknownRulesetError,
+    VariantError,
+    YamlError,
+    did_you_mean,
+)
+from ..limits import MAX_VARIANT_CHAIN
+from . import schema
+from .overlay_checks import constant_types
 from .resources import display_path, rules_root
 from .variants import Merged, merge
 from .yamlsource import Plain, PositionMap, Source
 from .yamlsource import load as load_yaml
+
+if TYPE_CHECKING:
+    from . import checks  # imported where data is checked: known valid data loads without it (a fast start)
 
 #: The rule file kinds of a ruleset folder, in reading order.
 FILE_KINDS = ("game", "board", "components", "cards", "tiles", "buildings", "scoring", "invariants", "texts")
@@ -32,6 +47,8 @@ REQUIRED = ("game", "components")
 VARIANTS_DIR = "variants"
 #: The file naming a variant folder's base and identity.
 VARIANT_FILE = "variant.yaml"
+#: An id, as the schemas define it: what a bundled ruleset or variant name must look like.
+ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def bundled() -> list[str]:
@@ -49,16 +66,28 @@ def bundled_variants(ruleset_id: str) -> list[str]:
     >>> bundled_variants("venedig")
     ['no_imaginary_player', 'short_rules_end']
     """
+    if not ID.fullmatch(ruleset_id):
+        return []
     folder = rules_root() / ruleset_id / VARIANTS_DIR
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def read(name: str | Path, variants: Iterable[str | Path] = ()) -> RawRules:
+def read(
+    name: str | Path, variants: Iterable[str | Path] = (), *, allow_extends: Iterable[str | Path] = ()
+) -> RawRules:
     """A ruleset's data with ``variants`` applied in order (names of the base's bundled
-    variants, or paths); raises UnknownRulesetError when ``name`` names nothing."""
-    raw = _read(name)
+    variants, or paths); raises UnknownRulesetError when ``name`` names nothing.
+
+    ``name`` and ``variants`` are trusted: they are the caller's. What a variant file
+    ``extends`` is not: it may name a bundled ruleset, or a path inside the folder the
+    variant lies in (and, when that is a ruleset's ``variants/`` folder, that ruleset), or
+    inside one of the folders ``allow_extends`` names; anything else is refused without
+    being looked at.
+    """
+    reader = _Reader(tuple(Path(p).resolve() for p in allow_extends))
+    raw = reader.read(_resolve(name))
     for variant in variants:
-        raw = _apply_variant(raw, _resolve_variant(variant, raw.base_id))
+        raw = _apply_variant(raw, reader.variant(_resolve_variant(variant, raw.base_id), follow=False))
     return raw
 
 
@@ -72,49 +101,78 @@ class RawRules:
     base_id: str
     variants: tuple[str, ...]
     path: Path
+    #: Whether a variant's own file had a problem (its shape, an id it patches): then only
+    #: those are reported, not their consequences in the merged ruleset (one typo, one error).
+    overlay_failed: bool = False
+
+    def read_errors(self) -> list[RulesError]:
+        """Every problem found in reading and against the schemas."""
+        errors = list(self.errors)
+        if self.overlay_failed:
+            return errors
+        for kind, content in self.data.items():
+            errors += schema.validate(kind, content, self.positions, at=f"/{kind}")
+        return errors
+
+    def goes_no_further(self, errors: list[RulesError]) -> bool:
+        """Whether no later check may run on this data after ``errors``: the data was refused
+        (see :func:`refused`), or a variant's own file has a mistake (its consequences in the
+        merged rules would only repeat it: one typo, one error)."""
+        return refused(errors) or (bool(errors) and self.overlay_failed)
 
     def data_errors(self, dsl_checker: checks.DslChecker | None = None) -> list[RulesError]:
         """Every problem found in reading, against the schemas and across files (the DSL
-        is checked later, by the effects compiler)."""
-        errors = list(self.errors)
-        for kind, content in self.data.items():
-            errors += schema.validate(kind, content, self.positions, at=f"/{kind}")
-        errors += checks.check(self.data, self.positions, dsl_checker)
-        return errors
+        is checked later, by the effects compiler). The checks across files run only on
+        data that was read whole and has the shapes the schemas promise."""
+        from . import checks
+
+        errors = self.read_errors()
+        if self.goes_no_further(errors):
+            return errors
+        return errors + checks.check(self.data, self.positions, dsl_checker)
+
+
+def refused(errors: list[RulesError]) -> bool:
+    """Whether reading ``errors`` leave data that no later stage may run on: a file not
+    read whole, a variant not applied, or a value of the wrong shape. A value that is only
+    out of bounds (a count of -1, an id in capitals) has the promised shape, and a repeated
+    key leaves its file whole (the first value is kept)."""
+    return any(_refusing(e) for e in errors)
+
+
+def _refusing(error: RulesError) -> bool:
+    # the cross-file checks' findings (a reference, a count, a text) leave every shape whole:
+    # the DSL is still checked, so that one load reports every problem
+    if isinstance(error, SchemaError):
+        return error.shape
+    if isinstance(error, YamlError):
+        return not error.kept
+    return isinstance(error, (RuleFileError, VariantError))
 
 
 def rules_hash(data: dict[str, Any]) -> str:
-    """sha256 of ``data`` as canonical JSON (sorted keys, no spaces, UTF-8)."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """sha256 of ``data`` as JSON (no spaces, UTF-8), its mappings in the order they were
+    written: the rules read some mappings in order (a procedure's ``params`` bind by
+    position), so an order changed may change the game, and then it changes the hash.
+
+    >>> rules_hash({"a": 1, "b": 2}) != rules_hash({"b": 2, "a": 1})
+    True
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _read(name: str | Path, chain: tuple[Path, ...] = ()) -> RawRules:
-    path = _resolve(name)
-    if path.is_dir() and not (path / VARIANT_FILE).is_file():
-        if any((path / f"{kind}.yaml").is_file() for kind in FILE_KINDS):
-            return _read_folder(path)
-        raise UnknownRulesetError(
-            f"{display_path(path)!r} is neither a ruleset folder (with rule files) "
-            f"nor a variant folder (with {VARIANT_FILE})"
-        )
-    variant = _read_variant(path)
-    if path.resolve() in chain:
-        raise UnknownRulesetError(f"variant {display_path(path)!r} extends itself through {len(chain)} step(s)")
-    if variant.base is None:
-        return RawRules({}, variant.positions, variant.errors, "", (), path)
-    base = _read(variant.base, chain + (path.resolve(),))
-    return _apply_variant(base, variant)
+def _is_bundled(name: str | Path) -> bool:
+    return isinstance(name, str) and ID.fullmatch(name) is not None and (rules_root() / name / "game.yaml").is_file()
 
 
-def _resolve(name: str | Path, relative_to: Path | None = None) -> Path:
-    """A bundled id (a plain string naming a bundled ruleset) wins over a same-named folder
-    in the working directory; write ``./venedig`` for the folder."""
-    if isinstance(name, str) and "/" not in name and (rules_root() / name / "game.yaml").is_file():
-        return rules_root() / name
+def _resolve(name: str | Path) -> Path:
+    """The path the caller's ``name`` stands for. A bundled id (a plain string naming a
+    bundled ruleset) wins over a same-named folder in the working directory; write
+    ``./venedig`` for the folder."""
+    if _is_bundled(name):
+        return rules_root() / str(name)
     candidate = Path(name)
-    if relative_to is not None and not candidate.is_absolute() and (relative_to / candidate).exists():
-        return relative_to / candidate
     if candidate.exists():
         return candidate
     raise UnknownRulesetError(
@@ -129,28 +187,30 @@ def _read_folder(folder: Path) -> RawRules:
     files = sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml"))
     for path in files:
         shown = display_path(path)
-        if path.stem not in FILE_KINDS or path.suffix != ".yaml":
+        if path.stem not in FILE_KINDS or path.suffix != ".yaml" or not _inside(path, folder):
             errors.append(
                 RuleFileError(
                     f"{path.name!r} is not a rule file kind{did_you_mean(path.stem, FILE_KINDS)}"
-                    f"; expected one of {', '.join(k + '.yaml' for k in FILE_KINDS)}",
+                    f"; expected one of {', '.join(k + '.yaml' for k in FILE_KINDS)}"
+                    if path.stem not in FILE_KINDS or path.suffix != ".yaml"
+                    else f"{path.name!r} is a link to a file outside its folder; expected the rule file itself",
                     Location(shown),
                 )
             )
             continue
-        source = _load_file(path, errors)
+        source = _load_file(path, errors, at=f"/{path.stem}")
         if source is None:
             continue
         if not isinstance(source.data, dict):
             errors.append(
                 RuleFileError(
-                    f"{path.name} should hold a mapping at the top, not {type(source.data).__name__}",
-                    source.positions.at(""),
+                    f"{path.name} should hold a mapping at the top, not {_kind(source.data)}",
+                    source.positions.at(f"/{path.stem}"),
                 )
             )
             continue
         data[path.stem] = source.data
-        source.positions.copy_subtree("", source.data, f"/{path.stem}", positions)
+        positions.update(source.positions)
     for kind in REQUIRED:
         if kind not in data and not any(p.stem == kind for p in files):
             errors.append(
@@ -159,14 +219,20 @@ def _read_folder(folder: Path) -> RawRules:
                     Location(display_path(folder / f"{kind}.yaml")),
                 )
             )
-    base_id = data.get("game", {}).get("id", folder.name) if isinstance(data.get("game"), dict) else folder.name
-    return RawRules(data, positions, errors, str(base_id), (), folder)
+    ident = data["game"].get("id") if isinstance(data.get("game"), dict) else None
+    base_id = ident if isinstance(ident, str) and ID.fullmatch(ident) else folder.name
+    return RawRules(data, positions, errors, base_id, (), folder)
 
 
-def _load_file(path: Path, errors: list[RulesError]) -> Source | None:
+def _inside(file: Path, folder: Path) -> bool:
+    """Whether ``file`` (a link followed) lies in ``folder``: a folder's rule files are its own."""
+    return file.resolve().is_relative_to(folder.resolve())
+
+
+def _load_file(path: Path, errors: list[RulesError], at: str = "") -> Source | None:
     try:
-        return load_yaml(path, display_path(path), errors)
-    except YamlError as exc:
+        return load_yaml(path, display_path(path), errors, at)
+    except RulesError as exc:
         errors.append(exc)
     except (OSError, UnicodeDecodeError) as exc:
         errors.append(RuleFileError(f"cannot read the file: {exc}", Location(display_path(path))))
@@ -186,72 +252,167 @@ class _Overlay(NamedTuple):
 @dataclass
 class _Variant:
     id: str
-    base: Path | None
+    base: Path | None  # None when it names none it may use (the problem is in ``errors``)
     overlays: list[_Overlay]
     positions: PositionMap
     errors: list[RulesError]
+    extends: str  # what its ``extends`` says
+    extends_at: Location  # where that is written
 
 
-def _resolve_variant(variant: str | Path, base_id: str) -> _Variant:
+def _resolve_variant(variant: str | Path, base_id: str) -> Path:
+    """The caller's variant: the name of one of the base's bundled variants, else a path."""
+    known = bundled_variants(base_id) if ID.fullmatch(base_id) else []
+    if isinstance(variant, str) and variant in known:
+        return rules_root() / base_id / VARIANTS_DIR / f"{variant}.yaml"
     path = Path(variant)
-    if not path.exists() and isinstance(variant, str):
-        path = rules_root() / base_id / VARIANTS_DIR / f"{variant}.yaml"
-        if not path.is_file():
-            known = bundled_variants(base_id)
+    if path.exists():
+        return path
+    raise UnknownRulesetError(
+        f"ruleset {base_id!r} has no variant {str(variant)!r}{did_you_mean(str(variant), known)}"
+        f"; its variants: {', '.join(known) or 'none'}"
+    )
+
+
+class _Reader:
+    """Reads rulesets and variants, following each variant's ``extends`` within its bounds:
+    the folders ``allowed`` besides the variant's own."""
+
+    def __init__(self, allowed: tuple[Path, ...]):
+        self.allowed = allowed
+
+    def read(self, path: Path, chain: tuple[Path, ...] = ()) -> RawRules:
+        """The ruleset or variant at ``path``; ``chain``: the variants that led here."""
+        if path.is_dir() and not (path / VARIANT_FILE).is_file():
+            if any((path / f"{kind}.yaml").is_file() for kind in FILE_KINDS):
+                return _read_folder(path)
             raise UnknownRulesetError(
-                f"ruleset {base_id!r} has no variant {variant!r}{did_you_mean(variant, known)}"
-                f"; its variants: {', '.join(known) or 'none'}"
+                f"{display_path(path)!r} is neither a ruleset folder (with rule files) "
+                f"nor a variant folder (with {VARIANT_FILE})"
             )
-    return _read_variant(path)
+        variant = self.variant(path)
+        if variant.base is None:
+            return RawRules({}, variant.positions, variant.errors, "", (), path)
+        here = (*chain, path.resolve())
+        if variant.base.resolve() in here:
+            problem = "which leads back to this variant: variants may not extend each other in a circle"
+        elif len(here) >= MAX_VARIANT_CHAIN:
+            problem = f"the {MAX_VARIANT_CHAIN}th variant in a row that extends another; expected fewer"
+        else:
+            try:
+                return _apply_variant(self.read(variant.base, here), variant)
+            except UnknownRulesetError as exc:
+                problem = f"which is no ruleset: {exc}"
+        error = VariantError(f"extends {variant.extends!r}, {problem}", variant.extends_at)
+        return RawRules({}, variant.positions, [*variant.errors, error], "", (), path)
 
-
-def _read_variant(path: Path) -> _Variant:
-    errors: list[RulesError] = []
-    folder = path.is_dir()
-    head_path = path / VARIANT_FILE if folder else path
-    head = _load_file(head_path, errors)
-    if head is None or not isinstance(head.data, dict):
-        if head is not None:
-            errors.append(VariantError("a variant file should hold a mapping with 'extends'", head.positions.at("")))
-        return _Variant(path.stem, None, [], PositionMap(), errors)
-    errors += schema.validate("variant", head.data, head.positions)
-    overlays = [
-        _Overlay(kind, patch, head.positions, f"/overlay/{kind}")
-        for kind, patch in (head.data.get("overlay") or {}).items()
-        if kind in FILE_KINDS and isinstance(patch, dict)
-    ]
-    if folder:
-        for file in sorted(path.glob("*.yaml")):
-            if file.name == VARIANT_FILE:
-                continue
-            if file.stem not in FILE_KINDS:
+    def variant(self, path: Path, follow: bool = True) -> _Variant:
+        """A variant file or folder, with its base found when ``follow`` (a variant applied
+        to a base the caller names has its ``extends`` left alone)."""
+        errors: list[RulesError] = []
+        folder = path.is_dir()
+        head_path = path / VARIANT_FILE if folder else path
+        head = _load_file(head_path, errors)
+        if head is None or not isinstance(head.data, dict):
+            where = Location(display_path(head_path)) if head is None else head.positions.at("")
+            if head is not None:
                 errors.append(
-                    RuleFileError(
-                        f"{file.name!r} is not a rule file kind{did_you_mean(file.stem, FILE_KINDS)}",
-                        Location(display_path(file)),
-                    )
+                    VariantError(f"a variant file should hold a mapping with 'extends', not {_kind(head.data)}", where)
                 )
-                continue
-            source = _load_file(file, errors)
-            if source is not None and isinstance(source.data, dict):
-                overlays.append(_Overlay(file.stem, source.data, source.positions, ""))
-    ident = head.data.get("id")
-    if isinstance(ident, str) and ident != path.stem:
-        errors.append(
-            VariantError(
-                f"variant id {ident!r} differs from its {'folder' if folder else 'file'} "
-                f"name {path.stem!r}; expected them to be the same",
-                head.positions.at("/id"),
+            return _Variant(path.stem, None, [], PositionMap(), errors, "", where)
+        errors += schema.validate("variant", head.data, head.positions)
+        overlay = head.data.get("overlay")
+        overlays = [
+            _Overlay(kind, patch, head.positions, f"/overlay/{kind}")
+            for kind, patch in (overlay.items() if isinstance(overlay, dict) else ())
+            if kind in FILE_KINDS and isinstance(patch, dict)
+        ]
+        if folder:
+            overlays += _overlay_files(path, errors)
+        ident = head.data.get("id")
+        if isinstance(ident, str) and ident != path.stem:
+            errors.append(
+                VariantError(
+                    f"variant id {ident!r} differs from its {'folder' if folder else 'file'} "
+                    f"name {path.stem!r}; expected them to be the same",
+                    head.positions.at("/id"),
+                )
             )
-        )
-    extends = head.data.get("extends")
-    base = None
-    if isinstance(extends, str):
-        try:
-            base = _resolve(extends, relative_to=(path if folder else path.parent))
-        except UnknownRulesetError as exc:
-            errors.append(VariantError(str(exc), head.positions.at("/extends")))
-    return _Variant(str(head.data.get("id", path.stem)), base, overlays, head.positions, errors)
+        extends, extends_at = head.data.get("extends"), head.positions.at("/extends")
+        base = None
+        if follow and isinstance(extends, str) and extends:
+            try:
+                base = self.extends(extends, path)
+            except VariantError as exc:
+                errors.append(VariantError(exc.message, extends_at))
+        name = ident if isinstance(ident, str) else path.stem
+        return _Variant(name, base, overlays, head.positions, errors, str(extends), extends_at)
+
+    def extends(self, name: str, variant: Path) -> Path:
+        """What ``extends: name`` names for the variant (file or folder) at ``variant``; a
+        VariantError when it may not go there or finds nothing there.
+
+        A path is relative to the variant file's folder, or to the variant folder, and must
+        stay inside the folder the variant lies in (when that is a ruleset's ``variants/``
+        folder, that ruleset's folder), the bundled rules, or a folder the caller allowed.
+        The bounds are checked before anything is looked up, so the message for a path
+        outside them is the same whether it exists or not."""
+        if _is_bundled(name):
+            return rules_root() / name
+        home = variant.parent.resolve()
+        target = ((variant if variant.is_dir() else variant.parent) / name).resolve()
+        roots = [home, rules_root().resolve(), *self.allowed]
+        if home.name == VARIANTS_DIR:
+            roots.append(home.parent)
+        if not any(target.is_relative_to(root) for root in roots):
+            raise VariantError(
+                f"extends {name!r}, outside the variant's folder; a variant may extend a bundled ruleset "
+                f"({', '.join(bundled())}) or a ruleset or variant in its own folder (a program may "
+                "trust more folders: load(..., allow_extends=[folder]))"
+            )
+        if not target.exists():
+            raise VariantError(
+                f"extends {name!r}, which is neither a bundled ruleset nor a file or folder"
+                f"{did_you_mean(name, bundled())}"
+            )
+        return target
+
+
+def _overlay_files(folder: Path, errors: list[RulesError]) -> list[_Overlay]:
+    """The overlay files of a variant folder, one per rule file kind it changes."""
+    overlays = []
+    for file in sorted(folder.glob("*.yaml")):
+        if file.name == VARIANT_FILE:
+            continue
+        if file.stem not in FILE_KINDS or not _inside(file, folder):
+            errors.append(
+                RuleFileError(
+                    f"{file.name!r} is not a rule file kind{did_you_mean(file.stem, FILE_KINDS)}"
+                    if file.stem not in FILE_KINDS
+                    else f"{file.name!r} is a link to a file outside its folder; expected the overlay file itself",
+                    Location(display_path(file)),
+                )
+            )
+            continue
+        source = _load_file(file, errors)
+        if source is None:
+            continue
+        if isinstance(source.data, dict):
+            errors += schema.validate(f"overlays/{file.stem}", source.data, source.positions)
+            overlays.append(_Overlay(file.stem, source.data, source.positions, ""))
+        else:
+            errors.append(
+                VariantError(
+                    f"{file.name} should hold a mapping at the top, not {_kind(source.data)}", source.positions.at("")
+                )
+            )
+    return overlays
+
+
+def _kind(value: Plain) -> str:
+    """How a message names the kind of a value read from YAML."""
+    names = {dict: "a mapping", list: "a list", str: "a string", bool: "true or false", type(None): "nothing"}
+    return names.get(type(value), "a number")
 
 
 def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
@@ -276,6 +437,7 @@ def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
         )
         data[kind] = result.data
     ordered = {kind: data[kind] for kind in FILE_KINDS if kind in data}
+    result.errors += constant_types(base.data, ordered, result.positions)
     return RawRules(
         ordered,
         result.positions,
@@ -283,4 +445,5 @@ def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
         base.base_id,
         base.variants + (variant.id,),
         base.path,
+        overlay_failed=base.overlay_failed or bool(variant.errors or result.errors),
     )

@@ -37,8 +37,10 @@ def schemas_root() -> Path:
 
 def display_path(path: Path) -> str:
     """How a rule file is named in messages: ``rules/<game>/<file>`` for bundled data,
-    else relative to the working directory when below it, else absolute."""
-    path = Path(path).resolve()
+    else relative to the working directory when below it, else absolute. A link is named
+    as itself, never by where it leads."""
+    path = Path(path)
+    path = path.resolve() if path.name in ("", ".", "..") else path.parent.resolve() / path.name
     for base in (data_root(), Path.cwd()):
         try:
             return path.relative_to(base).as_posix()

@@ -7,25 +7,29 @@ definitions in ``schemas/defs.schema.json``.
 >>> src = loads("invariants:\\n  - id: pillars\\n    chek: 'true'\\n    message: m\\n", "inv.yaml")
 >>> for err in validate("invariants", src.data, src.positions):
 ...     print(err.line())
-inv.yaml:2:5: rules/schema: invariant 'pillars' is missing required key 'check'
 inv.yaml:3:5: rules/schema: unknown key 'chek' (did you mean 'check'?)
+
+A required key missing where an unknown key is its misspelling is that one typo: one error.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Location, SchemaError, did_you_mean
 from .resources import schemas_root
 from .yamlsource import Plain, PositionMap, pointer
+
+if TYPE_CHECKING:
+    # imported where a schema is checked, not at the top: a bundled ruleset that was validated
+    # already loads without them (a fast start)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 #: The rule file kinds, each with a schema of its own (variant overlays and scenarios too).
 KINDS = (
@@ -61,8 +65,10 @@ _ITEM_NAMES = {
 
 @cache
 def schemas() -> dict[str, dict[str, Any]]:
-    """Every schema by file name (``cards.schema.json``, ``defs.schema.json``, ...)."""
-    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(schemas_root().glob("*.schema.json"))}
+    """Every schema by its path under ``schemas/`` (``cards.schema.json``, ``overlays/cards.schema.json``, ...)."""
+    root = schemas_root()
+    files = sorted(root.glob("*.schema.json")) + sorted(root.glob("overlays/*.schema.json"))  # variant overlays
+    return {p.relative_to(root).as_posix(): json.loads(p.read_text(encoding="utf-8")) for p in files}
 
 
 @cache
@@ -72,6 +78,9 @@ def validator(kind: str) -> Draft202012Validator:
     Its schema has every ``$ref`` to a definition written out in place (the same checks,
     without looking a reference up each time a value is checked, which was most of the
     time a ruleset took to validate); a reference that would repeat forever is kept."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
     registry = Registry().with_resources((name, Resource.from_contents(schema)) for name, schema in schemas().items())
     name = f"{kind}.schema.json"
     return Draft202012Validator(_inline(schemas()[name], name, ()), registry=registry)
@@ -97,16 +106,42 @@ def _inline(node: Any, base: str, seen: tuple[str, ...]) -> Any:
     return {k: (v if k in ("$defs", "enum", "const") else _inline(v, base, seen)) for k, v in node.items()}
 
 
+#: Keywords whose failure means a value has the wrong shape, not only a wrong value.
+SHAPE_KEYWORDS = frozenset(
+    {"type", "required", "oneOf", "anyOf", "allOf", "not", "minItems", "maxItems", "prefixItems", "items", "const"}
+)
+
+
 def validate(kind: str, data: Plain, positions: PositionMap, at: str = "") -> list[SchemaError]:
     """Every schema error of ``data`` (a file of ``kind``), located; ``[]`` when valid.
 
     ``at`` is the pointer of ``data`` within ``positions`` (for data nested in a larger map).
     """
     found: dict[tuple[Location, str], SchemaError] = {}
-    for error in validator(kind).iter_errors(data):
+    errors = list(validator(kind).iter_errors(data))
+    misspelt = _misspelt_required(errors)
+    for error in errors:
+        if error.validator == "required" and (tuple(error.absolute_path), _missing(error)) in misspelt:
+            continue  # the unknown key's error says it: one typo, one error
         for err in _explain(error, data, positions, at):
             found.setdefault((err.location, err.message), err)
     return list(found.values())
+
+
+def _missing(error: ValidationError) -> str:
+    missing = re.findall(r"'([^']*)' is a required property", error.message)
+    return missing[0] if missing else ""
+
+
+def _misspelt_required(errors: list[ValidationError]) -> set[tuple[tuple[str | int, ...], str]]:
+    """(object path, key) of each key an unknown key of the same object is a misspelling of."""
+    out = set()
+    for error in errors:
+        if error.validator in ("additionalProperties", "unevaluatedProperties"):
+            allowed = list(_schema_of(error).get("properties", {}))
+            for key in _unexpected(error):
+                out |= {(tuple(error.absolute_path), k) for k in difflib.get_close_matches(key, allowed, 1, 0.6)}
+    return out
 
 
 def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: str) -> Iterator[SchemaError]:
@@ -121,11 +156,17 @@ def _explain(error: ValidationError, data: Plain, positions: PositionMap, at: st
             yield SchemaError(f"unknown key {key!r}{hint}", positions.key_at(pointer(ptr, key)))
         return
     if kind in ("oneOf", "anyOf") and error.context:
-        sub = best_match(error.context)
+        from jsonschema.exceptions import best_match
+
+        # a value of the wrong kind for a form says little when another form takes that kind
+        # ({valeu: 7} for a constant: the mapping's unknown key, not "should be a number")
+        sub = best_match([e for e in error.context if e.validator != "type" or e.relative_path] or error.context)
         if sub.validator not in ("oneOf", "anyOf", "required"):
             yield from _explain(sub, data, positions, at)
             return
-    yield SchemaError(_message(error, what), positions.at(ptr))
+    err = SchemaError(_message(error, what), positions.at(ptr))
+    err.shape = kind in SHAPE_KEYWORDS
+    yield err
 
 
 def _schema_of(error: ValidationError) -> Mapping[str, Any]:

@@ -75,6 +75,16 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "cells": ("word", "spaces"),
     "count": ("n", "name"),
     "pass_option": (),
+    # the text column beside a board picture (present.zones)
+    "seen_by": ("player",),
+    "spectator": (),
+    "to_move": ("players",),
+    "nobody": (),
+    "your_decision": ("prompt",),
+    "over_winners": ("players",),
+    "you": ("player",),
+    "table": (),
+    "on_the_board": (),
 }
 #: Placeholder formats: ``name`` (the default), ``a`` (with the indefinite article: ``a
 #: Casa card``), ``plural`` (the name for several: ``Casa cards``), ``list``, ``count``

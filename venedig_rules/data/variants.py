@@ -69,8 +69,12 @@ class _Entry(NamedTuple):
 
 
 def is_id_list(value: Plain) -> bool:
-    """Whether ``value`` is a list whose items are all mappings with an ``id``."""
-    return isinstance(value, list) and bool(value) and all(isinstance(item, dict) and "id" in item for item in value)
+    """Whether ``value`` is a list whose items are all mappings with an ``id`` (a string)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, dict) and isinstance(item.get("id"), str) for item in value)
+    )
 
 
 class _Merger:
@@ -127,7 +131,10 @@ class _Merger:
         patched: dict[str, tuple[dict[str, Plain], str]] = {}  # id -> (patch, its pointer)
         for i, patch in enumerate(over):
             at = pointer(o, i)
-            if "remove" in patch:
+            key = "remove" if "remove" in patch else "id" if "id" in patch else None
+            if key is not None and not isinstance(patch[key], str):
+                self.error(f"{key!r} needs the id of an item (a word), not {_show(patch[key])}", pointer(at, key))
+            elif "remove" in patch:
                 ident = patch["remove"]
                 if ident in items:
                     del items[ident]
@@ -139,8 +146,8 @@ class _Merger:
             elif "add" in patch:
                 item = patch["add"]
                 ident = item.get("id") if isinstance(item, dict) else None
-                if ident is None:
-                    self.error("'add' needs a mapping with an 'id'", pointer(at, "add"))
+                if not isinstance(ident, str):
+                    self.error("'add' needs a mapping with an 'id' (a word)", pointer(at, "add"))
                 elif ident in items:
                     self.error(
                         f"adds {ident!r}, which the base already has (patch it by id instead)", pointer(at, "add")
@@ -169,6 +176,11 @@ class _Merger:
                 result.append(self.keep(entry.item, entry.source, dst))
         self.result.positions.values[out] = self.over_pm.at(o)
         return result
+
+
+def _show(value: Plain) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _is_patch_list(over: list[Plain]) -> bool:

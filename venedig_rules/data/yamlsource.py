@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterator
+import os
+import stat
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..errors import Location, RulesError, YamlError
+from ..errors import Location, RuleFileError, RulesError, YamlError
+from ..limits import MAX_FILE_BYTES, MAX_INT, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 #: Plain data as read from YAML: a mapping with string keys, a list, a string, a number, a
 #: boolean or None, nested. Typed ``Any``, not as the exact union: rule data is checked by the
@@ -33,12 +36,19 @@ from ..errors import Location, RulesError, YamlError
 Plain = Any
 
 #: Most values one document may expand to; aliases count each time they are expanded.
-MAX_NODES = 200_000
+MAX_NODES = MAX_YAML_NODES
 #: Deepest nesting of mappings and sequences.
-MAX_DEPTH = 64
+MAX_DEPTH = MAX_YAML_DEPTH
+#: Longest text of a whole number read before it is converted (its value is then checked
+#: against ``MAX_INT``): converting a longer one would be slow or fail.
+_INT_TEXT = 64
 
 _T = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_T + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_INT_TAG = _T + "int"
+_STR_TAG = _T + "str"
+_SEQ_TAGS = {_T + "seq"}
+_MAP_TAGS = {_T + "map"}
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -48,7 +58,10 @@ def pointer(parent: str, key: str | int) -> str:
     >>> pointer("/cards", 0), pointer("", "a/b")
     ('/cards/0', '/a~1b')
     """
-    return f"{parent}/{str(key).replace('~', '~0').replace('/', '~1')}"
+    text = key if isinstance(key, str) else str(key)
+    if "~" in text or "/" in text:
+        text = text.replace("~", "~0").replace("/", "~1")
+    return f"{parent}/{text}"
 
 
 def split_pointer(ptr: str) -> list[str]:
@@ -115,6 +128,13 @@ class PositionMap:
             offset -= len(text) + 1
         return span.start
 
+    def update(self, other: PositionMap) -> None:
+        """Add every location of ``other`` (which wins where both have one)."""
+        self.values.update(other.values)
+        self.keys.update(other.keys)
+        self.spans.update(other.spans)
+        self.texts.update(other.texts)
+
     def copy_subtree(self, src: str, value: Plain, dst: str, out: PositionMap) -> None:
         """Copy the locations of ``value`` (at ``src`` here) into ``out`` at ``dst``."""
         for suffix in _suffixes(value):
@@ -137,21 +157,47 @@ class Source:
     positions: PositionMap
 
 
-def load(path: str | Path, display: str | None = None, problems: list[RulesError] | None = None) -> Source:
-    """Load a YAML file; ``display`` is the name used in locations (default: ``path``).
+def load(
+    path: str | Path, display: str | None = None, problems: list[RulesError] | None = None, at: str = ""
+) -> Source:
+    """Load a YAML file; ``display`` is the name used in locations (default: ``path``),
+    ``at`` the pointer its data gets in ``positions`` (the file's place in a larger whole).
 
-    Raises :class:`~venedig_rules.errors.YamlError` (or ``OSError`` when unreadable).
-    With a ``problems`` list, problems that leave the data usable (a repeated key: the
-    first value is kept) are appended to it instead of raised.
+    Raises :class:`~venedig_rules.errors.YamlError`, :class:`~venedig_rules.errors.RuleFileError`
+    for what is not a regular file or is larger than ``MAX_FILE_BYTES`` (a pipe or a device
+    never blocks the read), ``OSError`` when unreadable and ``UnicodeDecodeError`` when not
+    UTF-8. With a ``problems`` list, problems that leave the data usable (a repeated key:
+    the first value is kept) are appended to it instead of raised.
     """
-    text = Path(path).read_text(encoding="utf-8")
-    return loads(text, display or str(path), problems)
+    shown = display or str(path)
+    return loads(read_text(path, shown), shown, problems, at)
 
 
-def loads(text: str, display: str = "<string>", problems: list[RulesError] | None = None) -> Source:
+def read_text(path: str | Path, display: str) -> str:
+    """The UTF-8 text of a regular file of at most ``MAX_FILE_BYTES``; ``display`` names it in errors.
+
+    The file is opened without blocking and checked before anything is read, so a pipe or a
+    device such as ``/dev/zero`` is refused at once.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise RuleFileError(
+                "not a regular file (a folder, pipe or device?); expected a rule file", Location(display)
+            )
+        content = file.read(MAX_FILE_BYTES + 1)
+    if len(content) > MAX_FILE_BYTES:
+        raise RuleFileError(
+            f"the file is larger than {MAX_FILE_BYTES} bytes, the most a rule file may hold", Location(display)
+        )
+    return content.decode("utf-8")
+
+
+def loads(text: str, display: str = "<string>", problems: list[RulesError] | None = None, at: str = "") -> Source:
     """Load YAML text; ``display`` names it in locations. Empty text loads as ``None``.
 
-    ``problems`` as in :func:`load`.
+    ``problems`` and ``at`` as in :func:`load`.
     """
     try:
         node = yaml.compose(text, Loader=_Loader)
@@ -165,12 +211,16 @@ def loads(text: str, display: str = "<string>", problems: list[RulesError] | Non
         raise YamlError(f"not valid YAML: {what}", where) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"not valid YAML: {exc}", Location(display)) from None
+    except RecursionError:  # the pure-Python composer (no libyaml) recurses per level
+        raise YamlError(f"nesting deeper than {MAX_DEPTH} levels", Location(display)) from None
     positions = PositionMap(texts={display: text.splitlines()})
-    if node is None:
+    if node is None:  # empty, or comments only: the whole file is the place of any problem
+        positions.values[at] = Location(display)
         return Source(display, None, positions)
-    _check_expansion(node, display)
+    if "&" in text:  # an anchor, so maybe aliases: measure what they expand to first
+        _check_expansion(node, display)
     builder = _Builder(display, positions)
-    data = builder.build(node, "", 0)
+    data = builder.build(node, at, 0)
     if problems is None and builder.problems:
         raise builder.problems[0]
     if problems is not None:
@@ -231,16 +281,18 @@ class _Builder:
         return Location(self.file, mark.line + 1, mark.column + 1)
 
     def build(self, node: yaml.Node, ptr: str, depth: int) -> Plain:
+        if depth > MAX_DEPTH:
+            raise YamlError(f"nesting deeper than {MAX_DEPTH} levels", self.loc(node.start_mark))
         self.positions.values.setdefault(ptr, self.loc(node.start_mark))
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, ptr, depth)
         if isinstance(node, yaml.SequenceNode):
-            self.check_tag(node, _T + "seq")
+            self.check_tag(node, _SEQ_TAGS)
             return [self.build(item, pointer(ptr, i), depth + 1) for i, item in enumerate(node.value)]
         assert isinstance(node, yaml.ScalarNode)  # composing makes mappings, sequences and scalars only
         return self.scalar(node, ptr)
 
-    def check_tag(self, node: yaml.Node, *allowed: str) -> None:
+    def check_tag(self, node: yaml.Node, allowed: Collection[str]) -> None:
         if node.tag not in allowed:
             tag = node.tag.replace(_T, "!!")
             raise YamlError(
@@ -250,7 +302,7 @@ class _Builder:
             )
 
     def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict[str, Plain]:
-        self.check_tag(node, _T + "map")
+        self.check_tag(node, _MAP_TAGS)
         out: dict[str, Plain] = {}
         seen: dict[str, Location] = {}
         merged: list[yaml.Node] = []
@@ -262,17 +314,18 @@ class _Builder:
                 raise YamlError(
                     "a mapping key must be a plain word, not a list or mapping", self.loc(key_node.start_mark)
                 )
+            self.check_tag(key_node, _SCALAR_TAGS)
             key = key_node.value
             key_loc = self.loc(key_node.start_mark)
             if key in seen:
                 first = seen[key]
-                self.problems.append(
-                    YamlError(
-                        f"duplicate key {key!r} (first given at line {first.line}, column {first.column}; "
-                        "expected each key once per mapping)",
-                        key_loc,
-                    )
+                repeated = YamlError(
+                    f"duplicate key {key!r} (first given at line {first.line}, column {first.column}; "
+                    "expected each key once per mapping)",
+                    key_loc,
                 )
+                repeated.kept = True
+                self.problems.append(repeated)
                 continue
             seen[key] = key_loc
             child = pointer(ptr, key)
@@ -286,8 +339,15 @@ class _Builder:
         return out
 
     def scalar(self, node: yaml.ScalarNode, ptr: str) -> Plain:
-        self.check_tag(node, *_SCALAR_TAGS)
-        value = self.constructor.construct_object(node, deep=True)
+        self.check_tag(node, _SCALAR_TAGS)
+        if node.tag == _STR_TAG:
+            value: Plain = node.value
+        elif node.tag == _INT_TAG and len(node.value) > _INT_TEXT:
+            raise self.too_large(node)
+        else:
+            value = self.constructor.yaml_constructors[node.tag](self.constructor, node)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+            raise self.too_large(node)
         if isinstance(value, (datetime.date, datetime.datetime)):
             value = node.value
         if isinstance(value, float) and not math.isfinite(value):
@@ -297,6 +357,14 @@ class _Builder:
             last_line = end.line + (1 if end.column > 0 else 0)
             self.positions.spans[ptr] = _Span(self.loc(node.start_mark), last_line, node.style)
         return value
+
+    def too_large(self, node: yaml.ScalarNode) -> YamlError:
+        shown = node.value if len(node.value) <= 24 else f"{node.value[:12]}...{node.value[-6:]}"
+        return YamlError(
+            f"the number {shown} ({len(node.value)} characters) is too large; "
+            f"expected a whole number from -{MAX_INT} to {MAX_INT}",
+            self.loc(node.start_mark),
+        )
 
 
 def _segments(span: _Span, lines: list[str]) -> Iterator[tuple[int, int, str]]:

@@ -15,13 +15,25 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
-from ..errors import DslNameError, DslSyntaxError, DslTypeError, RulesError
+from ..errors import (
+    DslLeakError,
+    DslLimitError,
+    DslNameError,
+    DslSyntaxError,
+    DslTypeError,
+    DslValueError,
+    RulesError,
+    did_you_mean,
+)
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import CheckedProgram, Generated, Kind, generate
 from .declared import check_contexts, check_declarations
-from .parse import DslParseError, ExprStmt, Program, parse
+from .flow import Checked, ruleset_flow
+from .fold import constant_problems
+from .parse import Choose, DslParseError, ExprStmt, Program, parse, walk
 from .parse import caret as _caret
+from .reads import Reads, unread
 from .registry import CORE, Registry
 
 __all__ = ["CORE", "Compiled", "Generated", "compile_ruleset", "parse"]
@@ -34,7 +46,22 @@ ITEM_CODE = {
     ("buildings", "buildings"): (("points", "ability"), "building"),
     ("scoring", "rules"): (("effect",), None),
 }
-_ERRORS = {"dsl/syntax": DslSyntaxError, "dsl/name": DslNameError, "dsl/type": DslTypeError}
+_ERRORS = {
+    "dsl/syntax": DslSyntaxError,
+    "dsl/name": DslNameError,
+    "dsl/type": DslTypeError,
+    "dsl/limit": DslLimitError,
+    "dsl/value": DslValueError,
+}
+
+
+class Decision(NamedTuple):
+    """Where a decision label's first ``choose`` stands: its program, its offset in that
+    program's text, and whether every chooser decides at once (``choose each``)."""
+
+    code: str
+    offset: int
+    each: bool
 
 
 class Procedure(NamedTuple):
@@ -68,6 +95,8 @@ class Compiled:
     invariants: tuple[Invariant, ...] = ()
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
+    action_values: dict[str, str] = field(default_factory=dict)  # decision label -> code of its values
+    revealed_decisions: frozenset[str] = frozenset()  # secret decisions whose value a reveal() shows
     _generated: Generated | None = field(default=None, repr=False, compare=False)
 
     def generated(self, key: str | None = None) -> Generated:
@@ -83,6 +112,15 @@ class Compiled:
                 key,
             )
         return self._generated
+
+    def decision_labels(self) -> dict[str, Decision]:
+        """Every decision label of the flow -> where its first ``choose`` stands."""
+        out: dict[str, Decision] = {}
+        for code_id, checked in self.programs.items():
+            for node in walk(checked.program):
+                if isinstance(node, Choose):
+                    out.setdefault(node.label, Decision(code_id, node.pos, node.each is not None))
+        return out
 
 
 def compile_ruleset(
@@ -110,6 +148,9 @@ def compile_ruleset(
         return None, errors
     compiled = Compiled(registry=registry)
     base = _base_scope(data, compiled)
+    reads = Reads()
+    reads.add_registry(registry)
+    checked: list[Checked] = []
     for ptr, text, role in sources:
         if ptr not in programs:
             continue
@@ -128,10 +169,15 @@ def compile_ruleset(
             resolved = {}
         else:
             problems, resolved = check(programs[ptr], scope)
+            problems = problems or constant_problems(programs[ptr], resolved)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
+        reads.add(
+            programs[ptr], resolved, _declared_params(data, role.kind, role.key) if isinstance(role, ItemRole) else ()
+        )
+        checked.append(_checked(ptr, programs[ptr], resolved, role))
         given = frozenset(scope.locals)
         if isinstance(role, InvariantRole):
             item = role.item
@@ -141,7 +187,9 @@ def compile_ruleset(
         kind: Kind = "main" if isinstance(role, MainRole) else "procedure" if isinstance(role, ProcRole) else "item"
         params = tuple(role.params) if isinstance(role, ProcRole) else ()
         compiled.programs[ptr] = CheckedProgram(ptr, programs[ptr], resolved, kind, params, given)
-        if isinstance(role, ProcRole):
+        if isinstance(role, ActionSpaceRole):
+            compiled.action_values[role.label] = ptr
+        elif isinstance(role, ProcRole):
             compiled.procedures[role.name] = Procedure(ptr, tuple(role.params))
         elif isinstance(role, ItemRole):
             item, singular = role.item, role.singular
@@ -153,9 +201,62 @@ def compile_ruleset(
             if role.kind == "scoring":
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
+    if not errors:
+        errors += unread(data, positions, reads)
+    if not errors:
+        errors += _leaks(data, positions, checked, compiled)
     compiled.main = "/game/flow/main"
     errors += check_contexts(compiled.programs.values(), data, positions)
+    if not errors:
+        errors += _check_action_space(game, compiled, positions)
     return (compiled if not errors else None), errors
+
+
+def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: PositionMap) -> list[RulesError]:
+    """Every ``action_space`` entry names a decision label of the flow (checked only when the
+    section is there). A decision without an entry does not stop the ruleset from loading
+    and playing (a variant may add one): asking for its numbers raises ActionSpaceError."""
+    declared = game.get("action_space")
+    if not isinstance(declared, dict):
+        return []
+    labels = compiled.decision_labels()
+    errors: list[RulesError] = [
+        DslNameError(
+            f"action_space declares {label!r}, but no decision of the flow is labelled so{did_you_mean(label, labels)}",
+            positions.key_at(pointer("/game/action_space", label)),
+        )
+        for label in declared
+        if label not in labels
+    ]
+    return errors
+
+
+def _checked(ptr: str, program: Program, resolved: Resolution, role: Role) -> Checked:
+    if isinstance(role, ProcRole):
+        return Checked(ptr, program, resolved, False, (role.name, tuple(role.params)))
+    if isinstance(role, ItemRole):
+        return Checked(ptr, program, resolved, True, field=role.field if role.kind != "scoring" else None)
+    return Checked(ptr, program, resolved, isinstance(role, MainRole))
+
+
+def _leaks(
+    data: dict[str, Any], positions: PositionMap, checked: list[Checked], compiled: Compiled
+) -> list[RulesError]:
+    """The information-flow check (:mod:`.flow`): a located ``dsl/leak`` per leak."""
+    visibility = {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
+    texts = {c.ptr: c.program.text for c in checked}
+
+    def locate(ptr: str, offset: int) -> str:
+        at = positions.in_scalar(ptr, offset)
+        return f"{at.file.rsplit('/', 1)[-1]}:{at.line}:{at.column}"
+
+    registry = compiled.registry
+    found = ruleset_flow(checked, visibility, registry.secret_reads, locate, registry.shape_only)
+    compiled.revealed_decisions = found.revealed_decisions()
+    return [
+        DslLeakError(leak.message, positions.in_scalar(leak.home, leak.offset), _caret(texts[leak.home], leak.offset))
+        for leak in found.leaks
+    ]
 
 
 # -- what each DSL string of a ruleset is ---------------------------------------------------------
@@ -188,7 +289,13 @@ class InvariantRole(NamedTuple):
     item: dict[str, Any]
 
 
-Role = MainRole | ProcRole | ItemRole | InvariantRole
+class ActionSpaceRole(NamedTuple):
+    """The ``values`` of a decision label's ``action_space`` entry (over the rule data alone)."""
+
+    label: str
+
+
+Role = MainRole | ProcRole | ItemRole | InvariantRole | ActionSpaceRole
 
 
 def _dsl_sources(data: dict[str, Any]) -> Iterator[tuple[str, str, Role]]:
@@ -213,6 +320,11 @@ def _dsl_sources(data: dict[str, Any]) -> Iterator[tuple[str, str, Role]]:
             for name in fields:
                 if isinstance(item.get(name), str):
                     yield f"/{kind}/{key}/{i}/{name}", item[name], ItemRole(kind, key, name, item, singular)
+    space = (data.get("game") or {}).get("action_space")
+    if isinstance(space, dict):
+        for label, entry in space.items():
+            if isinstance(entry, dict) and isinstance(entry.get("values"), str):
+                yield pointer(pointer("/game/action_space", label), "values"), entry["values"], ActionSpaceRole(label)
     for i, item in enumerate((data.get("invariants") or {}).get("invariants") or []):
         if isinstance(item, dict) and isinstance(item.get("check"), str):
             yield f"/invariants/invariants/{i}/check", item["check"], InvariantRole(item)
@@ -259,6 +371,11 @@ def _scope_for(role: Role, base: Scope, data: dict[str, Any], compiled: Compiled
         scope = _with(base, {})
         scope.may_wait = False
         scope.may_change = False
+        return scope
+    if isinstance(role, ActionSpaceRole):  # over the rule data alone: no state, no decisions
+        scope = _with(base, {})
+        scope.state = {}
+        scope.may_wait = scope.may_change = False
         return scope
     kind, key = role.kind, role.key
     params = _declared_params(data, kind, key)

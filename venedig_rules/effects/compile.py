@@ -63,6 +63,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 from ..errors import RuleRuntimeError
+from ..limits import MAX_INT, MAX_REPEAT
 from . import parse as ast
 from . import runtime
 from .check import (
@@ -78,7 +79,7 @@ from .check import (
 )
 from .context import Ref
 from .registry import Primitive, Registry
-from .runtime import MAX_INT, MAX_REPEAT, RULE_FAILURES, STOP, combine, freeze
+from .runtime import RULE_FAILURES, STOP, combine, freeze
 
 __all__ = [
     "MAX_REPEAT",

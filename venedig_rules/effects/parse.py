@@ -12,14 +12,23 @@ venedig_rules.effects.parse.DslParseError: unexpected '6' at offset 11; expected
 from __future__ import annotations
 
 import ast as _pyast
+import hashlib
+import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
-from importlib import resources
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:
+    # lark is imported when the first text is parsed, not with the package (a fast start)
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
+
+from ..limits import MAX_DSL_DEPTH, MAX_INT
+
+#: Longest number text converted before its value is checked against ``MAX_INT``.
+_INT_TEXT = 20
 
 
 # -- AST --------------------------------------------------------------------------------------
@@ -158,21 +167,119 @@ class DslParseError(ValueError):
 
 @cache
 def _parser() -> Lark:
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     # The AST is built while parsing (no parse tree): each node takes its position from its
-    # first token or child node.
-    return Lark(grammar, parser="lalr", transformer=_Build(), maybe_placeholders=True)
+    # first token or child node. The parser's tables are stored with the package (see
+    # parser_tables).
+    from .parser_tables import load_parser
+
+    return load_parser(_Build())
 
 
 @cache
 def parse(text: str) -> Program:
-    """Parse DSL text; raises :class:`DslParseError` with the offset and expected tokens."""
+    """Parse DSL text; raises :class:`DslParseError` with the offset and expected tokens.
+
+    The texts of the bundled rulesets were parsed when the package was made (see
+    :data:`PARSED`): their ASTs are read, not parsed again."""
+    shipped = _shipped().get(text)
+    if shipped is not None:
+        return Program(decode(shipped), text)
+    return parse_text(text)
+
+
+def parse_text(text: str) -> Program:
+    """Parse DSL text with the parser, never from what was shipped (as :func:`parse`)."""
+    from lark.exceptions import UnexpectedInput
+
     try:
         # the transformer builds the AST while parsing: the result is _Build.start's list
         body = cast("list[Node]", _parser().parse(text))
-        return Program(tuple(body), text)
     except UnexpectedInput as exc:
         raise _parse_error(exc, text) from None
+    program = Program(tuple(body), text)
+    deepest = _too_deep(program)
+    if deepest is not None:
+        raise DslParseError(
+            f"nested deeper than {MAX_DSL_DEPTH} levels; expected simpler parts (name them with 'let')", deepest.pos
+        )
+    return program
+
+
+def _too_deep(program: Program) -> Node | None:
+    """The first node nested deeper than ``MAX_DSL_DEPTH`` (found without recursion: the
+    checker and the compiler recurse, and may, below that depth)."""
+    stack: list[tuple[Any, int]] = [(node, 1) for node in program.body]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, tuple):
+            stack.extend((item, depth) for item in value)
+        elif isinstance(value, Node):
+            if depth > MAX_DSL_DEPTH:
+                return value
+            stack.extend((child, depth + 1) for child in vars(value).values())
+    return None
+
+
+# -- the parses of the bundled rulesets' texts, shipped with the package ---------------------------
+#: The shipped parses, beside this module: ``{"fingerprint": ..., "programs": {text: encoded
+#: body}}``, written by :mod:`venedig_rules.engine.startup`. They are used only while their
+#: fingerprint is this grammar's and this module's: stale, they are ignored, never wrong.
+PARSED = "parsed_bundled.json"
+
+
+def parsed_path() -> Path:
+    """Where the shipped parses are: :data:`PARSED` beside this module."""
+    return Path(__file__).with_name(PARSED)
+
+
+def fingerprint() -> str:
+    """sha256 of what a parse depends on: the grammar and this module (its AST classes and the
+    builder); "" when this module's source cannot be read (then nothing shipped is used)."""
+    from .parser_tables import grammar_text
+
+    try:
+        source = Path(__file__).with_name("parse.py").read_text(encoding="utf-8")  # (also in a compiled build)
+    except OSError:
+        return ""
+    return hashlib.sha256(f"{grammar_text()}\0{source}".encode()).hexdigest()
+
+
+def encode(node: Any) -> Any:
+    """An AST (a node, or a tuple of nodes) as JSON data: a node is ``{class name: [fields]}``,
+    a tuple a list; :func:`decode` reverses it.
+
+    >>> body = parse("let x = [1, 'a']; f(x, n: -x)").body
+    >>> decode(encode(body)) == body
+    True
+    """
+    if isinstance(node, Node):
+        return {type(node).__name__: [encode(getattr(node, f.name)) for f in fields(node)]}
+    if isinstance(node, tuple):
+        return [encode(item) for item in node]
+    return node
+
+
+def decode(data: Any) -> Any:
+    """The AST that :func:`encode` wrote as ``data``."""
+    if isinstance(data, dict):
+        ((name, values),) = data.items()
+        return _NODE_CLASSES[name](*[decode(v) for v in values])
+    if isinstance(data, list):
+        return tuple(decode(item) for item in data)
+    return data
+
+
+@cache
+def _shipped() -> dict[str, Any]:
+    """The shipped parses by text, when they were made from this grammar and this module."""
+    try:
+        stored = json.loads(parsed_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(stored, dict) or stored.get("fingerprint") != fingerprint() or not fingerprint():
+        return {}
+    programs: dict[str, Any] = stored.get("programs") or {}
+    return programs
 
 
 _TOKEN_NAMES = {
@@ -213,6 +320,8 @@ def _one_of(names: tuple[str, ...]) -> str:
 
 
 def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     expected = tuple(
         sorted({_token_name(t) for t in getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ()})
     )
@@ -235,9 +344,9 @@ def _parse_error(exc: UnexpectedInput, text: str) -> DslParseError:
 
 def _pos(item: Token | Node) -> int:
     """Where a token or an AST node starts."""
-    if isinstance(item, Token):
-        return item.start_pos or 0  # lark's lexer sets it on every token
-    return item.pos
+    if isinstance(item, Node):
+        return item.pos
+    return item.start_pos or 0  # lark's lexer sets it on every token
 
 
 #: What a rule of the grammar hands its builder: tokens, nodes built already, None for a
@@ -245,14 +354,22 @@ def _pos(item: Token | Node) -> int:
 _Items = list[Any]
 
 
-class _Build(Transformer[Token, list[Node]]):
-    """Rule by rule, while parsing: tokens and nodes -> AST nodes."""
+class _Build:
+    """Rule by rule, while parsing: tokens and nodes -> AST nodes. (Lark calls the method
+    named after each rule; a plain class, not a lark Transformer, so that defining it needs
+    no lark.)"""
 
     def start(self, items: _Items) -> list[Node]:
         return items
 
     def int(self, items: _Items) -> Const:
-        return Const(_pos(items[0]), int(items[0]))
+        token = items[0]
+        if len(token) > _INT_TEXT or int(token) > MAX_INT:
+            shown = token if len(token) <= 24 else f"{token[:12]}...{token[-6:]}"
+            raise DslParseError(
+                f"the number {shown} ({len(token)} digits) is too large; expected at most {MAX_INT}", _pos(token)
+            )
+        return Const(_pos(token), int(token))
 
     def string(self, items: _Items) -> Const:
         return Const(_pos(items[0]), _pyast.literal_eval(str(items[0])))
@@ -378,6 +495,10 @@ class _Build(Transformer[Token, list[Node]]):
     def repeat_stmt(self, items: _Items) -> Repeat:
         keyword, count, body = items
         return Repeat(_pos(keyword), count, body)
+
+
+#: The AST's node classes by name, for :func:`decode`.
+_NODE_CLASSES: dict[str, type[Node]] = {cls.__name__: cls for cls in Node.__subclasses__()}
 
 
 def walk(node: Any) -> Iterator[Node | Program]:

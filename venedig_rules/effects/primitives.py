@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, Any, TypeVar
 
 from ..errors import RuleRuntimeError
+from ..limits import MAX_RANGE
 from .context import CallRequestLike, Context
 from .registry import CORE, OMITTED, ListRef, Player
-from .runtime import MAX_LIST
 
 __all__ = ["RuleRuntimeError"]
 
@@ -156,8 +156,8 @@ def reversed_(ctx: Context, items: Sequence[Any]) -> tuple[Any, ...]:
 @P(example="range(1, 4)  # [1, 2, 3]")
 def range_(ctx: Context, low: int, high: int) -> tuple[int, ...]:
     """The whole numbers from low up to high, high excluded."""
-    if high - low > MAX_LIST:
-        raise RuleRuntimeError(f"range({low}, {high}) is too long (a list holds at most {MAX_LIST})")
+    if high - low > MAX_RANGE:
+        raise RuleRuntimeError(f"range({low}, {high}) is too long: it would hold more than {MAX_RANGE} numbers")
     return tuple(range(low, high))
 
 
@@ -172,6 +172,12 @@ def position(ctx: Context, items: Sequence[Any], item: Any) -> int | None:
 def item_at(ctx: Context, items: Sequence[Any], n: int) -> Any:
     """The item at 0-based index n, or none when out of range."""
     return items[n] if 0 <= n < len(items) else None
+
+
+@P(example="get(order, 5, none)")
+def get(ctx: Context, items: Sequence[Any], i: int, default: Any) -> Any:
+    """The item at 0-based index i (negative: from the end), or default when out of range."""
+    return items[i] if -len(items) <= i < len(items) else default
 
 
 # -- players ---------------------------------------------------------------------------------
@@ -226,6 +232,13 @@ def param(ctx: Context, item: str, name: str, default: Any = OMITTED) -> Any:
 def field(ctx: Context, item: str, field: str) -> Any:
     """A plain field of an item (type, building, component, count, ...), or none."""
     return ctx.item(item).get(field)
+
+
+@P(example='declassify(steps, "the gondola moves on the open track")')
+def declassify(ctx: Context, value: Any, why: str) -> Any:
+    """``value``, declassified: the flow check lets it reach what every seat sees. ``why``
+    quotes the rulebook sentence that shows it (docs/dsl.md, "Hidden information")."""
+    return value
 
 
 @P(

@@ -57,6 +57,7 @@ from .parse import (
     Unary,
 )
 from .runtime import RULE_FAILURES, freeze
+from .runtime import item as _item
 from .runtime import loop_items as _loop_items
 from .runtime import repeat_count as _repeat_count
 
@@ -520,13 +521,7 @@ class _Builder:
             return of_player
         items = self.expr(base)
 
-        def item(L: Locals, C: Running) -> Any:
-            seq, i = items(L, C), index(L, C)
-            if not isinstance(i, int) or isinstance(i, bool):
-                raise RuleRuntimeError(f"a list index must be a number, not {i!r}")
-            return seq[i] if -len(seq) <= i < len(seq) else None
-
-        return item
+        return lambda L, C: _item(items(L, C), index(L, C))
 
     def binop(self, node: BinOp) -> Fn:
         a, b, op = self.expr(node.left), self.expr(node.right), node.op

@@ -86,9 +86,25 @@ class Primitive:
 
 @dataclass(eq=False)
 class Registry:
-    """A set of primitives; ``extend`` makes a new registry with more (a game's own)."""
+    """A set of primitives; ``extend`` makes a new registry with more (a game's own).
+
+    A game module's Python may read ``game.yaml`` constants and item params directly
+    (``rules.constant("hand_limit")``): it declares their names in ``constants_read`` and
+    ``params_read``, so the check that every declared datum is read counts them
+    (``tests/test_reads.py`` checks each declaration against the module's source). A
+    primitive reading hidden or owner-only state through ``ctx`` says which in
+    ``secret_reads`` (for the information-flow check, :mod:`venedig_rules.effects.flow`)."""
 
     primitives: dict[str, Primitive] = field(default_factory=dict)
+    constants_read: frozenset[str] = frozenset()
+    params_read: frozenset[str] = frozenset()
+    #: primitive name -> the state variables it reads through ``ctx`` that some seat may not
+    #: see (the flow check makes its value secret as theirs; ``tests/test_flow.py`` checks it)
+    secret_reads: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: primitive name -> the parameters of which it reads only what every view shows of a
+    #: state variable (which entries are none, how long it is): a hidden one passed there
+    #: gives away nothing
+    shape_only: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def get(self, name: str) -> Primitive | None:
         return self.primitives.get(name)
@@ -97,7 +113,13 @@ class Registry:
         return self.primitives.keys()
 
     def extend(self, other: Registry) -> Registry:
-        return Registry({**self.primitives, **other.primitives})
+        return Registry(
+            {**self.primitives, **other.primitives},
+            self.constants_read | other.constants_read,
+            self.params_read | other.params_read,
+            {**self.secret_reads, **other.secret_reads},
+            {**self.shape_only, **other.shape_only},
+        )
 
     def primitive(
         self,

@@ -30,19 +30,8 @@ from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
 from ..errors import RuleRuntimeError
+from ..limits import MAX_INT, MAX_ITEMS, MAX_LIST, MAX_REPEAT, MAX_STEPS
 
-#: Largest count a ``repeat`` may run.
-MAX_REPEAT: Final = 100_000
-#: Loop rounds and calls one action may run (``new_game`` counts as one action).
-MAX_STEPS: Final = 1_000_000
-#: Items one list may hold.
-MAX_LIST: Final = 10_000
-#: Items one value may hold, counting the items of the lists inside it (a list inside
-#: counts as one item plus its own items).
-MAX_ITEMS: Final = 100_000
-#: The largest whole number (the smallest is its negative): every number a JavaScript
-#: client reads exactly.
-MAX_INT: Final = 2**53 - 1
 #: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
 #: reported as rule errors with the place of the statement that failed.
 RULE_FAILURES: Final = (TypeError, ValueError, KeyError, IndexError)
@@ -238,10 +227,16 @@ def arith(op: str, x: Any, y: Any) -> Any:
 
 
 def item(seq: Any, i: Any) -> Any:
-    """``seq[i]``: a negative index counts from the end; out of range is none."""
+    """``seq[i]``: a negative index counts from the end; out of range is an error that
+    names ``get()``, the way to ask for an item that may be missing."""
     if not isinstance(i, int) or isinstance(i, bool):
         raise RuleRuntimeError(f"a list index must be a number, not {show(i)}")
-    return seq[i] if -len(seq) <= i < len(seq) else None
+    if -len(seq) <= i < len(seq):
+        return seq[i]
+    raise RuleRuntimeError(
+        f"index {i} is out of range of a list of {len(seq)} item(s)"
+        " (write get(list, i, default) where a missing item is expected)"
+    )
 
 
 def combine(old: Any, op: str, value: Any) -> Any:

@@ -7,7 +7,7 @@ seat to move with the decision's public sentence (``p1 is choosing a building si
 nothing of its options, whether the decision is secret or not.
 
 >>> import venedig_rules as vr
->>> game = vr.load("venedig").new_game(players=3, seed=7)
+>>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
 >>> d = describe(game, 0)
 >>> d["prompt"], d["options"][0]["text"], d["options"][-1]["action"]
 ('Lay out building cards, or none', 'Lay out 1 Basilica card', 'p0 pass')

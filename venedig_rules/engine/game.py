@@ -19,15 +19,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RuleRuntimeError, VenedigError
+from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
+from ..limits import MAX_SEED_BITS, SEED_BITS
+from . import actions as numbering
+from . import observation as _observation
+from . import sampling as _sampling
 from .decisions import DecisionDescription, describe
 from .events import Event
 from .machine import Machine, Pending, State, initial_state
-from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
+from .notation import Action, ActionSyntaxError, IllegalActionError, has_number, parse_action, plain_action, same_value
 from .refusal import why_illegal
 from .ruleset_base import RulesetBase
 from .seatview import build_view
@@ -73,16 +78,18 @@ class Game:
     #: What runs the rules (the tests swap in the reference interpreter's machine).
     machine: type[Machine] = Machine
 
-    def __init__(self, rules: RulesetBase, players: int, seed: int, *, record: bool = True, _start: bool = True):
+    def __init__(
+        self, rules: RulesetBase, players: int, seed: int | None = None, *, record: bool = True, _start: bool = True
+    ):
         if rules.compiled is None:
             raise VenedigError(f"ruleset {rules.name!r} has no flow yet: it can be validated and described, not played")
-        if players not in rules.players:
-            raise ValueError(
-                f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
+        if not isinstance(players, int) or isinstance(players, bool) or players not in rules.players:
+            raise GameArgumentError(
+                f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {_shown(players)}"
             )
         self.rules = rules
-        self.players = players
-        self.seed = seed
+        self.players = int(players)
+        self.seed = secret_seed() if seed is None else checked_seed(seed)
         self.record = record
         self._events: list[Event] = []  # every event (none kept when not recording)
         self._unrecorded = 0  # events not kept (record=False): they still count in positions
@@ -90,7 +97,9 @@ class Game:
         self._history: list[tuple[State, int]] = []
         self._legal: dict[int, tuple[Action, ...]] | None = None
         if _start:
-            run = self.machine(rules, players, initial_state(rules, players, seed), self._events if record else None)
+            run = self.machine(
+                rules, self.players, initial_state(rules, self.players, self.seed), self._events if record else None
+            )
             self._state = run.run()
             self._unrecorded = run.unrecorded
 
@@ -104,20 +113,24 @@ class Game:
         return pending.movers()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        """The legal actions of ``player`` (of the only player to move when omitted), sorted."""
+        """The legal actions of ``player`` (of the only player to move when omitted), sorted;
+        ``[]`` for a seat that is not to move. A GameArgumentError for what is not a seat."""
         if player is None:
-            movers = self.to_move
-            if len(movers) != 1:
-                raise ValueError(
-                    f"say whose actions: players {list(movers)} are to move"
-                    if movers
-                    else "nobody is to move: the game is over"
-                )
-            player = movers[0]
+            player = self._only_mover()
+        seat = self._seat(player)
         pending = self._state.pending
         if pending is None or self._state.over:
             return []
-        return list(pending.legal_actions(player))
+        return list(pending.legal_actions(seat))
+
+    def _seat(self, player: Any) -> int:
+        """``player`` when it is a seat of this game (a whole number from 0), else a GameArgumentError."""
+        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players:
+            return int(player)
+        raise GameArgumentError(
+            f"{_shown(player)} is not a seat of this game; expected a whole number from 0 to {self.players - 1}"
+            " (or None for a spectator's view)"
+        )
 
     def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
         if self._legal is None:
@@ -199,41 +212,49 @@ class Game:
 
     def view(
         self,
-        player: int | None,
+        player: int | None = None,
         since: int = 0,
         *,
         compact: bool = False,
         lang: str = "en",
         names: Sequence[str] | None = None,
+        spectator: bool = False,
     ) -> GameView:
         """What ``player`` may know, JSON-safe: hidden values and others' secrets redacted,
         in the event log too, each event with its ``text``; the seat's ``decision``, who is
         ``waiting_for`` what, and the ``cursor``. ``since``: only the events after the first
         ``since`` the seat has received (pass the last view's ``cursor``). ``compact``: no
         null entries. ``lang``, ``names``: the language and the seats' names of the texts.
-        ``player=None`` is a spectator: only what every seat may know (the one public view
-        that ``waiting_for``, board pictures and the web front end use). A game made with
-        ``record=False`` keeps no events: it gives only ``view(p, since=game.position.events)``
-        (no events; its ``cursor`` counts every event of the game) and refuses the others
-        with NotRecordedError.
+        ``player=None`` (or ``spectator=True``) is a spectator: only what every seat may know
+        (the one public view that ``waiting_for``, board pictures and the web front end use).
+        Anything else that is not a seat of the game (``view(True)``, ``view(99)``,
+        ``view("0")``) or a ``since`` that is no count of received events is a GameArgumentError.
+        A game made with ``record=False`` keeps no events: it gives only
+        ``view(p, since=game.position.events)`` (no events; its ``cursor`` counts every event
+        of the game) and refuses the others with NotRecordedError.
 
         >>> import venedig_rules as vr
-        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
         >>> view = game.view(1)
         >>> game.view(1, since=view["cursor"])["events"], view["waiting_for"][0]["prompt"]
         ([], 'p0 is laying out building cards')
         >>> game.view(None)["state"]["hand"], game.view(None)["decision"]
-        ([{'hidden': 5}, {'hidden': 5}, {'hidden': 5}], None)
+        ([{'hidden': 3}, {'hidden': 3}, {'hidden': 3}], None)
+        >>> game.view(spectator=True) == game.view(None)
+        True
         """
+        if spectator and player is not None:
+            raise GameArgumentError(f"a view is a seat's or a spectator's, not both (seat {_shown(player)})")
+        seat = None if player is None else self._seat(player)
         if not self.record:
-            if since != self._unrecorded:
+            if type(since) is not int or since != self._unrecorded:
                 raise self._not_recorded(
-                    f"the events since {since} in a view (ask view(p, since=game.position.events))"
+                    f"the events since {_shown(since)} in a view (ask view(p, since=game.position.events))"
                 )
-            view = build_view(self, player, 0, compact=compact, lang=lang, names=names)
+            view = build_view(self, seat, 0, compact=compact, lang=lang, names=names)
             view["cursor"] = since
             return view
-        return build_view(self, player, since, compact=compact, lang=lang, names=names)
+        return build_view(self, seat, since, compact=compact, lang=lang, names=names)
 
     def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
         """The pending decision of ``player``, for people, or None when that seat is not to
@@ -241,7 +262,7 @@ class Game:
         (one per legal action, in ``legal_actions`` order: ``action``, ``text``, ``refs``).
 
         >>> import venedig_rules as vr
-        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
         >>> game.decision(0, lang="de")["options"][0]["text"]
         '1 Basilika-Karte ausspielen'
         >>> game.decision(1) is None
@@ -272,10 +293,11 @@ class Game:
                 raise IllegalActionError(str(exc)) from None
         elif not isinstance(action, Action):
             raise IllegalActionError(
-                f"{action!r} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
+                f"a {type(action).__name__} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
+        action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
         pending = self._state.pending
-        if pending is None or self._state.over or not pending.accepts(action):
+        if pending is None or self._state.over or not pending.accepts(action) or not self._offered(action):
             raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         return self._resume(pending, action)
 
@@ -291,9 +313,7 @@ class Game:
         True
         """
         pending = self._state.pending
-        if player is None:
-            movers = self.to_move
-            player = movers[0] if len(movers) == 1 else -1
+        player = self._only_mover() if player is None else self._seat(player)
         actions = pending.legal_actions(player) if pending is not None and not self._state.over else ()
         if index.__class__ is not int or not 0 <= index < len(actions) or pending is None:
             raise IllegalActionError(
@@ -320,7 +340,18 @@ class Game:
         self._legal = None
         return self
 
+    def _offered(self, action: Action) -> bool:
+        """Whether an action ``accepts`` took is offered with the very kinds of its value:
+        ``accepts`` compares with ``==``, to which ``True`` is ``1``."""
+        if not has_number(action.value):
+            return True
+        legal = self._legal_by_player().get(action.player, ())
+        return any(a.name == action.name and same_value(a.value, action.value) for a in legal)
+
     def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
+        text = str(action)
+        if len(text) > 200 and all(len(str(a)) < len(text) for options in legal.values() for a in options):
+            return f"{_short(text)} is not legal: it is {len(text)} characters long, longer than any legal action now"
         return why_illegal(self, action)
 
     def undo(self) -> Game:
@@ -352,6 +383,97 @@ class Game:
         other._actions = list(self._actions)
         other._history = list(self._history)
         return other
+
+    # -- research (engine/sampling.py, engine/actions.py, engine/observation.py) ------------
+    def sample(self, player: int, seed: int) -> Game:
+        """A new game consistent with everything ``player`` has seen: the same
+        ``view(player)``, with what that seat cannot see (other hands, face-down items,
+        deck order, others' secret commits, future chance) drawn anew from ``seed``. For
+        search; see :mod:`venedig_rules.engine.sampling` and docs/bots.md.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=7)
+        >>> other = game.sample(0, seed=1)
+        >>> other.view(0) == game.view(0), other.value("hand", 0) == game.value("hand", 0)
+        (True, True)
+        """
+        return _sampling.sample(self, player, seed)
+
+    def legal_action_ids(self, player: int | None = None) -> list[int]:
+        """The numbers of ``player``'s legal actions in ``rules.action_space(players)``,
+        ascending (of the only player to move when omitted).
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> game.legal_action_ids(0), [str(game.decode(i, 0)) for i in game.legal_action_ids(0)]
+        ([2, 4, 5], ['p0 bid(two)', 'p0 bid(four)', 'p0 bid(five)'])
+        """
+        if player is None:
+            player = self._only_mover()
+        space, legal = numbering.action_space(self.rules, self.players), self.legal_actions(player)
+        return sorted(space.encode(a, legal) for a in legal)
+
+    def apply_index(self, index: int, player: int | None = None) -> Game:
+        """Apply the legal action numbered ``index`` (of ``player``; of the only player to
+        move when omitted). IllegalActionError, and the game untouched, when it is not legal.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> game.apply_index(5, player=0).actions
+        ['p0 bid(five)']
+        """
+        if player is None:
+            player = self._only_mover()
+        try:
+            action = self.decode(index, player)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        return self.apply(action)
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action`` now: ``rules.encode``, which for a decision numbered by
+        ``ordinal`` needs the legal actions of the moment."""
+        return numbering.action_space(self.rules, self.players).encode(action, self.legal_actions(action.player))
+
+    def decode(self, index: int, player: int | None = None) -> Action:
+        """The action numbered ``index`` for ``player`` now (of the only player to move when
+        omitted)."""
+        if player is None:
+            player = self._only_mover()
+        return numbering.action_space(self.rules, self.players).decode(index, player, self.legal_actions(player))
+
+    def _only_mover(self) -> int:
+        """The one seat to move, else a GameArgumentError (several are, or nobody)."""
+        movers = self.to_move
+        if len(movers) != 1:
+            raise GameArgumentError(
+                f"say whose actions: players {list(movers)} are to move"
+                if movers
+                else "nobody is to move: the game is over"
+            )
+        return movers[0]
+
+    def observation(self, player: int) -> list[float]:
+        """What ``player`` may see, as a flat list of numbers of ``rules.observation_shape``;
+        see :mod:`venedig_rules.engine.observation` and docs/research.md.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> (len(game.observation(0)),) == game.rules.observation_shape(2)
+        True
+        """
+        return _observation.observation(self, player)
+
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` knows, as text: the canonical JSON of ``view(player)`` (sorted
+        keys, no spaces). Two positions the seat cannot tell apart give the same text.
+
+        >>> import json, venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> json.loads(game.information_state_string(1)) == game.view(1)
+        True
+        """
+        return _observation.information_state_string(self, player)
 
     # -- saving ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -389,16 +511,24 @@ class Game:
                 f"{str(data.get('rules_hash'))[:12]}...), not {rules.name!r} "
                 f"({rules.rules_hash[:12]}...)"
             )
-        if data.get("checksum") != _checksum({k: v for k, v in data.items() if k != "checksum"}):
+        try:
+            checksum = _checksum({k: v for k, v in data.items() if k != "checksum"})
+        except (ValueError, TypeError, RecursionError):  # not JSON: a huge number, a loop, a key of another kind
+            raise SaveFileError("the file holds data that is not JSON: it was changed or damaged") from None
+        if data.get("checksum") != checksum:
             raise SaveFileError("the checksum does not match: the file was changed or damaged")
         players, seed, actions = data.get("players"), data.get("seed"), data.get("actions")
         if (
             not isinstance(players, int)
             or not isinstance(seed, int)
+            or isinstance(players, bool)
+            or isinstance(seed, bool)
             or not isinstance(actions, list)
             or not all(isinstance(a, str) for a in actions)
         ):
             raise SaveFileError("players and seed must be numbers and actions a list of action texts")
+        if seed.bit_length() > MAX_SEED_BITS:
+            raise SaveFileError(f"its seed has more than {MAX_SEED_BITS} bits; no game has such a seed")
         try:
             game = cls(rules, players, seed)
             for action in actions:
@@ -458,6 +588,32 @@ class Game:
             if not ok:
                 failed.append(f"{invariant.id}: {invariant.message}")
         return failed
+
+
+def secret_seed() -> int:
+    """A seed no seat can guess: ``limits.SEED_BITS`` random bits from :mod:`secrets`, the
+    width of the generator's state (what ``new_game`` uses when given no seed)."""
+    return secrets.randbits(SEED_BITS)
+
+
+def checked_seed(seed: Any) -> int:
+    """``seed`` when it is a whole number of at most ``limits.MAX_SEED_BITS`` bits, else a
+    GameArgumentError."""
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed.bit_length() <= MAX_SEED_BITS:
+        return int(seed)
+    what = f"a number of {seed.bit_length()} bits" if isinstance(seed, int) else _shown(seed)
+    raise GameArgumentError(f"a seed is a whole number of at most {MAX_SEED_BITS} bits, not {what}")
+
+
+def _shown(value: Any) -> str:
+    """What a caller gave, for a message: short, and never the digits of a huge number."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of {value.bit_length()} bits"
+    return _short(repr(value))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else f"{text[:60]}...{text[-14:]}"
 
 
 def _checksum(body: dict[str, Any]) -> str:

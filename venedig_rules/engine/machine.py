@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..effects.compile import Function, Generated
 from ..effects.context import CallRequestLike, Ref
-from ..effects.runtime import MAX_INT, MAX_STEPS, RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int
+from ..effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int
 from ..errors import Location, RuleRuntimeError
+from ..limits import MAX_CALL_DEPTH, MAX_INT, MAX_STEPS
 from . import events
 from . import rng as rnglib
 from .events import ChangeEvent, Event, MoveEvent, RulesetEvent
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from .ruleset_base import RulesetBase
 
 #: How deep effects may call each other (procedures, item effects, scoring rules).
-MAX_DEPTH = 64
+MAX_DEPTH = MAX_CALL_DEPTH
 
 Locals = dict[str, Any]
 
@@ -69,13 +70,15 @@ class Frame:
 
     __slots__ = ("code", "names", "owned", "pc", "shared", "target")
 
-    def __init__(self, code: str, pc: int, target: str | None, names: Locals, owned: bool = False):
+    def __init__(
+        self, code: str, pc: int, target: str | None, names: Locals, owned: bool = False, shared: bool = False
+    ):
         self.code = code
         self.pc = pc
         self.target = target
         self.names = names
         self.owned = owned
-        self.shared = False
+        self.shared = shared  # a snapshot's: a machine runs a copy of it
 
     def own(self) -> Locals:
         """The frame's names, its own to change."""
@@ -332,6 +335,18 @@ class Machine:
             return self._run()
         except RULE_FAILURES as exc:
             self._raise_located(exc)
+
+    def value_of(self, code: str, names: Locals) -> Any:
+        """The value of program ``code`` run on this machine's state with ``names`` bound,
+        for a program that never stops at a decision (an action space's ``values``); a rule
+        that fails, or a decision, raises a located RuleRuntimeError."""
+        try:
+            value = self.code.resume[code](self, Frame(code, 0, None, dict(names), owned=True))
+        except RULE_FAILURES as exc:
+            self._raise_located(exc)
+        if value is STOP:
+            raise RuleRuntimeError("it stops at a decision; it must give its value at once")
+        return value
 
     def _raise_located(self, exc: Exception) -> NoReturn:
         error = RuleRuntimeError.of(exc)

@@ -3,7 +3,7 @@ turn (and who is deciding what); that seat has no such decision now (and what it
 deciding); or the value is not among the options (with the closest ones).
 
 >>> import venedig_rules as vr
->>> game = vr.load("venedig").new_game(players=3, seed=7)
+>>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
 >>> print(why_illegal(game, vr.parse_action("p1 pass")))
 p1 pass is not legal: p1 is not to move; it is p0's turn (p0 is laying out building cards)
 >>> print(why_illegal(game, vr.parse_action("p0 drain(f11)")))  # doctest: +NORMALIZE_WHITESPACE

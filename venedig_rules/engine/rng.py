@@ -22,8 +22,20 @@ _MASK = (1 << 64) - 1
 
 
 def seed_state(seed: int) -> int:
-    """The generator state for a seed (any integer)."""
-    return (seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & _MASK
+    """The generator state for a seed (any integer): every bit of the seed counts, so two
+    seeds that differ anywhere (also beyond 64 bits) start different games, and every
+    64-bit seed gives its own state.
+
+    >>> seed_state(5) != seed_state(5 + 2**64) != seed_state(5 + 2**200)
+    True
+    """
+    if -(1 << 63) <= seed <= _MASK:  # the generator's width: a seed is the state, spread
+        return (seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & _MASK
+    folded, rest = (1 if seed < 0 else 2), abs(seed)  # wider: mix in 64 bits at a time
+    while rest:
+        folded = next64(folded ^ (rest & _MASK))[1]
+        rest >>= 64
+    return (folded * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & _MASK
 
 
 def next64(state: int) -> tuple[int, int]:

@@ -16,8 +16,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import ActionSpace, action_space
 from .game import Game
 from .notation import Action, parse_action
+from .observation import observation_layout
 from .ruleset_base import RulesetBase
 
 
@@ -30,11 +32,13 @@ class Ruleset(RulesetBase):
     any datum changes, and replays and save files record it.
     """
 
-    def new_game(self, players: int, seed: int = 0, record: bool = True) -> Game:
-        """A new game for ``players`` players; ``seed`` fixes every random event. With
-        ``record=False`` the game keeps no event log and no undo history: bots, playouts
-        and simulations run faster in less memory (``undo`` and a view's past events then
-        raise NotRecordedError).
+    def new_game(self, players: int, seed: int | None = None, record: bool = True) -> Game:
+        """A new game for ``players`` players; ``seed`` (a whole number of at most
+        ``limits.MAX_SEED_BITS`` bits) fixes every random event. Without one, the game draws
+        a secret seed from :mod:`secrets` (``game.seed`` tells it): what a server should do,
+        keeping the seed and the save to itself. With ``record=False`` the game keeps no
+        event log and no undo history: bots, playouts and simulations run faster in less
+        memory (``undo`` and a view's past events then raise NotRecordedError).
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=1)
@@ -62,3 +66,41 @@ class Ruleset(RulesetBase):
     def parse_action(text: str) -> Action:
         """The Action a text like ``"p1 drain(c4)"`` names."""
         return parse_action(text)
+
+    # -- research (docs/research.md) ---------------------------------------------------------
+    def action_space(self, players: int) -> ActionSpace:
+        """The integer actions at ``players`` players: an int (how many) that also holds
+        their layout (``labels``) and ``encode``/``decode``; see
+        :mod:`venedig_rules.engine.actions` and docs/research.md.
+
+        >>> import venedig_rules as vr
+        >>> space = vr.load("tests/rulesets/lagoon").action_space(3)
+        >>> int(space), sorted(space.labels)
+        (21, ['bid', 'claim', 'keep'])
+        """
+        return action_space(self, players)
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action`` (the same at every player count); a decision numbered by
+        ordinal needs the game: ``game.encode(action)``.
+
+        >>> import venedig_rules as vr
+        >>> rules = vr.load("tests/rulesets/lagoon")
+        >>> rules.encode(rules.parse_action("p1 claim(a1)")), rules.decode(6, player=1)
+        (6, Action(player=1, name='claim', value='a1'))
+        """
+        return int(action_space(self, self.players.start).encode(action))
+
+    def decode(self, index: int, player: int) -> Action:
+        """The action numbered ``index``, as ``player``'s; a decision numbered by ordinal
+        needs the game: ``game.decode(index, player)``."""
+        return action_space(self, self.players.start).decode(index, player)
+
+    def observation_shape(self, players: int) -> tuple[int]:
+        """The shape of ``game.observation(p)`` at ``players`` players: ``(length,)``.
+
+        >>> import venedig_rules as vr
+        >>> vr.load("tests/rulesets/lagoon").observation_shape(2)
+        (175,)
+        """
+        return (observation_layout(self, players).size,)

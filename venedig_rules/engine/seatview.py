@@ -9,7 +9,7 @@ with the new events only (and cut back when an undo took events away), so follow
 with ``since`` costs time in the new events, not in the length of the game.
 
 >>> import venedig_rules as vr
->>> game = vr.load("venedig").new_game(players=3, seed=7)
+>>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
 >>> view = build_view(game, 1)
 >>> view["waiting_for"], view["cursor"] == len(view["events"])
 ([{'player': 0, 'label': 'play', 'prompt': 'p0 is laying out building cards'}], True)
@@ -25,6 +25,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from ..errors import GameArgumentError
 from .decisions import prompt, waiting
 from .machine import PendingCommits
 from .views import SPECTATOR, DecisionView, GameView, is_redacted, json_safe, redact_event, redact_state
@@ -137,14 +138,14 @@ def build_view(
 ) -> GameView:
     """What ``player`` (a spectator when ``None``) may know, JSON-safe (see ``Game.view``)."""
     if player is not None and (type(player) is not int or not 0 <= player < game.players):
-        raise ValueError(
+        raise GameArgumentError(
             f"{player!r} is not a seat of this game: expected 0 to {game.players - 1}, or None for a spectator"
         )
     seat = SPECTATOR if player is None else player
     log = seat_log(game, seat)
     if type(since) is not int or not 0 <= since <= len(log.events):
         who = "a spectator" if player is None else f"p{player}"
-        raise ValueError(
+        raise GameArgumentError(
             f"since={since!r} is not a count of the events {who} has received (0 to {len(log.events)}); "
             "after an undo, ask again from 0"
         )

@@ -7,7 +7,7 @@ could not take back either: no other seat has acted, nothing hidden was shown to
 
 >>> import venedig_rules as vr
 >>> game = vr.load("venedig").new_game(players=3, seed=7)
->>> _ = game.apply("p0 pass")
+>>> _ = game.apply("p0 pass").apply("p0 pass")  # keeps the gold, lays out no cards
 >>> check(game, 0)
 TableUndo(allowed=True, reason='')
 >>> check(game, 1).reason

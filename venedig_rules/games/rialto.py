@@ -30,7 +30,27 @@ from ..effects.context import Context, Ref, RulesQuery
 from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
 
-PRIMITIVES = Registry()
+#: The game.yaml constants and item params this module's Python reads (tests/test_reads.py
+#: checks this against the source): the check that every declared datum is read counts them.
+PRIMITIVES = Registry(
+    constants_read=frozenset({"doge_track"}),
+    params_read=frozenset({"delays_turn", "end_a", "end_b", "phase", "stage", "value"}),
+    # what each primitive reads through ctx that some seat may not see (tests/test_flow.py
+    # checks this against the source): their value is secret as that state is
+    secret_reads={
+        "cards_of_type": ("hand",),
+        "convert_options": ("hand",),
+        "play_options": ("hand",),
+        "draw_card": ("hand",),
+        "take_row": ("hand",),
+        "take_from_rows": ("hand",),
+        "convert_card": ("hand",),
+        "play_cards": ("hand",),
+        "deal_rows": ("draw_pile",),
+        "discard_rows": ("discard",),
+        "end_stage": ("discard",),
+    },
+)
 P = PRIMITIVES.primitive
 
 

@@ -38,7 +38,27 @@ from ..effects.context import Context, RulesQuery
 from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
 
-PRIMITIVES = Registry()
+#: The game.yaml constants and item params this module's Python reads (tests/test_reads.py
+#: checks this against the source): the check that every declared datum is read counts them.
+PRIMITIVES = Registry(
+    constants_read=frozenset(
+        {
+            "cards_play_max",
+            "cards_play_min",
+            "draw_pool_place",
+            "draw_pool_take",
+            "draw_single",
+            "gondola_track",
+            "hand_limit",
+            "imaginary_name",
+            "pool_types_unique",
+            "skip_occupied",
+        }
+    ),
+    params_read=frozenset({"cards", "gold", "master_builder", "site", "spaces"}),
+    # these read of the swamp gold only where a swamp tile lies, as every view shows
+    shape_only={"building_sites": ("swamp",), "swamp_spaces": ("swamp",)},
+)
 P = PRIMITIVES.primitive
 
 #: Who may hold cards or a master builder piece: a seat, or the imaginary player's name.

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..data.layout import Layout, ShowLayout, along, border, show_entry
+from ..engine.wording import Wording
 from .svg import PLAYER_DEFAULT, color, element, number, points, readable_on, spare_color, text
 from .zones import Zones, describe_value
 
@@ -68,20 +69,28 @@ def spectator_view(game: Game) -> dict[str, Any]:
     return dict(game.view(None))
 
 
-def render_svg(game: Game, seat: int | None = None) -> str:
-    """The position as ``seat`` sees it (a spectator when ``None``), as SVG text."""
-    view = game.view(seat, compact=False)
-    return render_view(game.rules, view)
+def render_svg(game: Game, seat: int | None = None, lang: str = "en", names: Sequence[str] | None = None) -> str:
+    """The position as ``seat`` sees it (a spectator when ``None``), as SVG text, its words in
+    ``lang`` with the seats named ``names`` (else ``p0``, ``p1``, ...).
+
+    >>> import venedig_rules as vr
+    >>> game = vr.load("venedig").new_game(players=3, seed=7)
+    >>> "Am Zug: Anna" in render_svg(game, seat=1, lang="de", names=["Anna", "Ben", "Cem"])
+    True
+    """
+    return render_view(game.rules, game.view(seat, lang=lang, names=names), names)
 
 
-def render_view(rules: RulesetBase, view: Mapping[str, Any]) -> str:
-    """A view (``game.view(seat)`` or :func:`spectator_view`) of a game of ``rules`` as SVG text."""
+def render_view(rules: RulesetBase, view: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """A view (``game.view(seat)`` or :func:`spectator_view`) of a game of ``rules`` as SVG text,
+    in the view's language (its ``lang``), the seats named ``names``."""
     layout: Layout = rules.derived("present.layout", lambda r: r.board.layout())  # read only here
-    canvas = _Canvas(rules, view, layout, _shows(rules, layout))
+    wording = Wording(rules, str(view.get("lang") or "en"), names)
+    canvas = _Canvas(wording, view, layout, _shows(rules, layout))
     board = canvas.board()
     scale = min(max(BOARD_PIXELS / canvas.width, SCALE_RANGE[0]), SCALE_RANGE[1])
     board_px = (canvas.width * scale, canvas.height * scale)
-    zones = Zones(rules, view, canvas.colors, shown={s["var"] for s in canvas.shows if s["var"]})
+    zones = Zones(wording, view, canvas.colors, shown={s["var"] for s in canvas.shows if s["var"]})
     panel, panel_height = zones.panel(x=board_px[0] + 24, legend=canvas.legend)
     width, height = board_px[0] + 24 + PANEL_PIXELS, max(board_px[1], panel_height) + 16
     x0, y0 = canvas.origin
@@ -156,10 +165,10 @@ class _Space:
 class _Canvas:
     """The board part of the picture, in board units."""
 
-    def __init__(self, rules: RulesetBase, view: Mapping[str, Any], layout: Layout, shows: list[ShowLayout]):
-        self.rules, self.view, self.layout, self.shows = rules, view, layout, shows
+    def __init__(self, wording: Wording, view: Mapping[str, Any], layout: Layout, shows: list[ShowLayout]):
+        self.wording, self.rules, self.view, self.layout, self.shows = wording, wording.rules, view, layout, shows
         self.state: Mapping[str, Any] = view["state"]
-        self.colors = player_colors(rules, layout)
+        self.colors = player_colors(self.rules, layout)
         self.legend: list[tuple[str, str]] = []  # (colour, what it means)
         bounds = layout["bounds"]
         self.origin = (bounds["x"] - MARGIN, bounds["y"] - MARGIN)
@@ -242,10 +251,10 @@ class _Canvas:
         elif kind == "piece":
             space.pieces.append((fill, show["labels"].get(str(value), "")))
         elif kind == "token":
-            shown = "" if value is True or self.is_player(show, value) else describe_value(self.rules, value)
+            shown = "" if value is True or self.is_player(show, value) else describe_value(self.wording, value)
             space.tokens.append((fill, shown if len(shown) <= 3 else ""))
         else:
-            space.labels.append(describe_value(self.rules, value))
+            space.labels.append(describe_value(self.wording, value))
 
     def space(self, sid: str, drawn: _Space) -> str:
         info = self.layout["spaces"][sid]
@@ -301,7 +310,7 @@ class _Canvas:
                 out.append(
                     element(
                         "path",
-                        element("title", text(describe_value(self.rules, group[0]))),
+                        element("title", text(describe_value(self.wording, group[0]))),
                         d=_segments(border(self.layout, spaces)),
                         fill="none",
                         stroke=STYLE["ink"],
@@ -419,7 +428,7 @@ class _Canvas:
             )
         ]
         if placed:
-            parts.append(element("title", text(describe_value(self.rules, entry[0]))))
+            parts.append(element("title", text(describe_value(self.wording, entry[0]))))
             for sign, end in zip((-1, 1), entry[1:3]):
                 at = [cx + sign * 0.32 * ux, cy + sign * 0.32 * uy]
                 parts.append(self.label(at, str(end), size=0.26, fill=readable_on(fill), font_weight="bold"))
@@ -526,9 +535,9 @@ class _Canvas:
         if key in show["labels"]:
             meaning = show["labels"][key]
         elif value == "?":
-            meaning = "hidden"
+            meaning = self.wording.engine("hidden_one")
         else:
-            meaning = describe_value(self.rules, show["var"] or show["attr"] if value is True else value)
+            meaning = describe_value(self.wording, show["var"] or show["attr"] if value is True else value)
         if (fill, meaning) not in self.legend:
             self.legend.append((fill, meaning))
 

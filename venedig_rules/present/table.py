@@ -5,7 +5,7 @@ the seat's last action where the table allows it, ``s FILE`` saves the game, ``?
 ``q`` (or the end of the input) leaves.
 
 >>> import io, venedig_rules as vr
->>> game = vr.load("venedig").new_game(players=3, seed=7)
+>>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
 >>> out = io.StringIO()
 >>> seat = HumanSeat(game, 0, Narrator(game.rules), read=iter(["palazzo", "2"]).__next__, write=out.write)
 >>> str(seat.choose())
@@ -88,7 +88,7 @@ class HumanSeat:
         while True:
             try:
                 answer = self.read().strip()
-            except (EOFError, StopIteration):
+            except (EOFError, StopIteration, RuntimeError):  # RuntimeError: stdin closed ("lost sys.stdin")
                 return None
             if answer == "q":
                 return None

@@ -3,10 +3,15 @@ score and public zones (and the viewing seat's own hand), the table's shared zon
 legend of the board's colours. Only what the view holds is written; hidden values show as
 their shape ("3 hidden").
 
+Every word comes from the ruleset's texts (``texts.yaml``) in the view's language:
+
 >>> import venedig_rules as vr
->>> rules = vr.load("venedig")
->>> describe_value(rules, ["casa_card", "ponte_card"]), describe_value(rules, {"hidden": 3})
-('Casa; Ponte', '3 hidden')
+>>> from venedig_rules.engine.wording import Wording
+>>> wording = Wording(vr.load("venedig"))
+>>> describe_value(wording, ["casa_card", "ponte_card"]), describe_value(wording, {"hidden": 3})
+('Casa card; Ponte card', '3 hidden items')
+>>> describe_value(Wording(vr.load("venedig"), "de"), ["casa_card", True])
+'Casa-Karte; ja'
 """
 
 from __future__ import annotations
@@ -17,10 +22,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..engine.views import is_redacted
+from ..engine.wording import NUMBER, PLAYER, TEXT, Wording
 from .svg import element, text
 
 if TYPE_CHECKING:
-    from ..engine.ruleset_base import RulesetBase
+    pass
 
 #: Characters per line of the column, and lines at most per value.
 LINE_CHARS, MAX_LINES = 64, 4
@@ -28,62 +34,52 @@ LINE_CHARS, MAX_LINES = 64, 4
 FONT_PX, HEADING_PX, LINE_PX = 12.5, 15, 17
 #: Signs in the text: no value, how many times, and between the items of a list (names may hold commas).
 DASH, TIMES, SEPARATOR = "\u2013", "\u00d7", "; "
-#: The item kinds whose names stand for their ids in the text.
-NAMED_KINDS = ("cards", "card_types", "tiles", "buildings", "components", "regions", "connections")
 
 
-def describe_value(rules: RulesetBase, value: Any) -> str:
-    """A value of a view as short text: item names for ids, repeats counted, shapes for hidden values."""
+def describe_value(wording: Wording, value: Any) -> str:
+    """A value of a view as short text: names for ids, repeats counted, shapes for hidden values."""
     if value is None:
         return DASH
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return wording.engine("yes" if value else "no")
     if is_redacted(value):
-        return f"{value['hidden']} hidden" if isinstance(value, Mapping) else "hidden"
+        if isinstance(value, Mapping):
+            return wording.engine("hidden_many", n=(value["hidden"], NUMBER))
+        return wording.engine("hidden_one")
     if isinstance(value, str):
-        names: dict[str, str] = rules.derived("present.names", _names)
-        return names.get(value, value)
+        return wording.name(value)
     if isinstance(value, Mapping):
-        shown = [f"{k}: {describe_value(rules, v)}" for k, v in value.items() if v is not None]
-        return ", ".join(shown) or "none"
+        shown = [f"{wording.name(str(k))}: {describe_value(wording, v)}" for k, v in value.items() if v is not None]
+        return ", ".join(shown) or wording.engine("none")
     if isinstance(value, list):
         if not value:
-            return "none"
+            return wording.engine("none")
         parts: dict[str, int] = {}
         for item in value:
-            key = f"({describe_value(rules, item)})" if isinstance(item, list) else describe_value(rules, item)
+            key = f"({describe_value(wording, item)})" if isinstance(item, list) else describe_value(wording, item)
             parts[key] = parts.get(key, 0) + 1
         return SEPARATOR.join(k if n == 1 else f"{k} {TIMES}{n}" for k, n in parts.items())
     return str(value)
 
 
-def _names(rules: RulesetBase) -> dict[str, str]:
-    names: dict[str, str] = {}
-    for kind in NAMED_KINDS:
-        for item in rules.items_of(kind):
-            if isinstance(item.get("name"), str):
-                names.setdefault(item["id"], item["name"])
-    return names
-
-
 class Zones:
     """The column of text for one view; ``shown`` are the variables the board already draws."""
 
-    def __init__(self, rules: RulesetBase, view: Mapping[str, Any], colors: Sequence[str], shown: set[str]):
-        self.rules, self.view, self.colors = rules, view, colors
+    def __init__(self, wording: Wording, view: Mapping[str, Any], colors: Sequence[str], shown: set[str]):
+        self.wording, self.rules, self.view, self.colors = wording, wording.rules, view, colors
         self.state: Mapping[str, Any] = view["state"]
         self.seat = view.get("player")
         self.players = int(view.get("players") or 0)
         self.shown = shown
-        compiled = rules.compiled.state if rules.compiled is not None else {}
+        compiled = self.rules.compiled.state if self.rules.compiled is not None else {}
         self.per = {name: info.per for name, info in compiled.items()}
-        self.decls: Mapping[str, Any] = rules.data["game"].get("state") or {}
+        self.decls: Mapping[str, Any] = self.rules.data["game"].get("state") or {}
 
     def seen_by(self) -> str:
         """Who the picture is for."""
         if isinstance(self.seat, int) and 0 <= self.seat < self.players:
-            return f"seen by p{self.seat}"
-        return "spectator (public information only)"
+            return self.wording.engine("seen_by", player=(self.seat, PLAYER))
+        return self.wording.engine("spectator")
 
     def panel(self, x: float, legend: Sequence[tuple[str, str]]) -> tuple[str, float]:
         """The column's SVG, starting at pixel ``x``, and its height in pixels."""
@@ -103,7 +99,8 @@ class Zones:
         def zone(name: str, value: Any, indent: float, player: int | None = None) -> None:
             start = len(lines)
             shown = self.player_text(name, value)
-            for line in textwrap.wrap(f"{name}: {shown}", LINE_CHARS, subsequent_indent="    ")[:MAX_LINES]:
+            label = self.wording.zone(name)
+            for line in textwrap.wrap(f"{label}: {shown}", LINE_CHARS, subsequent_indent="    ")[:MAX_LINES]:
                 write(line, indent=indent)
             raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
             lines[start:] = [element("g", "".join(lines[start:]), data_zone=name, data_player=player, data_value=raw)]
@@ -118,12 +115,12 @@ class Zones:
             y += 4
         zones = self.table_zones()
         if zones:
-            write("Table", size=HEADING_PX, font_weight="bold")
+            write(self.wording.engine("table"), size=HEADING_PX, font_weight="bold")
             for name, value in zones:
                 zone(name, value, 8)
         if legend:
             y += 4
-            write("On the board", size=HEADING_PX, font_weight="bold")
+            write(self.wording.engine("on_the_board"), size=HEADING_PX, font_weight="bold")
             for fill, meaning in legend:
                 lines.append(element("rect", x=x + 8, y=y - 10, width=11, height=11, fill=fill, stroke="#3b3024"))
                 write(meaning, indent=26)
@@ -131,19 +128,23 @@ class Zones:
 
     def status(self) -> str:
         if self.view.get("over"):
-            winners = ", ".join(f"p{p}" for p in self.view.get("winners") or ())
-            return f"Game over; winners: {winners or 'none'}"
-        movers = ", ".join(f"p{p}" for p in self.view.get("to_move") or ())
+            return self.wording.engine("over_winners", players=(self.seats(self.view.get("winners")), TEXT))
+        status = self.wording.engine("to_move", players=(self.seats(self.view.get("to_move")), TEXT))
         decision = self.view.get("decision")
-        mine = f"; your decision: {decision['label']} ({len(decision['actions'])} options)" if decision else ""
-        return f"To move: {movers or 'nobody'}{mine}"
+        if decision:
+            status += "; " + self.wording.engine("your_decision", prompt=(decision["prompt"], TEXT))
+        return status
+
+    def seats(self, players: Sequence[int] | None) -> str:
+        """Seats by name, or "nobody"."""
+        return ", ".join(self.wording.player(p) for p in players or ()) or self.wording.engine("nobody")
 
     def player_heading(self, p: int) -> str:
         track = self.rules.winner_track
-        you = " (you)" if p == self.seat else ""
+        name = self.wording.engine("you", player=(p, PLAYER)) if p == self.seat else self.wording.player(p)
         if track and isinstance(self.state.get(track), list):
-            return f"p{p}{you}: {self.state[track][p]} ({track.replace('_', ' ')})"
-        return f"p{p}{you}"
+            return f"{name}: {self.state[track][p]} ({self.wording.zone(track)})"
+        return name
 
     def player_zones(self, p: int) -> list[tuple[str, Any]]:
         """Seat ``p``'s zones and counters, as this view shows them; empty ones are left out."""
@@ -174,8 +175,8 @@ class Zones:
     def player_text(self, name: str, value: Any) -> str:
         """A value as text; a value of a ``player`` variable as ``p1``."""
         if (self.decls.get(name) or {}).get("type") == "player" and isinstance(value, int):
-            return f"p{value}"
-        text = describe_value(self.rules, value)
+            return self.wording.player(value)
+        text = describe_value(self.wording, value)
         return text if len(text) <= LINE_CHARS * MAX_LINES - 40 else text[: LINE_CHARS * MAX_LINES - 42] + " …"
 
 

@@ -12,18 +12,22 @@ May import: every layer below the clients, and ``bots``.
 ``api_test`` plays random legal games to the end at every allowed player count and checks,
 after every action: the declared invariants; that a clone equals the game; the save round
 trip; the undo round trip; that the legal actions are sorted, unique and each applicable;
-that every view is JSON-safe and leaks no hidden datum; that the game describes itself
-(``testing.describing``: every decision has a prompt and distinct option texts in every
-language whose refs name things that exist, every event has a sentence, every rule event
-fits its declaration); and at the end that the game ended within the declared bound, that
-its ``play`` log tells no state change and names every seat, and that replaying the seed
+that each has a number in the declared ``action_space`` (when the ruleset has one); that
+every view is JSON-safe and leaks no hidden datum; that at a secret or simultaneous
+decision every option leaves the other seats' views identical (``probe_secret_decision``);
+that the game describes itself (``testing.describing``: every decision has a prompt and
+distinct option texts in every language whose refs name things that exist, every event has
+a sentence, every rule event fits its declaration); and at the end that the game ended
+within the declared bound, that its ``play`` log tells no state change and names every
+seat, and that replaying the seed
 and actions gives the same game.
 Once per ruleset it checks the board layout (every space, region, connection and track
 step placed), and at the end of each game that ``render`` draws well-formed SVG
 with one ``data-space`` element per space and no hidden id (``testing.pictures``).
 The first violation is reported with its seed and action list so it can be replayed.
 
-For Hypothesis: ``rulesets()``, ``games(rules)`` and ``playouts(rules)`` strategies.
+For Hypothesis: ``rulesets()``, ``games(rules)``, ``playouts(rules)`` and ``positions(rules)``
+strategies.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..engine.actions import ActionSpaceError, action_space
 from ..engine.game import Game
+from ..engine.machine import PendingChoice, PendingCommits
 from ..engine.notation import Action, IllegalActionError, sort_key
 from ..engine.seatview import cursor
 from .describing import decision_problem, log_problem, view_problem
@@ -44,6 +50,7 @@ if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
 
     from ..engine.ruleset import Ruleset
+    from ..engine.views import GameView
 
 #: The expensive checks (save round trip, every legal action applied, whole event logs) run at
 #: steps 1, 2, 4, 8, ..., every ``CHECKPOINT_EVERY``-th step, and at the end.
@@ -203,6 +210,13 @@ def check_state(
             raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
         if not actions:
             raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
+        if "action_space" in game.rules.data["game"]:
+            space = action_space(game.rules, game.players)
+            try:
+                for action in actions:
+                    space.encode(action, actions)
+            except ActionSpaceError as exc:
+                raise _Failed("action_space", str(exc)) from None
         sample = actions if full else (chooser or random).sample(actions, min(3, len(actions)))
         for action in sample:
             trial = game.clone()
@@ -212,6 +226,7 @@ def check_state(
                 raise _Failed("legal_actions", f"legal action {action} is refused: {exc}") from None
             if game.fingerprint() != snapshot:
                 raise _Failed("clone", f"applying {action} to a clone changed the game")
+    probe_secret_decision(game, full, chooser)
     for p in range(game.players):
         view = game.view(p, since=0 if full or seen is None else seen[p])
         try:
@@ -234,6 +249,43 @@ def check_state(
         restored = Game.from_json(game.rules, json.loads(json.dumps(whole)))
         if restored.to_json() != whole:
             raise _Failed("save", "to_json -> game_from_json does not give the same game")
+
+
+def probe_secret_decision(game: Game, full: bool = True, chooser: random.Random | None = None) -> None:
+    """At a ``secretly`` decision, or a simultaneous one others still have to commit to,
+    every option of a mover leaves the other seats' views (state, decision and the new
+    events) identical: applied to clones, compared. A secret decision whose value the rules
+    show (``declassify`` in the DSL: ``compiled.revealed_decisions``) is exempt. Raises
+    ``_Failed`` naming the decision, the two options and the seat that tells them apart;
+    without ``full``, a sample of a few options per mover is compared."""
+    pending = game.position.state.pending
+    if game.is_over or pending is None:
+        return
+    if isinstance(pending, PendingChoice):
+        compiled = game.rules.compiled
+        if not pending.secret or (compiled is not None and pending.label in compiled.revealed_decisions):
+            return
+    elif not (isinstance(pending, PendingCommits) and len(game.to_move) > 1):
+        return
+    seen = [cursor(game, q) for q in range(game.players)]
+    for mover in game.to_move:
+        actions = game.legal_actions(mover)
+        if not full and len(actions) > 4:
+            actions = (chooser or random).sample(actions, 4)
+        first: tuple[Action, list[GameView]] | None = None
+        for action in actions:
+            trial = game.clone().apply(action)
+            views = [trial.view(q, since=seen[q]) for q in range(game.players) if q != mover]
+            if first is None:
+                first = (action, views)
+                continue
+            for q_view, p_view in zip(first[1], views):
+                if q_view != p_view:
+                    raise _Failed(
+                        "secret_decision",
+                        f'at the secret decision "{pending.label}", {first[0]} and {action} leave player '
+                        f"{q_view['player']} different views",
+                    )
 
 
 def check_pictures(game: Game) -> None:
@@ -361,6 +413,30 @@ def playouts(
                 break
             mover = draw(st.sampled_from(game.to_move))
             game.apply(draw(st.sampled_from(game.legal_actions(mover))))
+        return game
+
+    return build()
+
+
+def positions(rules: Iterable[Ruleset], max_actions: int = 300) -> SearchStrategy[Game]:
+    """A strategy drawing a game of one of ``rules`` at any player count after up to
+    ``max_actions`` random legal actions, chosen by a generator seeded from the drawn seed
+    (quicker than ``playouts`` for long games; examples shrink to fewer actions)."""
+    from hypothesis import strategies as st
+
+    choices = list(rules)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Game:
+        ruleset = draw(st.sampled_from(choices))
+        players = draw(st.sampled_from(list(ruleset.players)))
+        seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
+        game = ruleset.new_game(players, seed)
+        chooser = random.Random(seed)
+        for _ in range(draw(st.integers(min_value=0, max_value=max_actions))):
+            if game.is_over:
+                break
+            game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
         return game
 
     return build()

@@ -1,0 +1,56 @@
+"""Screenshots of the web front end for the docs: a table of each bundled game in the browser, as
+p0 sees it a few moves in.
+
+    python docs/images/make_web.py       # writes docs/images/web-<game>.png
+
+Needs the web extra, Playwright for Python and a Chromium (Debian's ``chromium``, or ``$CHROMIUM``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from venedig_rules.web.catalog import Catalog
+from venedig_rules.web.lobby import Lobby
+from venedig_rules.web.serve import running
+
+HERE = Path(__file__).resolve().parent
+#: game -> (players, seed, p0's clicks before the picture)
+TABLES = {"venedig": (3, 1, 12), "saeulen": (3, 2, 6), "rialto": (3, 1, 8)}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+
+def main() -> int:
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    if chromium is None:
+        print("no Chromium: install Debian's chromium or set CHROMIUM", file=sys.stderr)
+        return 1
+    lobby = Lobby(Catalog())
+    with running(lobby, bot_delay=0.0) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        for game, (players, seed, clicks) in TABLES.items():
+            table = lobby.create(
+                {"game": game, "players": players, "seats": ["human"] + ["bot"] * (players - 1), "seed": seed}
+            )
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(f"{url}/table/{table.ident}?seat={table.seats[0].token}")
+            for _ in range(clicks):
+                page.wait_for_selector("button[data-action]", timeout=30_000)
+                page.locator("button[data-action]").first.click()
+            page.wait_for_selector("button[data-action]", timeout=30_000)
+            page.wait_for_timeout(300)
+            path = HERE / f"web-{game}.png"
+            page.screenshot(path=str(path))
+            print(path)
+            page.close()
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

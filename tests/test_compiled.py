@@ -1,0 +1,106 @@
+"""The compiled build (hatch_build.py): the wheel built with ``VENEDIG_RULES_COMPILE=1`` holds
+the hot modules as Cython extension modules, and, installed in a new environment, plays the
+golden playthroughs and passes the engine's tests with them.
+
+Runs where Cython, setuptools, hatchling and a C compiler are present (``pip install -e
+".[compile]"``; CI installs that extra); skipped elsewhere. Compiling takes minutes (a quarter
+of an hour on a busy 2-core machine): ``VENEDIG_RULES_COMPILED_WHEEL=PATH`` tests a compiled
+wheel built already from this checkout instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_MISSING = [name for name in ("Cython", "setuptools", "hatchling") if importlib.util.find_spec(name) is None]
+_COMPILER = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
+
+pytestmark = [
+    pytest.mark.compiled,
+    pytest.mark.skipif(bool(_MISSING), reason=f"the compiled build needs {', '.join(_MISSING)} (the [compile] extra)"),
+    pytest.mark.skipif(_COMPILER is None, reason="the compiled build needs a C compiler"),
+]
+
+
+def compiled_modules() -> list[str]:
+    """The dotted names of the modules pyproject.toml lists for compiling."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["compiled-modules"]
+    paths = sorted({p for pattern in patterns for p in ROOT.glob(pattern) if p.name != "__init__.py"})
+    return [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in paths]
+
+
+def build_compiled_wheel(into: Path) -> Path:
+    """The compiled wheel of this checkout, built into ``into`` with this environment's
+    Cython, setuptools and hatchling (no download)."""
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(into)]
+    command.append(str(ROOT))
+    proc = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "VENEDIG_RULES_COMPILE": "1"})
+    if proc.returncode != 0:
+        raise RuntimeError(f"building the compiled wheel failed:\n{proc.stdout}\n{proc.stderr}")
+    return next(into.glob("venedig_rules-*.whl"))
+
+
+@pytest.fixture(scope="module")
+def compiled_wheel(tmp_path_factory) -> Path:
+    given = os.environ.get("VENEDIG_RULES_COMPILED_WHEEL")
+    return Path(given) if given else build_compiled_wheel(tmp_path_factory.mktemp("compiled"))
+
+
+@pytest.fixture(scope="module")
+def compiled_python(compiled_wheel: Path, tmp_path_factory) -> Path:
+    """The python of a new environment with the compiled wheel installed (and this
+    environment's dependencies and test tools visible to it)."""
+    from test_packaging import install_wheel
+
+    return install_wheel(compiled_wheel, tmp_path_factory.mktemp("venv"))
+
+
+def test_the_compiled_wheel_is_a_platform_wheel_with_every_listed_module_compiled(compiled_wheel: Path):
+    assert not compiled_wheel.name.endswith("-none-any.whl"), compiled_wheel.name
+    names = set(zipfile.ZipFile(compiled_wheel).namelist())
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    for module in compiled_modules():
+        path = module.replace(".", "/")
+        assert f"{path}{suffix}" in names, module
+        assert f"{path}.py" in names, module  # the source stays beside it
+    assert "venedig_rules/effects/parser_tables.json" in names
+
+
+def test_the_installed_compiled_modules_are_the_ones_imported(compiled_python: Path, tmp_path: Path):
+    code = (
+        "import importlib, sys\n"
+        f"for name in {compiled_modules()!r}:\n"
+        "    module = importlib.import_module(name)\n"
+        "    print(name, module.__file__)\n"
+    )
+    proc = subprocess.run([str(compiled_python), "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    for line in proc.stdout.splitlines():
+        name, file = line.split()
+        assert file.endswith(suffix) and "site-packages" in file, (name, file)
+
+
+def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_engine_tests(compiled_python: Path):
+    # -I: neither the checkout (the working directory) nor PYTHONPATH comes before the wheel;
+    # pytest puts only tests/ on the path (for conftest and the tests' helpers)
+    tests = ["tests/test_playthroughs.py", "tests/test_engine.py", "tests/test_venedig.py", "tests/test_rialto.py"]
+    code = (
+        "import sys, pytest, venedig_rules.engine.machine as m\n"
+        "assert 'site-packages' in m.__file__ and not m.__file__.endswith('.py'), m.__file__\n"
+        f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', *{tests!r}]))\n"
+    )
+    proc = subprocess.run([str(compiled_python), "-I", "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]

@@ -1,0 +1,319 @@
+"""Variant designers (issue 15): one typo in an overlay gives one error located in the overlay;
+designers' overlays validate and play; every number they change is a datum that works alone;
+new-variant, validate --play and describe --diff/--format json."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+import venedig_rules as vr
+from venedig_rules.cli import main
+from venedig_rules.data import overlay_schema
+from venedig_rules.data.resources import schemas_root
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def write_variant(folder: Path, game: str, overlay: str, ident: str = "designer") -> Path:
+    """A variant file extending bundled ``game``; ``overlay`` is the YAML under ``overlay:``."""
+    path = folder / f"{ident}.yaml"
+    body = "".join(f"  {line}\n" for line in overlay.strip("\n").splitlines())
+    path.write_text(f"extends: {game}\nid: {ident}\ntitle: Designer\noverlay:\n{body}", encoding="utf-8")
+    return path
+
+
+def play_random(rules: vr.Ruleset, players: int, seed: int = 1) -> vr.Game:
+    game = rules.new_game(players, seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+    return game
+
+
+# -- one typo, one error, in the overlay -------------------------------------------------------
+
+#: (game, overlay with exactly one typo, the line of the overlay file the error must be on).
+#: Line 5 is the first line under ``overlay:``.
+ONE_TYPO = {
+    "venedig-constant-key": ("venedig", "game:\n  constants:\n    hand_limit: {valeu: 6}", 7),
+    "venedig-constant-type": ("venedig", "game:\n  constants:\n    hand_limit: {value: six}", 7),
+    "venedig-building-id": ("venedig", 'buildings:\n  buildings:\n    - {id: basilca, points: "9"}', 7),
+    "venedig-building-field": ("venedig", 'buildings:\n  buildings:\n    - {id: basilica, pionts: "9"}', 7),
+    "venedig-count-type": ("venedig", 'buildings:\n  buildings:\n    - {id: basilica, count: "five"}', 7),
+    "venedig-file-kind": ("venedig", 'buildngs:\n  buildings:\n    - {id: basilica, points: "9"}', 5),
+    "venedig-dsl": ("venedig", 'buildings:\n  buildings:\n    - {id: basilica, points: "9 +"}', 7),
+    "venedig-players-key": ("venedig", "game:\n  players: {mxa: 4}", 6),
+    "saeulen-component-id": ("saeulen", "components:\n  components:\n    - {id: pilar, count: 70}", 7),
+    "saeulen-constant-meta": (
+        "saeulen",
+        "game:\n  constants:\n    matching_edge_points: {value: 2, provenence: assumed}",
+        7,
+    ),
+    "saeulen-added-card-key": (
+        "saeulen",
+        "components:\n  components:\n    - {id: action_card, count: 31}\ncards:\n  cards:\n"
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, componnet: action_card, type: gondolier}",
+        10,
+    ),
+    "saeulen-added-card-uncounted": (
+        "saeulen",
+        "cards:\n  cards:\n"
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}\n"
+        "texts:\n  languages:\n    de:\n      names: {card: {gondolier_p7: Gondoliere}}",
+        7,
+    ),
+    "saeulen-constant-float": ("saeulen", "game:\n  constants:\n    matching_edge_points: 2.5", 7),
+    "saeulen-remove-id": ("saeulen", "cards:\n  cards:\n    - {remove: arsonst}", 7),
+    "saeulen-pillars-unbalanced": ("saeulen", "components:\n  components:\n    - {id: pillar, count: 7000}", 7),
+    "rialto-rounds-valeu": ("rialto", "game:\n  constants:\n    rounds: {valeu: 7}", 7),
+    "rialto-maximun": (
+        "rialto",
+        "game:\n  parameters:\n    tiles:\n      end_a: {maximun: 7}\n"
+        "tiles:\n  tiles:\n    - {id: bridge_6_3, params: {end_a: 7, end_b: 2}}",
+        8,
+    ),
+    "rialto-bound-not-raised": ("rialto", "tiles:\n  tiles:\n    - {id: bridge_6_3, params: {end_a: 7, end_b: 2}}", 7),
+    "rialto-rounds-alone": ("rialto", "game:\n  constants:\n    rounds: {value: 7}", 7),
+    "rialto-round-list-alone": (
+        "rialto",
+        "game:\n  constants:\n    round_districts: {value: [1, 2, 3, 4, 5, 6, 1]}",
+        7,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ONE_TYPO))
+def test_one_typo_in_an_overlay_gives_one_error_located_in_the_overlay(tmp_path: Path, case: str):
+    game, overlay, line = ONE_TYPO[case]
+    path = write_variant(tmp_path, game, overlay)
+    errors = vr.validate(path)
+    assert len(errors) == 1, "\n".join(map(str, errors))
+    (error,) = errors
+    assert Path(error.location.file).resolve() == path.resolve(), str(error)
+    assert error.location.line == line, str(error)
+
+
+def test_a_misspelt_constant_name_gives_one_error_located_in_the_overlay(tmp_path: Path):
+    path = write_variant(tmp_path, "venedig", "game:\n  constants:\n    hand_limt: {value: 6}")
+    errors = vr.validate(path)
+    assert len(errors) == 1 and Path(errors[0].location.file).resolve() == path.resolve()
+    assert "hand_limit" in errors[0].message
+
+
+def test_the_error_of_a_value_beyond_its_bound_names_where_the_bound_is_declared(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-bound-not-raised"][1])
+    (error,) = vr.validate(path)
+    assert "expected at most 6" in error.message
+    assert "parameters.tiles.end_a.maximum at rules/rialto/game.yaml:" in error.message
+
+
+def test_rounds_changed_alone_names_the_list_that_must_follow(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-rounds-alone"][1])
+    (error,) = vr.validate(path)
+    assert "'round_districts'" in error.message and "give it 7" in error.message
+
+
+# -- designers' overlays validate and play -----------------------------------------------------
+
+DESIGNS = {
+    "venedig_basilica_9_hand_6": (
+        "venedig",
+        'game:\n  constants:\n    hand_limit: {value: 6}\nbuildings:\n  buildings:\n    - {id: basilica, points: "9"}',
+    ),
+    "saeulen_70_pillars_edges_2": (
+        "saeulen",
+        "components:\n  components:\n    - {id: pillar, count: 70}\n"
+        "game:\n  constants:\n    matching_edge_points: {value: 2}",
+    ),
+    "saeulen_new_role_card": (
+        "saeulen",
+        "components:\n  components:\n    - {id: action_card, count: 31}\ncards:\n  cards:\n"
+        "    - add: {id: gondolier_p7, name: Gondolier, count: 1, component: action_card, type: gondolier}\n"
+        "texts:\n  languages:\n    de:\n      names: {card: {gondolier_p7: Gondoliere}}",
+    ),
+    "rialto_bridges_2_7_seven_rounds": (
+        "rialto",
+        "game:\n  constants:\n    rounds: {value: 7}\n    round_districts: {value: [1, 2, 3, 4, 5, 6, 1]}\n"
+        "  parameters:\n    tiles:\n      end_a: {maximum: 7}\n"
+        "tiles:\n  tiles:\n    - {id: bridge_6_3, params: {end_a: 7, end_b: 2}}\n"
+        "    - {id: bridge_5_4, params: {end_a: 6, end_b: 3}}",
+    ),
+}
+
+
+@pytest.mark.parametrize("design", sorted(DESIGNS))
+def test_a_designers_overlay_validates_and_plays(tmp_path: Path, design: str):
+    game, overlay = DESIGNS[design]
+    path = write_variant(tmp_path, game, overlay, ident=design)
+    assert vr.validate(path) == []
+    rules = vr.load(path)
+    for players in (2, 3):
+        assert play_random(rules, players).is_over
+
+
+def test_the_designers_numbers_are_live(tmp_path: Path):
+    venedig = vr.load(write_variant(tmp_path, "venedig", DESIGNS["venedig_basilica_9_hand_6"][1], "v"))
+    assert venedig.constant("hand_limit") == 6
+    assert {b["id"]: b["points"] for b in venedig.items("buildings")}["basilica"] == "9"
+    saeulen = vr.load(write_variant(tmp_path, "saeulen", DESIGNS["saeulen_70_pillars_edges_2"][1], "s"))
+    assert saeulen.constant("matching_edge_points") == 2
+    assert {c["id"]: c.get("count") for c in saeulen.items("components")}["pillar"] == 70
+    rialto = vr.load(write_variant(tmp_path, "rialto", DESIGNS["rialto_bridges_2_7_seven_rounds"][1], "r"))
+    game = play_random(rialto, 3)
+    districts = [e for e in game.events if e["type"] == "district"]
+    assert [e["round"] for e in districts] == [1, 2, 3, 4, 5, 6, 7]
+    assert districts[6]["district"] == districts[0]["district"]  # round 7 in the district of round tile 1
+
+
+def test_the_round_districts_datum_changes_the_order_of_the_districts(tmp_path: Path):
+    order = write_variant(tmp_path, "rialto", "game:\n  constants:\n    round_districts: {value: [6, 5, 4, 3, 2, 1]}")
+    base_game, game = play_random(vr.load("rialto"), 2), play_random(vr.load(order), 2)
+    base_districts = [e["district"] for e in base_game.events if e["type"] == "district"]
+    districts = [e["district"] for e in game.events if e["type"] == "district"]
+    assert districts == base_districts[::-1]
+
+
+# -- overlay schemas and the starter file ------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", overlay_schema.PATCHED_KINDS)
+def test_the_overlay_schemas_are_generated_from_the_base_schemas(kind: str):
+    path = schemas_root() / overlay_schema.OVERLAY_DIR / f"{kind}.schema.json"
+    assert path.read_text(encoding="utf-8") == overlay_schema.render(kind), (
+        "regenerate with: python -m venedig_rules.data.overlay_schema"
+    )
+    Draft202012Validator.check_schema(json.loads(path.read_text(encoding="utf-8")))
+
+
+def editor_errors(variant: Path) -> list[str]:
+    """What an editor following the file's ``$schema`` line reports (plain jsonschema, files by path)."""
+    first = variant.read_text(encoding="utf-8").splitlines()[0]
+    schema_path = (variant.parent / first.split("$schema=", 1)[1]).resolve()
+
+    def retrieve(uri: str) -> Resource:
+        return Resource.from_contents(json.loads((schema_path.parent / uri).read_text(encoding="utf-8")))
+
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema, registry=Registry(retrieve=retrieve))
+    return [e.message for e in validator.iter_errors(yaml.safe_load(variant.read_text(encoding="utf-8")))]
+
+
+def test_new_variant_writes_a_starter_that_validates_with_a_working_schema_line(tmp_path: Path, capsys):
+    path = tmp_path / "sub" / "big_hands.yaml"
+    assert main(["new-variant", "venedig", str(path)]) == 0
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=") and "id: big_hands" in text
+    assert vr.validate(path) == []
+    assert editor_errors(path) == []
+    # the designer uncomments the block and changes a constant, with a typo the editor sees
+    lines = text.replace("overlay: {}\n", "").splitlines()
+    start = lines.index("# overlay:")
+    body = [line[2:] for line in lines[start : start + 3]] + ["      hand_limit: {valeu: 6}"]
+    path.write_text("\n".join(lines[:start] + body) + "\n", encoding="utf-8")
+    assert any("valeu" in message for message in editor_errors(path))
+    (error,) = vr.validate(path)
+    assert "unknown key 'valeu' (did you mean 'value'?)" in error.message
+    assert main(["new-variant", "venedig", str(path)]) == 2  # never replaces a file silently
+
+
+def test_new_variant_refuses_a_file_name_that_is_not_an_id(tmp_path: Path, capsys):
+    assert main(["new-variant", "venedig", str(tmp_path / "Big Hands.yaml")]) == 2
+    assert "<id>.yaml" in capsys.readouterr().err
+
+
+# -- validate --play, describe --diff / --format json -----------------------------------------
+
+
+def test_validate_play_reports_the_first_runtime_error_located(tmp_path: Path, capsys):
+    path = write_variant(
+        tmp_path, "rialto", "game:\n  constants:\n    rounds: 7\n    round_districts: [1, 2, 3, 4, 5, 6, 7]"
+    )
+    assert main(["validate", str(path)]) == 0  # the data agree: only playing shows round tile 7 is missing
+    capsys.readouterr()
+    assert main(["validate", str(path), "--play", "1", "--format", "json"]) == 1
+    (error,) = json.loads(capsys.readouterr().out)["targets"][0]["errors"]
+    assert error["code"] == "play/rule" and error["file"] == "rules/rialto/game.yaml" and error["line"] > 0
+    assert "index 6 is out of range" in error["message"] and "seed 0" in error["message"]
+
+
+def test_describe_diff_lists_each_changed_datum_with_its_variant(tmp_path: Path, capsys):
+    path = write_variant(tmp_path, "venedig", DESIGNS["venedig_basilica_9_hand_6"][1], "basilica_nine")
+    assert main(["describe", str(path), "--diff", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    got = {(c["path"], c["base"], c["value"], c["provenance"]) for c in data["changes"]}
+    assert got == {
+        ("game/constants/hand_limit", 5, 6, "variant basilica_nine"),
+        ("buildings/buildings/basilica/points", "7", "9", "variant basilica_nine"),
+    }
+    assert all(c["location"].startswith(str(path)) or "basilica_nine.yaml" in c["location"] for c in data["changes"])
+    assert main(["describe", str(path), "--diff"]) == 0
+    assert "variant basilica_nine" in capsys.readouterr().out
+
+
+def test_describe_json_gives_constants_with_their_sources_and_the_assumed_data(tmp_path: Path, capsys):
+    path = write_variant(tmp_path, "venedig", DESIGNS["venedig_basilica_9_hand_6"][1], "basilica_nine")
+    assert main(["describe", str(path), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    hand = data["constants"]["hand_limit"]
+    assert hand["value"] == 6 and hand["provenance"] == "variant basilica_nine" and hand["description"]
+    assert data["constants"]["start_hand_size"]["provenance"] == "source"
+    assert data["constants"]["start_hand_size"]["source"]
+    assert data["assumed"] and all({"path", "note", "location"} <= set(a) for a in data["assumed"])
+    assert main(["describe", "rialto"]) == 0
+    text = capsys.readouterr().out
+    assert "Constants in detail" in text and "Assumed data" in text
+
+
+# -- the designer's tutorial (docs/variants.md) runs -------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_the_tutorial_runs_from_new_variant_to_a_balance_report(tmp_path: Path, monkeypatch, capsys):
+    import re
+
+    text = (DOCS / "variants.md").read_text(encoding="utf-8")
+    design = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "id: seven_rounds" in b)
+    commands = [line.split() for b in re.findall(r"```shell\n(.*?)```", text, re.S) for line in b.splitlines()]
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for words in commands:
+        assert words[0] == "venedig-rules"
+        if "--games" in words:
+            words[words.index("--games") + 1] = "2"
+        assert main(words[1:]) == 0, words
+        outputs.append(capsys.readouterr().out)
+        if words[1] == "new-variant":
+            assert vr.validate(tmp_path / "seven_rounds.yaml") == []  # the starter, as written
+            (tmp_path / "seven_rounds.yaml").write_text(design, encoding="utf-8")  # the designer's edit
+    assert "variant seven_rounds" in outputs[3] and "game/constants/round_districts" in outputs[3]
+    # the errors the tutorial shows are the ones a typo gives
+    shown = re.search(r"one typo gives one error.*?```text\n(.*?)```", text, re.S).group(1).splitlines()
+    edits = [
+        ("rounds: {value: 7}", "rounds: {valeu: 7}"),
+        ("end_a: {maximum: 7}", "end_b: {maximum: 6}"),  # the bound left as it was
+        ("      round_districts: {value: [1, 2, 3, 4, 5, 6, 1]}   # the round tile of each round\n", ""),
+    ]
+    for (old, new), line in zip(edits, shown, strict=True):
+        assert old in design
+        (tmp_path / "seven_rounds.yaml").write_text(design.replace(old, new), encoding="utf-8")
+        (error,) = vr.validate(tmp_path / "seven_rounds.yaml")
+        assert str(error) == line or (error.code == "rules/count" and str(error).split(": ", 1)[0] in line)
+
+
+def test_a_typo_in_a_variant_folders_overlay_file_is_one_error_in_that_file(tmp_path: Path):
+    folder = tmp_path / "big"
+    folder.mkdir()
+    (folder / "variant.yaml").write_text("extends: venedig\nid: big\ntitle: Big\n", encoding="utf-8")
+    (folder / "game.yaml").write_text("constants:\n  hand_limit: {valeu: 6}\n", encoding="utf-8")
+    (error,) = vr.validate(folder)
+    assert (Path(error.location.file).name, error.location.line) == ("game.yaml", 2) and "'valeu'" in error.message
+    (folder / "game.yaml").write_text("constants:\n  hand_limit: {value: 6}\n", encoding="utf-8")
+    assert vr.validate(folder) == [] and vr.load(folder).constant("hand_limit") == 6

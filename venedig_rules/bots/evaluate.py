@@ -1,0 +1,56 @@
+"""How good a position is for each player: the result of a finished game, and an estimate
+from the scores for one that is not finished (what search bots back up).
+
+>>> import venedig_rules as vr
+>>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
+>>> estimate(game)  # level scores: an even game
+[0.5, 0.5]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+
+
+def outcome(game: Game) -> list[float]:
+    """Each player's share of the win in a finished game: 1 for a sole winner, 1/k for k
+    winners who share, 0 for the others (1/n each when nobody wins)."""
+    winners = game.winners
+    if not winners:
+        return [1.0 / game.players] * game.players
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(game.players)]
+
+
+def margin(game: Game, player: int) -> int:
+    """``player``'s score minus the best other score (on the track that decides the winner)."""
+    scores = game.scores
+    if not scores:
+        return 0
+    best_other = max(s for p, s in scores.items() if p != player)
+    return scores[player] - best_other
+
+
+def score_scale(game: Game) -> float:
+    """How many points make a clear lead: a tenth of the winner track's range (at least 1)."""
+    track = game.rules.winner_track
+    for item in game.rules.items("scoring", "tracks"):
+        if item.get("id") == track and isinstance(item.get("max"), int):
+            return max(1.0, (int(item["max"]) - int(item.get("min", 0))) / 10)
+    return 10.0
+
+
+def estimate(game: Game) -> list[float]:
+    """The outcome when the game is over; else, for each player, a win chance from their lead
+    over the best other score: ``1 / (1 + exp(-lead / scale))`` with :func:`score_scale`."""
+    if game.is_over:
+        return outcome(game)
+    scale = score_scale(game)
+    out = []
+    for p in range(game.players):
+        lead = margin(game, p) / scale
+        out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead)))))
+    return out

@@ -1,0 +1,90 @@
+"""What a bot may know: its seat's view, and samples of what the seat cannot see.
+
+A bot implements ``act(view, actions)`` (:class:`~venedig_rules.bots.Bot`). A bot that
+searches also implements ``act_with_samples(view, actions, sample)``
+(:class:`SamplingBot`): ``sample(seed)`` gives a new game its seat cannot tell from the
+real one (``game.sample(player, seed)``), to play on as it likes. Neither is ever handed
+the real game. :func:`decide` asks a bot the right way.
+
+>>> import venedig_rules as vr
+>>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
+>>> sample = Sampler(game, 0)
+>>> sample(seed=1).view(0) == game.view(0)
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ..engine.game import Game
+    from ..engine.notation import Action
+    from ..engine.views import GameView
+
+
+class Sampler:
+    """Samples of one seat's information set: ``sampler(seed)`` is
+    ``game.sample(player, seed)``, a new game for the bot to play on. The real game stays
+    out of the bot's reach (it is not an attribute a bot is meant to read)."""
+
+    __slots__ = ("__game", "player")
+
+    def __init__(self, game: Game, player: int):
+        self.__game = game
+        self.player = player
+
+    def __call__(self, seed: int) -> Game:
+        return self.__game.sample(self.player, seed)
+
+    def __repr__(self) -> str:
+        return f"Sampler(player={self.player})"
+
+
+class SamplingBot(Protocol):
+    """A bot that looks ahead: it picks one of ``actions`` from ``view`` and from games
+    ``sample(seed)`` consistent with it (see :mod:`venedig_rules.engine.sampling`)."""
+
+    def act(self, view: GameView, actions: list[Action]) -> Action: ...
+
+    def act_with_samples(self, view: GameView, actions: list[Action], sample: Sampler) -> Action: ...
+
+
+class NeedsSamples(ValueError):
+    """A searching bot was asked to act from a view alone."""
+
+
+def only_action(bot: object, actions: list[Action]) -> Action:
+    """The ``act`` of a bot that cannot decide from a view alone: the only legal action, or
+    :class:`NeedsSamples` saying how to ask it."""
+    if len(actions) == 1:
+        return actions[0]
+    raise NeedsSamples(
+        f"{type(bot).__name__} looks ahead on samples of what its seat cannot see: "
+        "ask it with venedig_rules.bots.decide(bot, game, player)"
+    )
+
+
+def decide(
+    bot: Any, game: Game, player: int, view: GameView | None = None, actions: list[Action] | None = None
+) -> Action:
+    """The action ``bot`` picks for ``player``: from the seat's view (``view``, else
+    ``game.view(player)``) and, for a :class:`SamplingBot`, samples of that seat's
+    information set.
+
+    >>> import venedig_rules as vr
+    >>> from venedig_rules.bots import RandomBot, GreedyBot
+    >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
+    >>> decide(GreedyBot(seed=1), game, 0) in game.legal_actions(0)
+    True
+    """
+    if view is None:
+        view = game.view(player)
+    if actions is None:
+        actions = game.legal_actions(player)
+    search = getattr(bot, "act_with_samples", None)
+    if search is not None:
+        picked: Action = search(view, actions, Sampler(game, player))
+        return picked
+    chosen: Action = bot.act(view, actions)
+    return chosen

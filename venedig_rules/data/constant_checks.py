@@ -1,0 +1,70 @@
+"""Checks between game constants: a list constant's ``length`` is the value of another.
+
+A list with one entry per round (Rialto's ``round_districts``) declares ``length: rounds``;
+a variant changing one of the two without the other gets one error, located at the value
+the variant set (where the designer is looking), naming where the other lives.
+
+>>> from venedig_rules.data.yamlsource import loads
+>>> src = loads("game:\\n constants:\\n  rounds: 3\\n  order: {value: [1, 2], length: rounds}\\n", "game.yaml")
+>>> for err in check_lengths(src.data, src.positions):
+...     print(err.line())
+game.yaml:4:18: rules/count: constant 'order' has 2 items; expected one per 'rounds', which is 3 (set at game.yaml:3:11)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..errors import CountError, Location, RulesError, did_you_mean
+from .locate import where_changed
+from .yamlsource import Plain, PositionMap, pointer
+
+
+def check_lengths(data: dict[str, Any], positions: PositionMap) -> Iterator[RulesError]:
+    """Every list constant whose number of items differs from the constant its ``length`` names."""
+    game = data.get("game")
+    constants = game.get("constants") if isinstance(game, dict) else None
+    if not isinstance(constants, dict):
+        return
+    for name, const in constants.items():
+        if not isinstance(const, dict) or not isinstance(const.get("length"), str):
+            continue
+        at = pointer("/game/constants", name)
+        other = const["length"]
+        if other not in constants:
+            yield CountError(
+                f"constant {name!r} takes its length from constant {other!r}, which the ruleset does not have"
+                f"{did_you_mean(other, constants)}",
+                positions.at(pointer(at, "length")),
+            )
+            continue
+        items, length = const.get("value"), _value(constants[other])
+        if not isinstance(items, list) or not isinstance(length, int) or isinstance(length, bool):
+            continue  # a table by player count, or the schema's error
+        if len(items) == length:
+            continue
+        items_at, length_at = positions.at(pointer(at, "value")), _value_at(positions, constants[other], other)
+        declared = positions.key_at(pointer(at, "length"))
+        # the value set elsewhere than the declaration is the one a variant changed: report it there
+        if where_changed(declared, items_at) is declared and where_changed(declared, length_at) is length_at:
+            yield CountError(
+                f"constant {other!r} is {length}, but constant {name!r} (at {items_at}) has {len(items)} items, "
+                f"one per {other!r}; give it {length}",
+                length_at,
+            )
+        else:
+            yield CountError(
+                f"constant {name!r} has {len(items)} items; expected one per {other!r}, which is {length} "
+                f"(set at {length_at})",
+                items_at,
+            )
+
+
+def _value(const: Plain) -> Plain:
+    return const.get("value") if isinstance(const, dict) else const
+
+
+def _value_at(positions: PositionMap, const: Plain, name: str) -> Location:
+    at = pointer("/game/constants", name)
+    return positions.at(pointer(at, "value") if isinstance(const, dict) else at)

@@ -1,0 +1,222 @@
+"""Integer actions for research: every action a ruleset's decisions can ever offer gets a
+fixed number, from the rule data (``game.yaml`` ``action_space``, docs/research.md).
+
+Number 0 is ``pass``. Then come the decision labels in the order ``action_space`` lists
+them, each with a block of numbers:
+
+- ``values: <DSL>``: code over the rule data alone (``players`` is bound, no state) whose
+  value lists every value the decision can ever take; value ``k`` of that list is number
+  ``offset + k``.
+- ``ordinal: N``: for decisions with too many possible values to list (sets of tiles): the
+  action is the option's place among the decision's legal options now, at most ``N``.
+
+The ``values`` code runs with the most players the ruleset allows, so the numbers are the
+same at every player count (values only a larger table uses are never legal at a smaller
+one), and they depend only on the rule data: they stay the same while ``rules_hash`` does.
+A legal action outside the declared space is an :class:`ActionSpaceError` naming the entry
+in the rule file (the test kit looks for them).
+
+>>> import venedig_rules as vr
+>>> rules = vr.load("tests/rulesets/lagoon")
+>>> space = rules.action_space(2)
+>>> int(space), space.labels["bid"].offset, space.labels["bid"].values
+(21, 1, ('one', 'two', 'three', 'four', 'five'))
+>>> rules.encode(vr.Action(0, "bid", "two")), rules.decode(5, player=1)
+(2, Action(player=1, name='bid', value='five'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..data.yamlsource import pointer
+from ..effects.compile import freeze
+from ..errors import RuleRuntimeError, VenedigError
+from .machine import Machine, initial_state
+from .notation import PASS, Action
+
+if TYPE_CHECKING:
+    from .ruleset_base import RulesetBase
+
+#: The number of ``pass`` (declining an optional decision), whatever its label.
+PASS_ID = 0
+
+
+class ActionSpaceError(VenedigError, ValueError):
+    """An action outside the declared action space, or an action space that cannot be
+    built; the message names the ``action_space`` entry in the rule file."""
+
+    code = "play/action_space"
+
+
+@dataclass(frozen=True)
+class LabelSpace:
+    """The numbers of one decision label: ``offset`` up to ``offset + size``."""
+
+    label: str
+    offset: int
+    size: int
+    #: every value, for a ``values`` entry (None for an ``ordinal`` one)
+    values: tuple[Any, ...] | None
+    where: str
+    index: dict[Any, int] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def ordinal(self) -> bool:
+        """Whether an action's number is its option's place among the legal options now."""
+        return self.values is None
+
+
+class ActionSpace(int):
+    """The number of integer actions of a ruleset at one player count (it is that int),
+    with the blocks of numbers per decision label and the ways to and from actions.
+
+    ``encode`` and ``decode`` need the legal actions of the moment (``legal``) only for an
+    ``ordinal`` label."""
+
+    labels: dict[str, LabelSpace]
+    ruleset: str
+    players: int
+    _starts: list[tuple[int, LabelSpace]]
+
+    def __new__(cls, ruleset: str, players: int, labels: dict[str, LabelSpace]) -> ActionSpace:
+        size = 1 + sum(space.size for space in labels.values())
+        self = super().__new__(cls, size)
+        self.labels, self.ruleset, self.players = labels, ruleset, players
+        self._starts = sorted(((space.offset, space) for space in labels.values()), key=lambda pair: pair[0])
+        return self
+
+    @property
+    def size(self) -> int:
+        """The number of integer actions."""
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"ActionSpace({self.ruleset!r}, players={self.players}, size={int(self)})"
+
+    def encode(self, action: Action, legal: list[Action] | None = None) -> int:
+        """The number of ``action``; ``legal`` (the player's legal actions now) is needed for
+        an ordinal label. ActionSpaceError when the action is outside the space."""
+        if action.name == PASS and action.value is None:
+            return PASS_ID
+        space = self.labels.get(action.name)
+        if space is None:
+            raise ActionSpaceError(
+                f"{action} is outside the action space of {self.ruleset}: no action_space entry for "
+                f"decision {action.name!r}"
+            )
+        if space.values is not None:
+            try:
+                return space.offset + space.index[freeze(action.value)]
+            except (KeyError, TypeError):
+                raise ActionSpaceError(
+                    f"{action} is outside the action space: {space.where}: the values of {action.name!r} "
+                    f"({space.size}) do not include {action.value!r}"
+                ) from None
+        if legal is None:
+            raise ActionSpaceError(
+                f"{action.name!r} is numbered by its place among the legal options ({space.where}): "
+                "use game.encode(action) or give legal="
+            )
+        options = [a for a in legal if a.name == action.name]
+        if action not in options:
+            raise ActionSpaceError(f"{action} is not among the legal actions given")
+        place = options.index(action)
+        if place >= space.size:
+            raise ActionSpaceError(
+                f"{action} is outside the action space: {space.where}: {action.name!r} has "
+                f"{len(options)} options now, more than ordinal: {space.size}"
+            )
+        return space.offset + place
+
+    def decode(self, index: int, player: int, legal: list[Action] | None = None) -> Action:
+        """The action number ``index`` stands for, as ``player``'s."""
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < int(self):
+            raise ActionSpaceError(f"{index!r} is not an action number of {self.ruleset} (0 to {int(self) - 1})")
+        if index == PASS_ID:
+            return Action(player, PASS)
+        space = self.label_of(index)
+        if space.values is not None:
+            return Action(player, space.label, space.values[index - space.offset])
+        if legal is None:
+            raise ActionSpaceError(
+                f"{space.label!r} is numbered by its place among the legal options ({space.where}): "
+                "use game.decode(index) or give legal="
+            )
+        options = [a for a in legal if a.name == space.label]
+        place = index - space.offset
+        if place >= len(options):
+            raise ActionSpaceError(f"action number {index} ({space.label!r} option {place}) is not legal now")
+        return options[place]
+
+    def label_of(self, index: int) -> LabelSpace:
+        """The label block holding action number ``index`` (not 0: that is pass)."""
+        found: LabelSpace | None = None
+        for offset, space in self._starts:
+            if offset > index:
+                break
+            found = space
+        if found is None or index >= found.offset + found.size:
+            raise ActionSpaceError(f"{index!r} is not an action number of {self.ruleset}")
+        return found
+
+
+def action_space(rules: RulesetBase, players: int) -> ActionSpace:
+    """The action space of ``rules`` at ``players`` players (built once, then cached)."""
+    if players not in rules.players:
+        raise ValueError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}")
+    declared = rules.data["game"].get("action_space")
+    if not isinstance(declared, dict) or rules.compiled is None:
+        raise ActionSpaceError(
+            f"ruleset {rules.name!r} declares no action_space in game.yaml, so its actions have no numbers "
+            "(docs/research.md says how to declare one)"
+        )
+
+    missing = sorted(set(rules.compiled.decision_labels()) - set(declared))
+    if missing:
+        raise ActionSpaceError(
+            f"{rules.positions.key_at('/game/action_space')}: decision {', '.join(map(repr, missing))} has no "
+            "action_space entry, so its actions have no numbers (every decision needs one: values or ordinal)"
+        )
+
+    def build(_: RulesetBase) -> dict[str, LabelSpace]:
+        most = rules.players.stop - 1
+        labels: dict[str, LabelSpace] = {}
+        offset = 1
+        for label, entry in declared.items():
+            ptr = pointer("/game/action_space", label)
+            where = str(rules.positions.key_at(ptr))
+            if "ordinal" in entry:
+                labels[label] = LabelSpace(label, offset, int(entry["ordinal"]), None, where)
+            else:
+                values = _values(rules, most, label, where)
+                index = {v: i for i, v in enumerate(values)}
+                labels[label] = LabelSpace(label, offset, len(values), values, where, index)
+            offset += labels[label].size
+        return labels
+
+    def at(_: RulesetBase) -> ActionSpace:
+        return ActionSpace(rules.name, players, rules.derived("actions", build))
+
+    result: ActionSpace = rules.derived(f"actions.{players}", at)
+    return result
+
+
+def _values(rules: RulesetBase, players: int, label: str, where: str) -> tuple[Any, ...]:
+    """The values a ``values`` entry lists: its code run on a game that has not started."""
+    compiled = rules.compiled
+    assert compiled is not None  # action_space() checked it
+    code_id = compiled.action_values[label]
+    start = initial_state(rules, players, 0)
+    machine = Machine(rules, players, start, None)
+    try:
+        values = machine.value_of(code_id, {"players": tuple(range(players))})
+    except RuleRuntimeError as exc:
+        raise ActionSpaceError(f"{where}: the values of {label!r} cannot be listed: {exc}") from None
+    if not isinstance(values, tuple):
+        raise ActionSpaceError(f"{where}: the values of {label!r} must be a list, not {values!r}")
+    try:
+        return tuple(dict.fromkeys(freeze(v) for v in values))
+    except TypeError:
+        raise ActionSpaceError(f"{where}: the values of {label!r} must be numbers, words or lists of them") from None

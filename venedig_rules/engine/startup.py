@@ -1,0 +1,88 @@
+"""What a new process reads instead of computing, so that importing the package and loading
+a bundled ruleset is fast: three files shipped in the package, written ahead of time.
+
+- ``effects/parser_tables.json``: the DSL parser's LALR tables (:mod:`~venedig_rules.effects.parser_tables`)
+- ``data/validated.json``: the hashes of the bundled configurations' data that passed the schemas
+  and the cross-file checks (:mod:`~venedig_rules.data.validated`)
+- ``effects/parsed_bundled.json``: the bundled configurations' DSL texts, parsed
+  (:data:`~venedig_rules.effects.parse.PARSED`)
+
+Each names what it was made from (the grammar, the schemas, the data, the parser's code) and
+is used only while that is unchanged, so a stale file costs time, never correctness.
+``tests/test_startup.py`` fails while one is stale. After changing a bundled rule file, a
+schema, the grammar or ``effects/parse.py``, write them anew::
+
+    python -m venedig_rules.engine.startup
+
+>>> sorted(item.path.name for item in shipped())
+['parsed_bundled.json', 'parser_tables.json', 'validated.json']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from ..data import validated
+from ..data.reading import read
+from ..effects import _dsl_sources, parser_tables
+from ..effects.parse import DslParseError, encode, fingerprint, parse_text, parsed_path
+
+
+def render_parsed() -> str:
+    """``parsed_bundled.json`` as it should be now: every DSL text of every bundled
+    configuration that parses, with its AST."""
+    programs = {}
+    for name, variants in validated.configurations():
+        for _, text, _ in _dsl_sources(read(name, variants).data):
+            try:
+                programs[text] = encode(parse_text(text).body)
+            except DslParseError:
+                continue
+    return (
+        json.dumps({"fingerprint": fingerprint(), "programs": programs}, sort_keys=True, separators=(",", ":")) + "\n"
+    )
+
+
+class Shipped(NamedTuple):
+    """A shipped file: where it is, how to make its text now, and whether it is current."""
+
+    path: Path
+    render: Callable[[], str]
+    current: Callable[[], bool]
+
+
+def shipped() -> list[Shipped]:
+    """The three shipped files."""
+    return [
+        # the tables' text differs from build to build (lark numbers its states in set order):
+        # they are current when made from this grammar by this minor version of lark
+        Shipped(parser_tables.path(), parser_tables.render, parser_tables.current),
+        Shipped(validated.MANIFEST, validated.render, lambda: _same_text(validated.MANIFEST, validated.render)),
+        Shipped(parsed_path(), render_parsed, lambda: _same_text(parsed_path(), render_parsed)),
+    ]
+
+
+def stale() -> list[Path]:
+    """The shipped files that are not current."""
+    return [item.path for item in shipped() if not item.current()]
+
+
+def write() -> list[Path]:
+    """Write anew every shipped file that is not current; returns their paths."""
+    written = []
+    for item in shipped():
+        if not item.current():
+            item.path.write_text(item.render(), encoding="utf-8")
+            written.append(item.path)
+    return written
+
+
+def _same_text(path: Path, render: Callable[[], str]) -> bool:
+    return path.is_file() and path.read_text(encoding="utf-8") == render()
+
+
+if __name__ == "__main__":
+    print("\n".join(f"wrote {path}" for path in write()) or "every shipped file is current")

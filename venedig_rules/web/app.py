@@ -1,0 +1,261 @@
+"""The Starlette app of ``venedig-rules serve``: the lobby and seat pages (plain HTML/JS/SVG in
+``static/``), a JSON API, and a WebSocket per page that pushes the seat's page data whenever the
+table changes. Bots move on the server between a person's actions.
+
+Routes (``{seat}`` is a seat's token, in the query string as ``?seat=``; none: a spectator):
+
+- ``GET /``: the lobby; ``GET /table/{table}?seat=TOKEN``: a seat's page (or the spectator's)
+- ``GET /api/games``: the offered games, bots and languages
+- ``POST /api/tables``: a new table (``game``, ``variants``, ``players``, ``seats``, ``seed``,
+  ``names``; or ``save`` and ``seats``); answers each seat's token and page URL and the spectator's
+- ``GET /api/tables/{table}?seat=&since=&generation=&lang=``: the page data
+- ``POST /api/tables/{table}/act`` ``{"seat", "action"}``, ``.../undo`` ``{"seat"}``,
+  ``.../save`` ``{"seat"}`` (answers the save's name, never its contents)
+- ``GET /api/tables/{table}/replay?seat=&step=``: the page data after the first ``step`` actions
+- ``GET /api/saves``, ``POST /api/saves`` (a save file, kept on the server)
+- ``WS /api/tables/{table}/live?seat=&lang=``: the page data now and after every change
+
+>>> from starlette.testclient import TestClient
+>>> from venedig_rules.web.catalog import Catalog
+>>> client = TestClient(create_app(Lobby(Catalog()), bot_delay=0))
+>>> made = client.post("/api/tables", json={"game": "venedig", "players": 2, "seats": ["human", "bot"], "seed": 1})
+>>> page = client.get(made.json()["seats"][0]["url"].replace("/table/", "/api/tables/")).json()
+>>> page["seat_name"], page["decision"]["prompt"] == page["waiting_for"][0]["prompt"]
+('p0', False)
+>>> client.post(f"/api/tables/{page['table']}/act", json={"seat": "", "action": "p0 pass"}).json()
+{'error': "a spectator cannot act; open a seat's page"}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..bots import bot_names
+from .lobby import Lobby
+from .refusals import BadRequest, Refused, TooLarge
+from .tables import DEFAULT_BOT, HUMAN, Table
+
+#: The largest request body read, in bytes (a save file is the largest thing a page sends).
+MAX_BODY = 4 * 1024 * 1024
+#: The largest body of an action, undo or new-table request.
+MAX_SMALL_BODY = 16 * 1024
+#: Seconds a bot waits before it moves, so people can follow the game.
+BOT_DELAY = 0.1
+
+#: Seconds a page's update waits at most for the bots' moves that follow a change.
+SETTLE = 0.5
+
+STATIC = Path(str(files("venedig_rules.web") / "static"))
+
+
+def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
+    """The web app serving ``lobby``; bots wait ``bot_delay`` seconds before each move."""
+    tasks: set[asyncio.Task[None]] = set()
+
+    def start_bots(table: Table) -> None:
+        if not table.bots_running and table.bot_move() is not None:
+            task = asyncio.get_running_loop().create_task(run_bots(table, bot_delay))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    async def lobby_page(request: Request) -> Response:
+        return FileResponse(STATIC / "lobby.html")
+
+    async def table_page(request: Request) -> Response:
+        lobby.table(request.path_params["table"])
+        return FileResponse(STATIC / "table.html")
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    async def games(request: Request) -> Response:
+        return JSONResponse(
+            {"games": lobby.catalog.describe(), "bots": bot_names(), "default_bot": DEFAULT_BOT, "human": HUMAN}
+        )
+
+    async def new_table(request: Request) -> Response:
+        table = lobby.create(await read_json(request, MAX_SMALL_BODY))
+        start_bots(table)
+        base = f"/table/{table.ident}"
+        seats = [
+            {**seat.public(), **({"token": seat.token, "url": f"{base}?seat={seat.token}"} if seat.bot is None else {})}
+            for seat in table.seats
+        ]
+        return JSONResponse({"table": table.ident, "seats": seats, "spectator": base})
+
+    async def table_state(request: Request) -> Response:
+        table = lobby.table(request.path_params["table"])
+        query = request.query_params
+        player = table.seat_for(query.get("seat"))
+        given = query.get("generation")
+        generation = _number(given, "generation") if given else None
+        since = _number(query.get("since", "0"), "since")
+        return JSONResponse(table.page(player, since, _lang(query.get("lang")), generation))
+
+    async def act(request: Request) -> Response:
+        table = lobby.table(request.path_params["table"])
+        body = await read_json(request, MAX_SMALL_BODY)
+        table.act(_text(body.get("seat")), _text(body.get("action")))
+        start_bots(table)
+        return JSONResponse({"ok": True, "version": table.version})
+
+    async def undo(request: Request) -> Response:
+        table = lobby.table(request.path_params["table"])
+        table.undo(_text((await read_json(request, MAX_SMALL_BODY)).get("seat")))
+        start_bots(table)
+        return JSONResponse({"ok": True, "version": table.version})
+
+    async def save(request: Request) -> Response:
+        table = lobby.table(request.path_params["table"])
+        name = lobby.save(table, _text((await read_json(request, MAX_SMALL_BODY)).get("seat")))
+        return JSONResponse({"save": name})
+
+    async def replay(request: Request) -> Response:
+        table = lobby.table(request.path_params["table"])
+        query = request.query_params
+        player = table.seat_for(query.get("seat"))
+        step = _number(query.get("step", str(len(table.game.actions))), "step")
+        return JSONResponse(table.replay(player, step, _lang(query.get("lang"))))
+
+    async def saves(request: Request) -> Response:
+        if request.method == "POST":
+            return JSONResponse({"save": lobby.upload(await read_json(request, MAX_BODY))})
+        return JSONResponse({"saves": lobby.saves.list()})
+
+    async def live(socket: WebSocket) -> None:
+        try:
+            table = lobby.table(socket.path_params["table"])
+            player = table.seat_for(socket.query_params.get("seat"))
+            lang = _lang(socket.query_params.get("lang"))
+            table.check_lang(lang)
+        except Refused as exc:  # closed with 4000 + the HTTP status, and the sentence
+            await socket.close(code=4000 + exc.status, reason=str(exc)[:120])
+            return
+        start_bots(table)  # a table made or loaded without a request (a script's) starts here
+        await socket.accept()
+        left = asyncio.ensure_future(_until_closed(socket))
+        cursor, generation = 0, table.generation
+        try:
+            while not left.done():
+                version = table.version
+                page = table.page(player, cursor, lang, generation)
+                cursor, generation = page["cursor"], page["generation"]
+                await socket.send_json(page)
+                change = asyncio.ensure_future(table.changed(version))
+                await asyncio.wait({change, left}, return_when=asyncio.FIRST_COMPLETED)
+                change.cancel()
+                await settled(table)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            left.cancel()
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    return Starlette(
+        routes=[
+            Route("/", lobby_page),
+            Route("/favicon.ico", no_icon),
+            Route("/table/{table}", table_page),
+            Route("/api/games", games),
+            Route("/api/tables", new_table, methods=["POST"]),
+            Route("/api/tables/{table}", table_state),
+            Route("/api/tables/{table}/act", act, methods=["POST"]),
+            Route("/api/tables/{table}/undo", undo, methods=["POST"]),
+            Route("/api/tables/{table}/save", save, methods=["POST"]),
+            Route("/api/tables/{table}/replay", replay),
+            Route("/api/saves", saves, methods=["GET", "POST"]),
+            WebSocketRoute("/api/tables/{table}/live", live),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={Refused: refused},
+    )
+
+
+async def run_bots(table: Table, delay: float) -> None:
+    """Let the table's bots move while one of them is to move. A bot thinks in a worker
+    thread on its own view; when the game changed meanwhile (a person's simultaneous commit
+    or undo), it thinks again."""
+    table.bots_running = True
+    try:
+        while True:
+            if delay:
+                await asyncio.sleep(delay)
+            move = table.bot_move()
+            if move is None:
+                return
+            bot, view, actions = move
+            version = table.version
+            action = await anyio.to_thread.run_sync(bot.act, view, actions)
+            if table.version == version:
+                table.apply(action)
+    finally:
+        table.bots_running = False
+
+
+async def _until_closed(socket: WebSocket) -> None:
+    """Return when the page closes its socket (a page sends nothing; anything it sends is
+    ignored), so a page that left stops waiting for the table."""
+    while (await socket.receive())["type"] != "websocket.disconnect":
+        pass
+
+
+async def settled(table: Table, most: float = SETTLE) -> None:
+    """Wait (``most`` seconds at most) while the table's bots are moving, so a page gets their
+    moves in one update rather than one per move."""
+    end = asyncio.get_running_loop().time() + most
+    while table.bots_running and asyncio.get_running_loop().time() < end:
+        await asyncio.sleep(0.02)
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, read only up to ``limit`` bytes."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise TooLarge(f"the request is larger than {limit} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise TooLarge(f"the request is larger than {limit} bytes")
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise BadRequest("the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the request is not a JSON object")
+    return data
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise BadRequest(f"{what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadRequest("expected a text")
+    return value
+
+
+def _lang(value: str | None) -> str:
+    if value is None:
+        return "en"
+    if not (value.isalpha() and len(value) <= 8):
+        raise BadRequest(f"no language {value!r}")
+    return value

@@ -1,0 +1,159 @@
+"""``venedig-rules serve``: the web front end on a host and port, with uvicorn; with ``--game``,
+one table made at once and its pages' URLs printed (one per person's seat, then the spectator's).
+
+The command's options are declared here (``add_arguments``), so ``cli`` stays free of the web
+libraries: they are imported only when the server starts (``pip install "venedig-rules[web]"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:  # the command's options are read without the web libraries or the engine
+    from .catalog import Catalog
+    from .lobby import Lobby
+
+EXAMPLES = (
+    "examples:\n  venedig-rules serve                                  # the lobby at http://127.0.0.1:8000/\n"
+    "  venedig-rules serve --game venedig --players 3 --seats human,bot,bot --seed 1\n"
+    "  venedig-rules serve --game my_variant.yaml --players 2 --seats human,human --port 8001"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default 8000)")
+    parser.add_argument(
+        "--game",
+        default=None,
+        metavar="GAME",
+        help="make a table of this game at once and print its URLs: a bundled id, a ruleset folder or a "
+        "variant (also offered in the lobby)",
+    )
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
+    parser.add_argument("--players", type=int, default=None, metavar="N", help="players at that table")
+    parser.add_argument(
+        "--seats",
+        default=None,
+        metavar="KINDS",
+        help="who plays each seat, e.g. human,bot,bot (human, bot or a bot's name; default: p0 human, bots)",
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of that table's game (default 0)")
+    parser.add_argument("--names", default=None, metavar="A,B,...", help="the players' names, in seat order")
+    parser.add_argument("--lang", default="en", metavar="LANG", help="language of the printed pages (default en)")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.1, metavar="SECONDS", help="pause before each bot move (default 0.1)"
+    )
+    parser.add_argument(
+        "--saves", type=Path, default=None, metavar="DIR", help="keep saved games in this folder (default: in memory)"
+    )
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Start the server (until interrupted); returns the exit status."""
+    try:
+        import uvicorn
+
+        from .app import create_app
+        from .catalog import Catalog
+        from .lobby import Lobby, Saves
+        from .refusals import Refused
+    except ImportError as exc:
+        print(
+            f'venedig-rules: error: serve needs the web extra ({exc}): pip install "venedig-rules[web]"',
+            file=sys.stderr,
+        )
+        return 2
+    lobby = Lobby(Catalog(), Saves(args.saves))
+    try:
+        listener = _listen(args.host, args.port)
+    except OSError as exc:
+        print(f"venedig-rules: error: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    base = _base(args.host, listener)
+    if args.game:
+        try:
+            table = lobby.create(_table_request(args, lobby.catalog))
+        except Refused as exc:
+            print(f"venedig-rules: error: {exc}", file=sys.stderr)
+            return 2
+        for seat in table.seats:
+            if seat.bot is None:
+                print(f"{seat.name}: {base}/table/{table.ident}?seat={seat.token}&lang={args.lang}", file=out)
+        print(f"spectator: {base}/table/{table.ident}?lang={args.lang}", file=out)
+    print(f"venedig-rules serve: the lobby is at {base}/ (Ctrl+C stops)", file=sys.stderr)
+    out.flush()
+    config = uvicorn.Config(
+        create_app(lobby, bot_delay=args.bot_delay), log_level="warning", ws_max_size=64 * 1024, lifespan="off"
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.Server(config).run(sockets=[listener])
+    return 0
+
+
+@contextlib.contextmanager
+def running(lobby: Lobby, host: str = "127.0.0.1", port: int = 0, bot_delay: float = 0.0) -> Iterator[str]:
+    """The web app of ``lobby`` served in a background thread while the block runs; gives its
+    base URL (``port=0``: a free port). For tests, scripts and notebooks.
+
+    >>> import urllib.request
+    >>> from venedig_rules.web.catalog import Catalog
+    >>> from venedig_rules.web.lobby import Lobby
+    >>> with running(Lobby(Catalog())) as url:
+    ...     urllib.request.urlopen(f"{url}/api/games").status
+    200
+    """
+    import uvicorn
+
+    from .app import create_app
+
+    listener = _listen(host, port)
+    config = uvicorn.Config(create_app(lobby, bot_delay=bot_delay), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            if not thread.is_alive():
+                raise RuntimeError("the web server stopped as it started")
+            time.sleep(0.01)
+        yield _base(host, listener)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        listener.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, port))
+    listener.listen(128)
+    return listener
+
+
+def _base(host: str, listener: socket.socket) -> str:
+    host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    return f"http://{'[' + host + ']' if ':' in host else host}:{listener.getsockname()[1]}"
+
+
+def _table_request(args: argparse.Namespace, catalog: Catalog) -> dict[str, object]:
+    """The lobby request of the table ``--game`` asks for; a game that is no bundled id with
+    bundled variants (a designer's folder or variant file) is offered in the lobby too."""
+    game, variants = args.game, list(args.variant)
+    if game not in catalog.games() or not set(variants) <= set(catalog.variants(game)):
+        game, variants = catalog.add(game, variants), []
+    rules = catalog.rules(game, variants)
+    players = args.players if args.players is not None else rules.players.start
+    kinds = args.seats.split(",") if args.seats else ["human"] + ["bot"] * (players - 1)
+    names = [n.strip() for n in args.names.split(",")] if args.names else None
+    return {"game": game, "variants": variants, "players": players, "seats": kinds, "seed": args.seed, "names": names}

@@ -1,0 +1,138 @@
+// The lobby: a new table (game, variants, players, who plays each seat, seed) or a saved game
+// to go on with. Everything it offers comes from /api/games.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const form = $("new-table");
+let catalog = null;
+
+const el = (tag, attrs = {}, text = "") => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+};
+
+function game() { return catalog.games.find((g) => g.id === form.game.value); }
+
+function fillGame() {
+  const g = game();
+  $("variants").replaceChildren(...g.variants.map((v) => {
+    const label = el("label");
+    label.append(el("input", { type: "checkbox", name: "variant", value: v }), ` ${v}`);
+    return label;
+  }));
+  const before = Number(form.players.value) || g.players[0];
+  form.players.replaceChildren();
+  for (let n = g.players[0]; n <= g.players[1]; n++) form.players.append(el("option", { value: n }, String(n)));
+  form.players.value = String(Math.min(Math.max(before, g.players[0]), g.players[1]));
+  form.lang.replaceChildren(...g.languages.map((l) => el("option", { value: l }, l)));
+  fillSeats();
+}
+
+function fillSeats() {
+  const n = Number(form.players.value);
+  const kinds = [catalog.human, "bot", ...catalog.bots];
+  const before = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  $("seats").replaceChildren();
+  for (let p = 0; p < n; p++) {
+    const select = el("select", { name: "seat", "data-testid": `seat-${p}` });
+    for (const k of kinds) select.append(el("option", { value: k }, k === "bot" ? `bot (${catalog.default_bot})` : k));
+    select.value = before[p] || (p === 0 ? catalog.human : "bot");
+    const label = el("label", {}, `Seat p${p} `);
+    label.append(select);
+    $("seats").append(label);
+  }
+}
+
+function seats(count) {
+  const chosen = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  return chosen.length === count ? chosen : Array.from({ length: count }, (_, p) => chosen[p] || catalog.human);
+}
+
+function names() {
+  const text = form.names.value.trim();
+  return text ? text.split(",").map((s) => s.trim()) : null;
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function opened(made) {
+  const lang = form.lang.value;
+  const people = made.seats.filter((s) => s.token);
+  if (form.hotseat.checked && people.length) {
+    const hot = people.map((s) => `${s.player}:${s.token}`).join(",");
+    location.href = `${people[0].url}&lang=${lang}#hotseat=${hot}`;
+    return;
+  }
+  const links = $("links");
+  links.hidden = false;
+  links.replaceChildren(el("h2", {}, "Your table"), el("p", {}, "Give each person the link of their seat; keep the others' links secret."));
+  const list = el("ul");
+  for (const s of made.seats) {
+    const item = el("li", {}, `${s.name} (${s.kind}) `);
+    if (s.url) item.append(el("a", { href: `${s.url}&lang=${lang}`, "data-testid": `seat-link-${s.player}` }, location.origin + s.url));
+    list.append(item);
+  }
+  const watch = el("li", {}, "Spectators ");
+  watch.append(el("a", { href: made.spectator, "data-testid": "spectator-link" }, location.origin + made.spectator));
+  list.append(watch);
+  links.append(list);
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("error").textContent = "";
+  const players = Number(form.players.value);
+  try {
+    opened(await call("POST", "/api/tables", {
+      game: form.game.value,
+      variants: [...form.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
+      players,
+      seats: seats(players),
+      seed: form.seed.value === "" ? Math.floor(Math.random() * 2 ** 31) : Number(form.seed.value),
+      names: names(),
+    }));
+  } catch (error) { $("error").textContent = error.message; }
+});
+
+async function listSaves() {
+  const { saves } = await call("GET", "/api/saves");
+  $("saves").replaceChildren(...saves.map((s) => {
+    const item = el("li", {}, `${s.title}${s.variants.length ? " (" + s.variants.join(", ") + ")" : ""}, ` +
+      `${s.players} players, ${s.actions} actions${s.over ? ", finished" : ""} `);
+    const button = el("button", { type: "button", "data-save": s.name }, "Go on with it");
+    button.addEventListener("click", async () => {
+      $("error").textContent = "";
+      try { opened(await call("POST", "/api/tables", { save: s.name, seats: seats(s.players), names: names() })); }
+      catch (error) { $("error").textContent = error.message; }
+    });
+    item.append(button);
+    return item;
+  }));
+}
+
+$("upload").addEventListener("change", async () => {
+  const file = $("upload").files[0];
+  if (!file) return;
+  try {
+    await call("POST", "/api/saves", JSON.parse(await file.text()));
+    await listSaves();
+  } catch (error) { $("error").textContent = error.message; }
+});
+
+(async () => {
+  catalog = await call("GET", "/api/games");
+  form.game.replaceChildren(...catalog.games.map((g) => el("option", { value: g.id }, g.title)));
+  form.game.addEventListener("change", fillGame);
+  form.players.addEventListener("change", fillSeats);
+  fillGame();
+  await listSaves();
+})();
