@@ -90,6 +90,27 @@ def test_apply_legal_plays_the_action_at_that_index():
         assert game.fingerprint() == other.fingerprint()
 
 
+def test_an_action_legal_actions_gave_plays_as_its_copy_and_a_stale_one_is_still_checked():
+    """apply takes the actions legal_actions gave without checking them again: a copy of
+    such an action plays the same game, and one from an earlier decision is refused."""
+    rules = vr.load("venedig")
+    game, other = rules.new_game(3, 5), rules.new_game(3, 5)
+    chooser = random.Random(5)
+    played = []
+    for _ in range(60):
+        mover = chooser.choice(game.to_move)
+        action = chooser.choice(game.legal_actions(mover))
+        game.apply(action)
+        other.apply(vr.Action(action.player, action.name, action.value))
+        assert game.fingerprint() == other.fingerprint()
+        played.append(action)
+    stale = next(a for a in played if a not in game.legal_actions(a.player))
+    before = game.fingerprint()
+    with pytest.raises(IllegalActionError):
+        game.apply(stale)
+    assert game.fingerprint() == before
+
+
 @pytest.mark.parametrize("index", [-1, 10_000, True, 1.0, "0"])
 def test_apply_legal_refuses_an_index_that_is_no_legal_action(index):
     game = vr.load(LAGOON).new_game(2, 7)

@@ -22,6 +22,8 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
@@ -295,8 +297,17 @@ class Game:
             raise IllegalActionError(
                 f"a {type(action).__name__} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
-        action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
         pending = self._state.pending
+        if (
+            action.__class__ is Action
+            and action.player.__class__ is int
+            and pending is not None
+            and not self._state.over
+            and any(map(is_, repeat(action), pending.legal_actions(action.player)))
+        ):
+            # one of the very actions legal_actions gave: nothing to check or compare
+            return self._resume(pending, action)
+        action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
         if pending is None or self._state.over or not pending.accepts(action) or not self._offered(action):
             raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         return self._resume(pending, action)

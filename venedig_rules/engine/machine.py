@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -113,11 +112,16 @@ class PendingChoice:
         """The players who must act now: the chooser."""
         return (self.player,)
 
-    @cached_property
+    @property
     def actions(self) -> tuple[Action, ...]:
         """The chooser's legal actions, in order: built once per decision (the snapshot and
         every clone share it)."""
-        return _actions(self.player, self.label, self.options, self.optional)
+        # not functools.cached_property: it takes a lock on every first use (Python 3.11),
+        # and every decision is a first use
+        built: tuple[Action, ...] | None = self.__dict__.get("_actions")
+        if built is None:
+            built = self.__dict__["_actions"] = _actions(self.player, self.label, self.options, self.optional)
+        return built
 
     def legal_actions(self, player: int) -> tuple[Action, ...]:
         """``player``'s legal actions, in order (none when the decision is not theirs)."""
@@ -178,10 +182,15 @@ class PendingCommits:
         """The players who must act now: those who have not committed yet, in seat order."""
         return tuple(p for p, c in zip(self.players, self.commits) if c is None)
 
-    @cached_property
+    @property
     def actions(self) -> tuple[tuple[Action, ...], ...]:
         """Each taking part player's actions, in order (built once per decision)."""
-        return tuple(_actions(p, self.label, o, False) for p, o in zip(self.players, self.options))
+        built: tuple[tuple[Action, ...], ...] | None = self.__dict__.get("_actions")
+        if built is None:
+            built = self.__dict__["_actions"] = tuple(
+                _actions(p, self.label, o, False) for p, o in zip(self.players, self.options)
+            )
+        return built
 
     def legal_actions(self, player: int) -> tuple[Action, ...]:
         """``player``'s legal actions, in order (none once they committed, or when they do
