@@ -133,8 +133,7 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     only the first pillar of a group can make the card impossible to carry out."""
     t = tables(ctx.rules)
     starts = _spots(t, has_pillar, ())
-    area = _area_sizes(t, has_pillar)
-    sizes = {s: min(need, area[t.index[s]]) for s in starts}
+    sizes = {s: _area_up_to(t, has_pillar, t.index[s], need) for s in starts}
     most = max(sizes.values(), default=0)
     return tuple(s for s in starts if sizes[s] == most)
 
@@ -268,21 +267,17 @@ def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tupl
     return tuple(t.ids[i] for i in sorted(near) if i in t.land_set and not has_pillar[i])
 
 
-def _area_sizes(t: Tables, has_pillar: Sequence[bool]) -> dict[int, int]:
-    """For every free land square, how many free land squares are joined to it edge to edge
-    (itself included)."""
-    sizes: dict[int, int] = {}
-    for first in t.land:
-        if has_pillar[first] or first in sizes:
-            continue
-        area, todo = {first}, [first]
-        while todo:
-            for n in t.neighbours[todo.pop()]:
-                if n in t.land_set and not has_pillar[n] and n not in area:
-                    area.add(n)
-                    todo.append(n)
-        sizes.update(dict.fromkeys(area, len(area)))
-    return sizes
+def _area_up_to(t: Tables, has_pillar: Sequence[bool], first: int, need: int) -> int:
+    """How many free land squares are joined edge to edge to free land square ``first``
+    (itself included), counted up to ``need``: only whether a group of ``need`` fits there
+    matters, so the walk stops once it has found that many."""
+    area, todo = {first}, [first]
+    while todo and len(area) < need:
+        for n in t.neighbours[todo.pop()]:
+            if n in t.land_set and not has_pillar[n] and n not in area:
+                area.add(n)
+                todo.append(n)
+    return min(need, len(area))
 
 
 def _fits(
