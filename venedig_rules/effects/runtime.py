@@ -244,10 +244,11 @@ def combine(old: Any, op: str, value: Any) -> Any:
     if isinstance(old, tuple):
         if op == "+=":
             return join(old, value if isinstance(value, tuple) else (value,))
-        items = list(old)
-        if value in items:
-            items.remove(value)
-        return tuple(items)
+        try:
+            i = old.index(value)
+        except ValueError:
+            return old
+        return old[:i] + old[i + 1 :]
     if not isinstance(old, int) or isinstance(old, bool) or not isinstance(value, int):
         raise RuleRuntimeError(f"{op} needs numbers or lists, got {show(old)} and {show(value)}")
     return bounded(old + value if op == "+=" else old - value)

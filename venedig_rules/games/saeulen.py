@@ -133,7 +133,8 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     only the first pillar of a group can make the card impossible to carry out."""
     t = tables(ctx.rules)
     starts = _spots(t, has_pillar, ())
-    sizes = {s: _area_up_to(t, has_pillar, t.index[s], need) for s in starts}
+    known: dict[int, int] = {}
+    sizes = {s: _area_up_to(t, has_pillar, t.index[s], need, known) for s in starts}
     most = max(sizes.values(), default=0)
     return tuple(s for s in starts if sizes[s] == most)
 
@@ -267,17 +268,22 @@ def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tupl
     return tuple(t.ids[i] for i in sorted(near) if i in t.land_set and not has_pillar[i])
 
 
-def _area_up_to(t: Tables, has_pillar: Sequence[bool], first: int, need: int) -> int:
+def _area_up_to(t: Tables, has_pillar: Sequence[bool], first: int, need: int, known: dict[int, int]) -> int:
     """How many free land squares are joined edge to edge to free land square ``first``
     (itself included), counted up to ``need``: only whether a group of ``need`` fits there
-    matters, so the walk stops once it has found that many."""
+    matters, so the walk stops once it has found that many. Every square the walk reached
+    lies in the same area and has the same answer: ``known`` keeps it for the next call."""
+    if first in known:
+        return known[first]
     area, todo = {first}, [first]
     while todo and len(area) < need:
         for n in t.neighbours[todo.pop()]:
             if n in t.land_set and not has_pillar[n] and n not in area:
                 area.add(n)
                 todo.append(n)
-    return min(need, len(area))
+    size = min(need, len(area))
+    known.update(dict.fromkeys(area, size))
+    return size
 
 
 def _fits(
