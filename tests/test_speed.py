@@ -5,17 +5,18 @@ with the reference interpreter on every bundled ruleset."""
 from __future__ import annotations
 
 import random
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
 import venedig_rules as vr
-from venedig_rules.bots import RandomBot, play_out
+from venedig_rules.bots import ISMCTSBot, RandomBot, play_out
 from venedig_rules.engine.game import NotRecordedError
 from venedig_rules.engine.notation import IllegalActionError
 from venedig_rules.engine.reference import ReferenceGame
-from venedig_rules.errors import RuleRuntimeError
+from venedig_rules.errors import GameArgumentError, RuleRuntimeError
 from venedig_rules.limits import MAX_INT, MAX_LIST, MAX_STEPS
 
 TESTS = Path(__file__).parent
@@ -74,6 +75,70 @@ def test_bots_play_out_a_game_without_record():
     fast = play_out(rules.new_game(3, 4, record=False), {p: RandomBot(p) for p in range(3)})
     slow = play_out(rules.new_game(3, 4), {p: RandomBot(p) for p in range(3)})
     assert fast.is_over and fast.actions == slow.actions
+
+
+@pytest.mark.parametrize("name", [*BUNDLED, str(LAGOON)])
+def test_a_game_without_record_keeps_the_events_of_the_types_it_is_told(name):
+    rules = vr.load(name)
+    players = rules.players.start
+    kept = ("choice", "commit", "reveal", "game_over", *rules.data["game"].get("events", {}))
+    recorded = random_game(rules, players, 8)
+    fast = rules.new_game(players, 8, record=False, keep_events=kept)
+    for action in recorded.actions:
+        fast.apply(action)
+    assert fast.events == [e for e in recorded.events if e["type"] in kept]
+    assert fast.position.events == len(recorded.events)
+    assert fast.view(0, since=fast.position.events)["cursor"] == fast.position.events
+    with pytest.raises(NotRecordedError):
+        fast.undo()
+
+
+def test_a_simulation_plays_without_record_and_reads_what_a_recorded_game_gives():
+    from venedig_rules.simulate.outcome import read_game
+    from venedig_rules.simulate.run import new_game
+
+    rules = vr.load("rialto")
+    bots = {p: RandomBot(p) for p in range(3)}
+    fast = new_game(rules, 3, 21, bots)
+    assert not fast.record
+    play_out(fast, bots)
+    recorded = play_out(rules.new_game(3, 21), {p: RandomBot(p) for p in range(3)})
+    assert read_game(rules, fast, 0, 21, None) == read_game(rules, recorded, 0, 21, None)
+    assert new_game(rules, 3, 21, {0: ISMCTSBot(0), 1: RandomBot(1), 2: RandomBot(2)}).record  # samples need events
+
+
+@pytest.mark.parametrize(
+    ("keep", "message"),
+    [("choice", "a list of event types"), ([1], "event types"), (5, "a list of event types")],
+)
+def test_keep_events_must_name_event_types(keep, message):
+    with pytest.raises(GameArgumentError, match=message):
+        vr.load(LAGOON).new_game(2, 1, record=False, keep_events=keep)
+
+
+def test_keep_events_is_for_a_game_without_record():
+    with pytest.raises(GameArgumentError, match="record=False"):
+        vr.load(LAGOON).new_game(2, 1, keep_events=["choice"])
+
+
+def test_a_game_without_record_gives_no_samples():
+    game = random_game(vr.load(LAGOON), 2, 3, record=False, steps=4)
+    with pytest.raises(NotRecordedError, match="sample"):
+        game.sample(0, seed=1)
+
+
+def test_check_plays_fast_games_first_and_finds_their_violations(tmp_path):
+    from venedig_rules.testing import api_test
+
+    report = api_test(vr.load(LAGOON), games=1, fast_games=4, players=[2, 3])
+    assert report.ok and (report.games, report.fast_games) == (2, 8)
+    lagoon = tmp_path / "lagoon"
+    shutil.copytree(LAGOON, lagoon)
+    game_yaml = lagoon / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("max_actions: 200", "max_actions: 3"))
+    report = api_test(vr.load(lagoon), games=1, fast_games=4, players=[2])
+    assert report.violation is not None and report.violation.check == "bound"
+    assert (report.games, report.fast_games) == (0, 1)  # found in the fast phase, by the first game
 
 
 # == playing by index =========================================================================

@@ -193,6 +193,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("game", metavar="GAME_OR_PATH", help="bundled ruleset id, ruleset folder or variant")
     p.add_argument("--games", type=_positive, default=10, metavar="N", help="games per player count (default 10)")
+    p.add_argument(
+        "--fast-games",
+        type=_count,
+        default=20,
+        metavar="N",
+        help="games per player count played first without events or undo, checking only that the rules "
+        "do not fail, the game ends and the invariants hold (default 20; 0 for none)",
+    )
     p.add_argument("--players", type=_counts, default=None, metavar="P", help="player counts, e.g. 3 or 2,4")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (default 0)")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="apply a variant (repeatable)")
@@ -316,6 +324,17 @@ def _positive(text: str) -> int:
     return number
 
 
+def _count(text: str) -> int:
+    """A count of at least 0 (``--fast-games``)."""
+    try:
+        number = int(text) if len(text) <= 18 else -1
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0; got {text[:40]!r}")
+    return number
+
+
 def _playable(args: argparse.Namespace) -> Ruleset:
     rules = load(args.game, args.variant)
     if not rules.playable:
@@ -348,13 +367,15 @@ def _check(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    report = api_test(rules, games=args.games, seed=args.seed, players=counts, progress=progress)
+    report = api_test(
+        rules, games=args.games, seed=args.seed, players=counts, progress=progress, fast_games=args.fast_games
+    )
     violation = report.violation
     if violation is None:
         per = ", ".join(f"{n} players: {g}" for n, g in sorted(report.by_players.items()))
         print(
-            f"{rules.name}: ok: {report.games} games ({per}), {report.actions} actions, "
-            f"longest {report.longest} (bound {rules.max_actions})"
+            f"{rules.name}: ok: {report.games} games ({per}) and {report.fast_games} fast ones, "
+            f"{report.actions} actions, longest {report.longest} (bound {rules.max_actions})"
         )
         return 0
     print(f"\n{violation}", file=sys.stderr)

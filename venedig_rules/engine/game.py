@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import is_
@@ -74,14 +74,23 @@ class Game:
     Players are numbered 0 to n-1 clockwise. ``apply`` leaves the game untouched when it
     raises. Every state can be cloned, saved and resumed: a pending decision is data.
     With ``record=False`` the game keeps no event log and no undo history (for bots and
-    simulations: faster, and small); everything else is the same.
+    simulations: faster, and small); everything else is the same. ``keep_events`` (with
+    ``record=False``) names event types it keeps all the same, e.g. the decisions and the
+    ruleset's own events a simulation's report counts.
     """
 
     #: What runs the rules (the tests swap in the reference interpreter's machine).
     machine: type[Machine] = Machine
 
     def __init__(
-        self, rules: RulesetBase, players: int, seed: int | None = None, *, record: bool = True, _start: bool = True
+        self,
+        rules: RulesetBase,
+        players: int,
+        seed: int | None = None,
+        *,
+        record: bool = True,
+        keep_events: Iterable[str] = (),
+        _start: bool = True,
     ):
         if rules.compiled is None:
             raise VenedigError(f"ruleset {rules.name!r} has no flow yet: it can be validated and described, not played")
@@ -93,17 +102,22 @@ class Game:
         self.players = int(players)
         self.seed = secret_seed() if seed is None else checked_seed(seed)
         self.record = record
-        self._events: list[Event] = []  # every event (none kept when not recording)
+        self._keep = _kept_types(keep_events, record)
+        self._events: list[Event] = []  # every event (none kept when not recording, but those of _keep)
         self._unrecorded = 0  # events not kept (record=False): they still count in positions
         self._actions: list[Action] = []  # as applied; their text on demand
         self._history: list[tuple[State, int]] = []
         self._legal: dict[int, tuple[Action, ...]] | None = None
         if _start:
-            run = self.machine(
-                rules, self.players, initial_state(rules, self.players, self.seed), self._events if record else None
-            )
+            run = self.machine(rules, self.players, initial_state(rules, self.players, self.seed), *self._event_sink())
             self._state = run.run()
             self._unrecorded = run.unrecorded
+
+    def _event_sink(self) -> tuple[list[Event] | None, frozenset[str] | None]:
+        """What a machine running this game appends its events to, and which types it keeps."""
+        if self.record:
+            return self._events, None
+        return (self._events, self._keep) if self._keep else (None, None)
 
     # -- asking ----------------------------------------------------------------------------
     @property
@@ -161,8 +175,9 @@ class Game:
 
     @property
     def events(self) -> list[Event]:
-        """Every event so far, unredacted (dicts with a ``type``: see :mod:`.events`)."""
-        if not self.record:
+        """Every event so far, unredacted (dicts with a ``type``: see :mod:`.events`); of a
+        game made with ``record=False``, those of the types it was told to keep."""
+        if not self.record and not self._keep:
             raise self._not_recorded("its events")
         return list(self._events)
 
@@ -249,7 +264,7 @@ class Game:
             raise GameArgumentError(f"a view is a seat's or a spectator's, not both (seat {_shown(player)})")
         seat = None if player is None else self._seat(player)
         if not self.record:
-            if type(since) is not int or since != self._unrecorded:
+            if type(since) is not int or since != len(self._events) + self._unrecorded:
                 raise self._not_recorded(
                     f"the events since {_shown(since)} in a view (ask view(p, since=game.position.events))"
                 )
@@ -336,7 +351,7 @@ class Game:
     def _resume(self, pending: Pending, action: Action) -> Game:
         """Apply a legal ``action`` at ``pending``; the game is left as it was when a rule fails."""
         before, n_events = self._state, len(self._events)
-        run = self.machine(self.rules, self.players, before, self._events if self.record else None)
+        run = self.machine(self.rules, self.players, before, *self._event_sink())
         try:
             self._state = run.resume(pending, action)
         except Exception:
@@ -387,6 +402,7 @@ class Game:
         other.players = self.players
         other.seed = self.seed
         other.record = self.record
+        other._keep = self._keep
         other._unrecorded = self._unrecorded
         other._state = self._state
         other._legal = self._legal
@@ -408,6 +424,8 @@ class Game:
         >>> other.view(0) == game.view(0), other.value("hand", 0) == game.value("hand", 0)
         (True, True)
         """
+        if not self.record:
+            raise self._not_recorded("a sample of what a seat cannot see (a sample follows the seat's events)")
         return _sampling.sample(self, player, seed)
 
     def legal_action_ids(self, player: int | None = None) -> list[int]:
@@ -599,6 +617,19 @@ class Game:
             if not ok:
                 failed.append(f"{invariant.id}: {invariant.message}")
         return failed
+
+
+def _kept_types(keep_events: Iterable[str], record: bool) -> frozenset[str]:
+    """The event types a game made with ``record=False`` keeps; a GameArgumentError for
+    what is no list of type names, or for a game that keeps every event anyway."""
+    if isinstance(keep_events, str) or not isinstance(keep_events, Iterable):
+        raise GameArgumentError(f"keep_events must be a list of event types, not {_shown(keep_events)}")
+    kept = tuple(keep_events)
+    if not all(isinstance(kind, str) for kind in kept):
+        raise GameArgumentError(f"keep_events must name event types (words), not {_shown(kept)}")
+    if kept and record:
+        raise GameArgumentError("keep_events is for a game made with record=False: a recorded game keeps every event")
+    return frozenset(kept)
 
 
 def secret_seed() -> int:

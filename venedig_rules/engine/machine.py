@@ -286,10 +286,18 @@ class Machine:
 
     ``events`` is the game's event list, appended to in place (the game cuts it back when
     a run fails); None for a game that keeps no events (``record=False``), which only
-    counts them in ``unrecorded``.
+    counts them in ``unrecorded``. ``keep``: with ``events``, keep only the events of these
+    types (decision events, ``game_over`` and the ruleset's own), count the others.
     """
 
-    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[Event] | None):
+    def __init__(
+        self,
+        rules: RulesetBase,
+        players: int,
+        state: State,
+        events: list[Event] | None,
+        keep: frozenset[str] | None = None,
+    ):
         self.rules = rules
         self.compiled = rules.compiled_flow
         self.code: Generated = rules.generated
@@ -301,8 +309,9 @@ class Machine:
         self.rng = state.rng
         self.over = state.over
         self.winners = state.winners
-        self.record = events is not None
+        self.record = events is not None and keep is None
         self.events: list[Event] = events if events is not None else []
+        self.keep = keep if events is not None and keep else None  # types kept when not recording all
         self.unrecorded = 0  # events not kept (record=False)
         self.left = MAX_STEPS  # steps this action may still take
         self.depth = 0  # direct calls running (frames count besides)
@@ -315,18 +324,18 @@ class Machine:
         value = None if action.name == PASS else action.value
         if isinstance(pending, PendingCommits):
             pending = self.pending = pending.committed(action.player, value)
-            if self.record:
+            if self.record or self.keep:
                 self.emit(events.commit(action.player, pending.label, value))
             else:
                 self.unrecorded += 1
             if pending.movers():
                 return self.freeze()
             value = pending.revealed(self.player_count)
-            if self.record:
+            if self.record or self.keep:
                 self.emit(events.reveal(pending.label, value))
             else:
                 self.unrecorded += 1
-        elif self.record:
+        elif self.record or self.keep:
             # a secret choice's value is shown to the chooser only
             self.emit(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
         else:
@@ -565,8 +574,10 @@ class Machine:
                     # events.change(), built in place: this runs at every step (so do move and narrate)
                     whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
                     self.events.append(whole)
-                else:
+                elif self.keep is None:
                     self.unrecorded += 1
+                else:
+                    self.emit(events.change(name, value, why))
             return
         slot = self._slot(name, index)
         old = self.vars[name]
@@ -575,8 +586,10 @@ class Machine:
             if self.record:
                 part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
                 self.events.append(part)
-            else:
+            elif self.keep is None:
                 self.unrecorded += 1
+            else:
+                self.emit(events.change(name, value, why, index))
 
     def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
         items = tuple(source.get())
@@ -591,8 +604,10 @@ class Machine:
                 "to": [target.name, target.index],
             }
             self.events.append(event)
-        else:
+        elif self.keep is None:
             self.unrecorded += 1
+        else:
+            self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
 
     def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))
@@ -605,13 +620,13 @@ class Machine:
         return value
 
     def emit(self, event: Event) -> None:
-        if self.record:
+        if self.record or (self.keep and event["type"] in self.keep):
             self.events.append(event)
         else:
             self.unrecorded += 1
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:
-        if self.record:
+        if self.record or (self.keep and kind in self.keep):
             event: RulesetEvent = {"type": kind, **{k: json_safe(v) for k, v in fields.items()}}
             self.events.append(event)
         else:

@@ -46,8 +46,15 @@ def reference_codes(rules: RulesetBase) -> dict[str, Code]:
 class ReferenceMachine(Machine):
     """The machine running the reference interpreter's instructions."""
 
-    def __init__(self, rules: RulesetBase, players: int, state: State, events: list[Any] | None):
-        super().__init__(rules, players, state, events)
+    def __init__(
+        self,
+        rules: RulesetBase,
+        players: int,
+        state: State,
+        events: list[Any] | None,
+        keep: frozenset[str] | None = None,
+    ):
+        super().__init__(rules, players, state, events, keep)
         self.codes = reference_codes(rules)
 
     def _raise_located(self, exc: Exception) -> NoReturn:

@@ -32,13 +32,17 @@ class Ruleset(RulesetBase):
     any datum changes, and replays and save files record it.
     """
 
-    def new_game(self, players: int, seed: int | None = None, record: bool = True) -> Game:
+    def new_game(
+        self, players: int, seed: int | None = None, record: bool = True, keep_events: Iterable[str] = ()
+    ) -> Game:
         """A new game for ``players`` players; ``seed`` (a whole number of at most
         ``limits.MAX_SEED_BITS`` bits) fixes every random event. Without one, the game draws
         a secret seed from :mod:`secrets` (``game.seed`` tells it): what a server should do,
         keeping the seed and the save to itself. With ``record=False`` the game keeps no
         event log and no undo history: bots, playouts and simulations run faster in less
-        memory (``undo`` and a view's past events then raise NotRecordedError).
+        memory (``undo`` and a view's past events then raise NotRecordedError). Such a game
+        still keeps the events of the types ``keep_events`` names (``game.events`` gives
+        them): ``keep_events=("choice", "game_over")`` keeps the decisions and the end.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=1)
@@ -47,8 +51,11 @@ class Ruleset(RulesetBase):
         >>> fast = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=1, record=False)
         >>> fast.legal_actions(0) == game.legal_actions(0)
         True
+        >>> bids = vr.load("tests/rulesets/lagoon").new_game(3, seed=1, record=False, keep_events=["commit"])
+        >>> bids.apply("p0 bid(five)").events
+        [{'type': 'commit', 'player': 0, 'label': 'bid', 'value': 'five', 'hidden': True}]
         """
-        return Game(self, players, seed, record=record)
+        return Game(self, players, seed, record=record, keep_events=keep_events)
 
     def replay(self, players: int, seed: int, actions: Iterable[Action | str]) -> Game:
         """The game reached by applying ``actions`` to a new game with that seed."""

@@ -148,6 +148,12 @@ class Reading:
         )
 
 
+def events_read(rules: RulesetBase) -> frozenset[str]:
+    """The event types :func:`read_game` reads: a game played for a simulation keeps these
+    only (``new_game(..., record=False, keep_events=...)``)."""
+    return frozenset(_DECISION_EVENTS) | Reading.of(rules).rule_events
+
+
 def first_player(rules: RulesetBase, game: Game) -> int | None:
     """The first player of a game just set up, as ``flow.report.first_player`` declares."""
     name = Reading.of(rules).first_player

@@ -12,17 +12,17 @@ play: each game is fixed by its index, and batches are put back in index order.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..bots import make_bot, play_out
+from ..bots import Bot, make_bot, play_out
 from ..data.reading import bundled
 from ..engine.game import Game
 from ..engine.loading import load
 from ..engine.ruleset import Ruleset
 from ..errors import VenedigError
-from .outcome import ITEM_KINDS, GameRecord, Tally, first_player, read_game
+from .outcome import ITEM_KINDS, GameRecord, Tally, events_read, first_player, read_game
 
 #: Called with the number of games just finished.
 Progress = Callable[[int], None]
@@ -120,8 +120,12 @@ def _derive(seed: int, index: int, role: str) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def new_game(rules: Ruleset, players: int, seed: int) -> Game:
-    """The one place where a simulation creates its games."""
+def new_game(rules: Ruleset, players: int, seed: int, bots: Mapping[int, Bot] | None = None) -> Game:
+    """The one place where a simulation creates its games: keeping only the events the
+    report reads (``record=False``), unless a bot searches on samples, which follow every
+    event of their seat."""
+    if bots is not None and not any(hasattr(bot, "act_with_samples") for bot in bots.values()):
+        return rules.new_game(players, seed, record=False, keep_events=events_read(rules))
     return rules.new_game(players, seed)
 
 
@@ -137,9 +141,9 @@ def play_batch(setup: Setup, indices: range) -> Batch:
         seed = game_seed(setup.seed, index)
         game = None
         try:
-            game = new_game(rules, setup.players, seed)
-            first = first_player(rules, game)
             bots = {p: make_bot(name, bot_seed(setup.seed, index, p)) for p, name in enumerate(setup.bots)}
+            game = new_game(rules, setup.players, seed, bots)
+            first = first_player(rules, game)
             record, counts = read_game(rules, play_out(game, bots), index, seed, first)
         except Exception as exc:  # any error, from rules or bots, stops the simulation with its game named
             played = len(game.actions) if game is not None else 0

@@ -91,6 +91,7 @@ class Report:
     violation: Violation | None = None
     longest: int = 0
     by_players: dict[int, int] = field(default_factory=dict)
+    fast_games: int = 0  # games of the fast phase besides (record=False, fewer checks)
 
     @property
     def ok(self) -> bool:
@@ -110,11 +111,22 @@ def api_test(
     players: Iterable[int] | None = None,
     progress: Callable[[int, int], None] | None = None,
     raise_on_failure: bool = False,
+    fast_games: int = 0,
 ) -> Report:
     """Play ``games`` random games per player count and check every promise after each action.
 
+    First, in a fast phase, ``fast_games`` more games per player count are played with
+    ``record=False`` (seeds after the full games' own), checking only that each ends within
+    the declared bound, that no rule fails and that every invariant holds at each checkpoint
+    and at the end: many games cheaply, for the rule errors only many games meet.
+
     Returns a Report; with ``raise_on_failure`` an AssertionError carries the violation.
     ``progress(done, total)`` is called after each game.
+
+    >>> import venedig_rules as vr
+    >>> report = api_test(vr.load("tests/rulesets/lagoon"), games=1, fast_games=5, players=[2])
+    >>> report.ok, report.games, report.fast_games
+    (True, 1, 5)
     """
     counts = list(players) if players is not None else list(rules.players)
     report = Report(rules.name)
@@ -124,23 +136,61 @@ def api_test(
         if raise_on_failure:
             raise AssertionError(str(report.violation))
         return report
-    total = games * len(counts)
-    for n in counts:
-        for g in range(games):
+    total = (fast_games + games) * len(counts)
+    phases = [(True, range(games, games + fast_games)), (False, range(games))]
+    for fast, seeds in phases:
+        for n, g in ((n, g) for n in counts for g in seeds):
             game_seed = seed * 10_007 + g
-            violation, length = _one_game(rules, n, game_seed)
-            report.games += 1
+            violation, length = _fast_game(rules, n, game_seed) if fast else _one_game(rules, n, game_seed)
+            if fast:
+                report.fast_games += 1
+            else:
+                report.games += 1
+                report.by_players[n] = report.by_players.get(n, 0) + 1
             report.actions += length
             report.longest = max(report.longest, length)
-            report.by_players[n] = report.by_players.get(n, 0) + 1
             if progress:
-                progress(report.games, total)
+                progress(report.games + report.fast_games, total)
             if violation is not None:
                 report.violation = violation
                 if raise_on_failure:
                     raise AssertionError(str(violation))
                 return report
     return report
+
+
+def _fast_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None, int]:
+    """One game of the fast phase: played with ``record=False``; its rules must not fail,
+    it must end within the bound, and the invariants must hold at checkpoints and the end."""
+    chooser = random.Random(seed)
+    bound = rules.max_actions
+    try:
+        game = rules.new_game(players, seed, record=False)
+    except Exception as exc:  # the flow failing before the first decision
+        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, []), 0
+    try:
+        steps = 0
+        while not game.is_over:
+            if bound and steps >= bound:
+                raise _Failed("bound", f"the game did not end within flow.max_actions = {bound} actions")
+            movers = game.to_move
+            if not movers:
+                raise _Failed("to_move", "the game is not over but nobody is to move")
+            legal = game.legal_actions(chooser.choice(movers))
+            if not legal:
+                raise _Failed("legal", "a player to move has no legal action")
+            game.apply(chooser.choice(legal))
+            steps += 1
+            if _is_checkpoint(steps):
+                _check_invariants(game)
+        _check_invariants(game)
+    except _Failed as exc:
+        return Violation(exc.check, exc.message, rules.name, players, seed, game.actions), len(game.actions)
+    except Exception as exc:  # a rule failing at play time
+        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, game.actions), len(
+            game.actions
+        )
+    return None, len(game.actions)
 
 
 def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None, int]:
@@ -182,6 +232,12 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
     return None, len(game.actions)
 
 
+def _check_invariants(game: Game) -> None:
+    failed = game.check_invariants()
+    if failed:
+        raise _Failed("invariant", "; ".join(failed))
+
+
 def _is_checkpoint(step: int) -> bool:
     """Steps that get the expensive checks: powers of two and every CHECKPOINT_EVERY-th, so
     a game of n actions costs O(n) plus a few replays, not O(n^2)."""
@@ -197,9 +253,7 @@ def check_state(
     views' state and each seat's events since its cursor in ``seen``. With ``full``: every
     legal action applied, the whole event log of every view, and the save round trip.
     """
-    failed = game.check_invariants()
-    if failed:
-        raise _Failed("invariant", "; ".join(failed))
+    _check_invariants(game)
     snapshot = game.fingerprint()
     if game.clone().fingerprint() != snapshot or game.clone().events != game.events:
         raise _Failed("clone", "a clone differs from the game")
