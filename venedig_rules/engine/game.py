@@ -359,6 +359,9 @@ class Game:
             del self._events[n_events:]
             raise
         if self.record:
+            # the state goes into the undo history: its decision's actions are built again if
+            # an undo comes back to it, rather than kept for every action of the game
+            before.pending.__dict__.pop("_actions", None)
             self._history.append((before, n_events))
         else:
             self._unrecorded += run.unrecorded
