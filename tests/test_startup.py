@@ -112,6 +112,27 @@ def test_bundled_data_as_shipped_is_known_valid_and_load_skips_the_data_checks(m
     assert vr.validate("venedig") == [] and calls == ["checked"]  # validate always checks
 
 
+def test_a_load_of_known_valid_data_skips_the_dsl_checks_that_only_find_mistakes(monkeypatch):
+    from venedig_rules import effects
+    from venedig_rules.engine.loading import finish
+
+    full = finish(read("saeulen"), trust_validated=False)
+    ran: list[str] = []
+    for check in ("check_declarations", "check_contexts", "unread", "_leaks", "constant_problems"):
+        real = getattr(effects, check)
+        monkeypatch.setattr(effects, check, lambda *a, real=real, name=check: ran.append(name) or real(*a))
+    trusted = finish(read("saeulen"))
+    assert ran == []
+    assert trusted.compiled.programs.keys() == full.compiled.programs.keys()
+    assert trusted.compiled.revealed_decisions == full.compiled.revealed_decisions  # found on first use
+    assert vr.validate("saeulen") == [] and "_leaks" in ran  # validate runs every check
+
+
+def test_the_manifest_vouches_only_for_data_whose_dsl_passes_every_check():
+    assert '"rulesets": {}' in validated.render(lambda raw: False)
+    assert startup.render_validated() == validated.MANIFEST.read_text(encoding="utf-8")
+
+
 def test_a_changed_bundled_file_is_checked_again(tmp_path):
     copy = tmp_path / "venedig"
     shutil.copytree(ROOT / "rules" / "venedig", copy)

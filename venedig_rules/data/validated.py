@@ -1,6 +1,7 @@
 """Rule data known to be valid: the bundled rulesets (alone and with each of their bundled
-variants) were checked against the schemas and across files when ``validated.json``
-(beside this module) was written, so loading them again skips those checks.
+variants) were checked in full (the schemas, across files and the DSL's checks) when
+``validated.json`` (beside this module) was written, so loading them again skips those
+checks.
 
 The manifest records, for each bundled configuration, the ``rules_hash`` of its merged
 data, and the sha256 of the schema files it was checked against. Data is trusted only
@@ -10,7 +11,8 @@ for data it did not see. ``tests/test_startup.py`` fails while it is stale (a ru
 or a schema changed since); :mod:`venedig_rules.engine.startup` writes it anew.
 
 :func:`venedig_rules.validate` always checks everything; only ``load`` trusts the manifest.
-The DSL is checked at every load (compiling needs what the checker resolves).
+A load still resolves every DSL name and type (compiling needs what the checker resolves);
+it skips the DSL checks that only find mistakes (see ``compile_ruleset(trusted=True)``).
 
 >>> from venedig_rules.data.reading import read, rules_hash
 >>> is_validated(rules_hash(read("venedig").data))
@@ -23,11 +25,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .reading import bundled, bundled_variants, read, rules_hash
+from .reading import RawRules, bundled, bundled_variants, read, rules_hash
 from .resources import schemas_root
 
 #: The manifest's file, beside this module.
@@ -56,13 +59,14 @@ def configurations() -> list[tuple[str, tuple[str, ...]]]:
     return [(name, variants) for name in bundled() for variants in [(), *((v,) for v in bundled_variants(name))]]
 
 
-def render() -> str:
+def render(dsl_clean: Callable[[RawRules], bool] = lambda raw: True) -> str:
     """The manifest's text as it should be now: each bundled configuration checked in full
-    (one with problems is left out)."""
+    (one with problems is left out); ``dsl_clean`` says whether its DSL passes every check
+    (the engine's, which this layer may not import: :mod:`venedig_rules.engine.startup`)."""
     rulesets: dict[str, str] = {}
     for name, variants in configurations():
         raw = read(name, variants)
-        if not raw.data_errors():  # (reading problems included)
+        if not raw.data_errors() and dsl_clean(raw):  # (reading problems included)
             rulesets["+".join((name, *variants))] = rules_hash(raw.data)
     return json.dumps({"schemas": schemas_sha256(), "rulesets": rulesets}, indent=2, sort_keys=True) + "\n"
 

@@ -10,7 +10,7 @@ May import: ``errors``, ``data``. (Game modules add primitives from above, throu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -29,7 +29,7 @@ from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import CheckedProgram, Generated, Kind, generate
 from .declared import check_contexts, check_declarations
-from .flow import Checked, ruleset_flow
+from .flow import Checked, RulesetFlow, ruleset_flow
 from .fold import constant_problems
 from .parse import Choose, DslParseError, ExprStmt, Program, parse, walk
 from .parse import caret as _caret
@@ -96,7 +96,8 @@ class Compiled:
     state: dict[str, VarInfo] = field(default_factory=dict)
     registry: Registry = CORE
     action_values: dict[str, str] = field(default_factory=dict)  # decision label -> code of its values
-    revealed_decisions: frozenset[str] = frozenset()  # secret decisions whose value a reveal() shows
+    _revealed: frozenset[str] | None = field(default=None, repr=False)
+    _flow: Callable[[], frozenset[str]] | None = field(default=None, repr=False, compare=False)
     _generated: Generated | None = field(default=None, repr=False, compare=False)
 
     def generated(self, key: str | None = None) -> Generated:
@@ -113,6 +114,18 @@ class Compiled:
             )
         return self._generated
 
+    @property
+    def revealed_decisions(self) -> frozenset[str]:
+        """The secret decisions whose value a ``reveal()`` shows (the flow check finds them;
+        for data known valid, on first use)."""
+        if self._revealed is None:
+            self._revealed = self._flow() if self._flow is not None else frozenset()
+        return self._revealed
+
+    @revealed_decisions.setter
+    def revealed_decisions(self, labels: frozenset[str]) -> None:
+        self._revealed = labels
+
     def decision_labels(self) -> dict[str, Decision]:
         """Every decision label of the flow -> where its first ``choose`` stands."""
         out: dict[str, Decision] = {}
@@ -124,12 +137,21 @@ class Compiled:
 
 
 def compile_ruleset(
-    data: dict[str, Any], positions: PositionMap, registry: Registry = CORE, syntax_only: bool = False
+    data: dict[str, Any],
+    positions: PositionMap,
+    registry: Registry = CORE,
+    syntax_only: bool = False,
+    trusted: bool = False,
 ) -> tuple[Compiled | None, list[RulesError]]:
     """Parse every DSL string; when the ruleset is playable (``game.yaml`` has ``flow``) and
     not ``syntax_only`` (the data has other problems), also check names and types and
     compile against ``registry`` (the core primitives and the game modules' own). Returns
-    (compiled or None, located problems)."""
+    (compiled or None, located problems).
+
+    ``trusted``: the data is known valid (:mod:`~venedig_rules.data.validated`: a bundled
+    ruleset as shipped), so the checks that only find mistakes are skipped (declarations,
+    constant folding, unread data, information flow, contexts, the action space); names
+    and types are still resolved, as compiling needs them."""
     errors: list[RulesError] = []
     sources = list(_dsl_sources(data))
     programs: dict[str, Program] = {}
@@ -142,7 +164,7 @@ def compile_ruleset(
             )
     game = data.get("game") or {}
     flow = game.get("flow")
-    if isinstance(flow, dict):
+    if isinstance(flow, dict) and not trusted:
         errors += check_declarations(programs, data, positions)
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
@@ -169,14 +191,18 @@ def compile_ruleset(
             resolved = {}
         else:
             problems, resolved = check(programs[ptr], scope)
-            problems = problems or constant_problems(programs[ptr], resolved)
+            if not trusted:
+                problems = problems or constant_problems(programs[ptr], resolved)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
-        reads.add(
-            programs[ptr], resolved, _declared_params(data, role.kind, role.key) if isinstance(role, ItemRole) else ()
-        )
+        if not trusted:
+            reads.add(
+                programs[ptr],
+                resolved,
+                _declared_params(data, role.kind, role.key) if isinstance(role, ItemRole) else (),
+            )
         checked.append(_checked(ptr, programs[ptr], resolved, role))
         given = frozenset(scope.locals)
         if isinstance(role, InvariantRole):
@@ -201,11 +227,14 @@ def compile_ruleset(
             if role.kind == "scoring":
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
+    compiled.main = "/game/flow/main"
+    if trusted:
+        compiled._flow = lambda: _flow_of(data, positions, checked, compiled).revealed_decisions()
+        return (compiled if not errors else None), errors
     if not errors:
         errors += unread(data, positions, reads)
     if not errors:
         errors += _leaks(data, positions, checked, compiled)
-    compiled.main = "/game/flow/main"
     errors += check_contexts(compiled.programs.values(), data, positions)
     if not errors:
         errors += _check_action_space(game, compiled, positions)
@@ -243,20 +272,25 @@ def _leaks(
     data: dict[str, Any], positions: PositionMap, checked: list[Checked], compiled: Compiled
 ) -> list[RulesError]:
     """The information-flow check (:mod:`.flow`): a located ``dsl/leak`` per leak."""
-    visibility = {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
+    found = _flow_of(data, positions, checked, compiled)
+    compiled.revealed_decisions = found.revealed_decisions()
     texts = {c.ptr: c.program.text for c in checked}
+    return [
+        DslLeakError(leak.message, positions.in_scalar(leak.home, leak.offset), _caret(texts[leak.home], leak.offset))
+        for leak in found.leaks
+    ]
+
+
+def _flow_of(data: dict[str, Any], positions: PositionMap, checked: list[Checked], compiled: Compiled) -> RulesetFlow:
+    """The information flow of a ruleset's checked programs (:mod:`.flow`)."""
+    visibility = {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
 
     def locate(ptr: str, offset: int) -> str:
         at = positions.in_scalar(ptr, offset)
         return f"{at.file.rsplit('/', 1)[-1]}:{at.line}:{at.column}"
 
     registry = compiled.registry
-    found = ruleset_flow(checked, visibility, registry.secret_reads, locate, registry.shape_only)
-    compiled.revealed_decisions = found.revealed_decisions()
-    return [
-        DslLeakError(leak.message, positions.in_scalar(leak.home, leak.offset), _caret(texts[leak.home], leak.offset))
-        for leak in found.leaks
-    ]
+    return ruleset_flow(checked, visibility, registry.secret_reads, locate, registry.shape_only)
 
 
 # -- what each DSL string of a ruleset is ---------------------------------------------------------

@@ -69,9 +69,11 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust
     variant whose own file has a mistake (its consequences would only repeat it).
 
     With ``trust_validated``, data that :mod:`~venedig_rules.data.validated` knows to be valid
-    (a bundled ruleset as shipped) skips the schema and cross-file checks (a fast start)."""
+    (a bundled ruleset as shipped) skips the schema and cross-file checks and the DSL checks
+    that only find mistakes (a fast start)."""
     digest = rules_hash(raw.data)
-    errors = [] if trust_validated and _known_valid(raw, digest, dsl_checker) else raw.data_errors(dsl_checker)
+    known = trust_validated and _known_valid(raw, digest, dsl_checker)
+    errors = [] if known else raw.data_errors(dsl_checker)
     if raw.goes_no_further(errors):
         raise InvalidRulesError(errors)
     flow = (raw.data.get("game") or {}).get("flow") if isinstance(raw.data.get("game"), dict) else None
@@ -83,7 +85,7 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust
             from ..errors import DslNameError
 
             errors.append(DslNameError(f"unknown game module: {exc}", raw.positions.at("/game/flow/modules")))
-    compiled, dsl_errors = compile_ruleset(raw.data, raw.positions, registry, syntax_only=bool(errors))
+    compiled, dsl_errors = compile_ruleset(raw.data, raw.positions, registry, syntax_only=bool(errors), trusted=known)
     errors += dsl_errors
     if errors:
         raise InvalidRulesError(errors)

@@ -2,8 +2,8 @@
 a bundled ruleset is fast: three files shipped in the package, written ahead of time.
 
 - ``effects/parser_tables.json``: the DSL parser's LALR tables (:mod:`~venedig_rules.effects.parser_tables`)
-- ``data/validated.json``: the hashes of the bundled configurations' data that passed the schemas
-  and the cross-file checks (:mod:`~venedig_rules.data.validated`)
+- ``data/validated.json``: the hashes of the bundled configurations' data that passed every
+  check: the schemas, across files and the DSL's (:mod:`~venedig_rules.data.validated`)
 - ``effects/parsed_bundled.json``: the bundled configurations' DSL texts, parsed
   (:data:`~venedig_rules.effects.parse.PARSED`)
 
@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..data import validated
-from ..data.reading import read
+from ..data.reading import RawRules, read
 from ..effects import _dsl_sources, parser_tables
 from ..effects.parse import DslParseError, encode, fingerprint, parse_text, parsed_path
+from ..errors import InvalidRulesError
+from .loading import finish
 
 
 def render_parsed() -> str:
@@ -46,6 +48,20 @@ def render_parsed() -> str:
     )
 
 
+def render_validated() -> str:
+    """``validated.json`` as it should be now: the bundled configurations that pass every
+    check, the DSL's included."""
+    return validated.render(_dsl_clean)
+
+
+def _dsl_clean(raw: RawRules) -> bool:
+    try:
+        finish(raw, trust_validated=False)
+    except InvalidRulesError:
+        return False
+    return True
+
+
 class Shipped(NamedTuple):
     """A shipped file: where it is, how to make its text now, and whether it is current."""
 
@@ -60,7 +76,7 @@ def shipped() -> list[Shipped]:
         # the tables' text differs from build to build (lark numbers its states in set order):
         # they are current when made from this grammar by this minor version of lark
         Shipped(parser_tables.path(), parser_tables.render, parser_tables.current),
-        Shipped(validated.MANIFEST, validated.render, lambda: _same_text(validated.MANIFEST, validated.render)),
+        Shipped(validated.MANIFEST, render_validated, lambda: _same_text(validated.MANIFEST, render_validated)),
         Shipped(parsed_path(), render_parsed, lambda: _same_text(parsed_path(), render_parsed)),
     ]
 
