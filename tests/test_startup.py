@@ -113,19 +113,27 @@ def test_bundled_data_as_shipped_is_known_valid_and_load_skips_the_data_checks(m
 
 
 def test_a_load_of_known_valid_data_skips_the_dsl_checks_that_only_find_mistakes(monkeypatch):
-    from venedig_rules import effects
+    from venedig_rules.effects import declared, flow, fold, reads
     from venedig_rules.engine.loading import finish
 
     full = finish(read("saeulen"), trust_validated=False)
     ran: list[str] = []
-    for check in ("check_declarations", "check_contexts", "unread", "_leaks", "constant_problems"):
-        real = getattr(effects, check)
-        monkeypatch.setattr(effects, check, lambda *a, real=real, name=check: ran.append(name) or real(*a))
+    checks = [
+        (declared, "check_declarations"),
+        (declared, "check_contexts"),
+        (fold, "constant_problems"),
+        (reads, "unread"),
+        (flow, "ruleset_flow"),
+    ]
+    for module, check in checks:
+        real = getattr(module, check)
+        monkeypatch.setattr(module, check, lambda *a, real=real, name=check: ran.append(name) or real(*a))
     trusted = finish(read("saeulen"))
     assert ran == []
     assert trusted.compiled.programs.keys() == full.compiled.programs.keys()
     assert trusted.compiled.revealed_decisions == full.compiled.revealed_decisions  # found on first use
-    assert vr.validate("saeulen") == [] and "_leaks" in ran  # validate runs every check
+    assert ran == ["ruleset_flow"]
+    assert vr.validate("saeulen") == [] and set(ran) == {name for _, name in checks}  # validate runs every check
 
 
 def test_the_manifest_vouches_only_for_data_whose_dsl_passes_every_check():
@@ -165,10 +173,43 @@ def test_a_missing_or_broken_manifest_trusts_nothing(monkeypatch, tmp_path):
             validated._stored.cache_clear()
 
 
-def test_importing_and_loading_a_bundled_ruleset_needs_no_graph_schema_or_parser_library():
-    code = (
-        "import sys, venedig_rules as vr; vr.load('venedig'); "
-        "print(sorted(m for m in ('networkx', 'jsonschema', 'referencing', 'lark') if m in sys.modules))"
+def test_importing_and_loading_a_bundled_ruleset_needs_no_graph_schema_yaml_or_parser_library():
+    unneeded = (
+        "networkx",
+        "jsonschema",
+        "referencing",
+        "lark",
+        "yaml",
+        "venedig_rules.effects.flow",  # (the checks that only find mistakes)
+        "venedig_rules.engine.sampling",  # (what playing does not need)
+        "venedig_rules.engine.wording",
     )
+    code = f"import sys, venedig_rules as vr; vr.load('venedig'); print([m for m in {unneeded} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT).stdout
     assert out.strip() == "[]"
+
+
+def test_the_shipped_parses_of_the_bundled_rule_files_are_what_their_yaml_gives():
+    from venedig_rules.data.parsed_files import shipped_source
+    from venedig_rules.data.resources import rules_root
+    from venedig_rules.data.yamlsource import loads
+
+    paths = sorted(rules_root().rglob("*.yaml"))
+    assert len(paths) > 20
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        assert shipped_source(text, path.name, "/x") == loads(text, path.name, at="/x"), path
+    assert shipped_source(text + "# an edit\n", path.name) is None  # an edited file is read from its YAML
+
+
+def test_shipped_parses_of_another_reader_are_ignored(monkeypatch):
+    from venedig_rules.data import parsed_files
+
+    text = (ROOT / "rules" / "venedig" / "game.yaml").read_text(encoding="utf-8")
+    monkeypatch.setattr(parsed_files, "readers_sha256", lambda: "another reader")
+    parsed_files._shipped.cache_clear()
+    try:
+        assert parsed_files.shipped_source(text, "game.yaml") is None
+    finally:
+        monkeypatch.undo()
+        parsed_files._shipped.cache_clear()

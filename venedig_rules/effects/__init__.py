@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..data.yamlsource import PositionMap, pointer
 from ..errors import (
@@ -26,15 +26,14 @@ from ..errors import (
     did_you_mean,
 )
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
-from .check import Problem, ProcInfo, Resolution, Scope, VarInfo, check
+from .check import Checked, Problem, ProcInfo, Resolution, Scope, VarInfo, check
 from .compile import CheckedProgram, Generated, Kind, generate
-from .declared import check_contexts, check_declarations
-from .flow import Checked, RulesetFlow, ruleset_flow
-from .fold import constant_problems
 from .parse import Choose, DslParseError, ExprStmt, Program, parse, walk
 from .parse import caret as _caret
-from .reads import Reads, unread
 from .registry import CORE, Registry
+
+if TYPE_CHECKING:
+    from .flow import RulesetFlow
 
 __all__ = ["CORE", "Compiled", "Generated", "compile_ruleset", "parse"]
 
@@ -165,13 +164,22 @@ def compile_ruleset(
     game = data.get("game") or {}
     flow = game.get("flow")
     if isinstance(flow, dict) and not trusted:
+        # the checks that only find mistakes are imported where they run: a load of data
+        # known valid (trusted) never imports them, for a fast start
+        from .declared import check_declarations
+
         errors += check_declarations(programs, data, positions)
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
     compiled = Compiled(registry=registry)
     base = _base_scope(data, compiled)
-    reads = Reads()
-    reads.add_registry(registry)
+    reads = None
+    if not trusted:
+        from .fold import constant_problems
+        from .reads import Reads
+
+        reads = Reads()
+        reads.add_registry(registry)
     checked: list[Checked] = []
     for ptr, text, role in sources:
         if ptr not in programs:
@@ -191,13 +199,13 @@ def compile_ruleset(
             resolved = {}
         else:
             problems, resolved = check(programs[ptr], scope)
-            if not trusted:
+            if reads is not None:
                 problems = problems or constant_problems(programs[ptr], resolved)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
             continue
-        if not trusted:
+        if reads is not None:
             reads.add(
                 programs[ptr],
                 resolved,
@@ -228,9 +236,12 @@ def compile_ruleset(
                 when = item.get("when", "")
                 compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
     compiled.main = "/game/flow/main"
-    if trusted:
+    if reads is None:
         compiled._flow = lambda: _flow_of(data, positions, checked, compiled).revealed_decisions()
         return (compiled if not errors else None), errors
+    from .declared import check_contexts
+    from .reads import unread
+
     if not errors:
         errors += unread(data, positions, reads)
     if not errors:
@@ -283,6 +294,8 @@ def _leaks(
 
 def _flow_of(data: dict[str, Any], positions: PositionMap, checked: list[Checked], compiled: Compiled) -> RulesetFlow:
     """The information flow of a ruleset's checked programs (:mod:`.flow`)."""
+    from .flow import ruleset_flow
+
     visibility = {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
 
     def locate(ptr: str, offset: int) -> str:

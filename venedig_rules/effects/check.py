@@ -143,6 +143,19 @@ class _Env(dict[str, str]):
         return _Env(self, self.slots)
 
 
+class Checked(NamedTuple):
+    """A DSL string that passed the name checker: where it is, its program and names, and
+    what it is (``root``: main, an item's code or a scoring rule; ``procedure``: its name and
+    parameters; ``field``: the item field it is the code of, for ``effect()``'s value)."""
+
+    ptr: str
+    program: ast.Program
+    resolved: Resolution
+    root: bool
+    procedure: tuple[str, tuple[str, ...]] | None = None
+    field: str | None = None
+
+
 def check(program: ast.Program, scope: Scope) -> tuple[list[Problem], Resolution]:
     """Problems in ``program`` and the resolution of its names and calls."""
     checker = _Checker(scope)

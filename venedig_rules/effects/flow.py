@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .check import LocalName, PrimitiveCall, ProcedureCall, Resolution, Scope, StateVar, check
+from .check import Checked, LocalName, PrimitiveCall, ProcedureCall, Resolution, Scope, StateVar, check
 from .parse import (
     Assign,
     BinOp,
@@ -513,19 +513,6 @@ def offset_locator(text: str) -> Callable[[int], str]:
         return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
 
     return where
-
-
-class Checked(NamedTuple):
-    """A DSL string that passed the name checker: where it is, its program and names, and
-    what it is (``root``: main, an item's code or a scoring rule; ``procedure``: its name and
-    parameters; ``field``: the item field it is the code of, for ``effect()``'s value)."""
-
-    ptr: str
-    program: Program
-    resolved: Resolution
-    root: bool
-    procedure: tuple[str, tuple[str, ...]] | None = None
-    field: str | None = None
 
 
 @dataclass

@@ -23,14 +23,32 @@ from __future__ import annotations
 from typing import Any
 
 from ..limits import MAX_INT, MAX_RANGE, MAX_REPEAT
-from . import parse as ast
 from .check import ConstantValue, PrimitiveCall, Problem, Resolution
+from .parse import (
+    Assign,
+    BinOp,
+    Block,
+    Call,
+    Choose,
+    Const,
+    ExprStmt,
+    For,
+    If,
+    Index,
+    Let,
+    ListExpr,
+    Name,
+    Node,
+    Program,
+    Repeat,
+    Unary,
+)
 
 #: A value the program only knows in play.
 UNKNOWN: Any = object()
 
 
-def constant_problems(program: ast.Program, resolved: Resolution) -> list[Problem]:
+def constant_problems(program: Program, resolved: Resolution) -> list[Problem]:
     """The problems of ``program`` (checked, with its ``resolved`` names) that its constants show."""
     folder = _Folder(resolved)
     for stmt in program.body:
@@ -44,17 +62,17 @@ class _Folder:
         self.problems: list[Problem] = []
         self.values: dict[int, Any] = {}  # id(node) -> value, each expression folded once
 
-    def problem(self, node: ast.Node, code: str, message: str) -> None:
+    def problem(self, node: Node, code: str, message: str) -> None:
         self.problems.append(Problem(node.pos, code, message))
 
     # -- statements: ``runs`` is how often the enclosing loops run them, when known --------
-    def statement(self, node: ast.Node, runs: int | None) -> None:
-        if isinstance(node, ast.If):
+    def statement(self, node: Node, runs: int | None) -> None:
+        if isinstance(node, If):
             self.value(node.cond)
             self.block(node.then, runs)
             if node.orelse is not None:
                 self.block(node.orelse, runs)
-        elif isinstance(node, ast.Repeat):
+        elif isinstance(node, Repeat):
             count = self.value(node.count)
             if not _is_int(count):
                 self.block(node.body, None)
@@ -67,21 +85,21 @@ class _Folder:
                 self.block(node.body, None)
             else:
                 self.block(node.body, self.nested(node, runs, count))
-        elif isinstance(node, ast.For):
+        elif isinstance(node, For):
             items = self.value(node.iterable)
             self.block(node.body, self.nested(node, runs, len(items)) if isinstance(items, tuple) else None)
-        elif isinstance(node, (ast.Let, ast.Assign)):
+        elif isinstance(node, (Let, Assign)):
             self.value(node.value)
-            if isinstance(node, ast.Assign) and node.index is not None:
+            if isinstance(node, Assign) and node.index is not None:
                 self.value(node.index)
-        elif isinstance(node, ast.ExprStmt):
+        elif isinstance(node, ExprStmt):
             self.value(node.expr)
 
-    def block(self, block: ast.Block, runs: int | None) -> None:
+    def block(self, block: Block, runs: int | None) -> None:
         for stmt in block.body:
             self.statement(stmt, runs)
 
-    def nested(self, loop: ast.Node, runs: int | None, count: int) -> int | None:
+    def nested(self, loop: Node, runs: int | None, count: int) -> int | None:
         """How often a loop's body runs, inside loops that run ``runs`` times."""
         if runs is None:
             return None
@@ -96,7 +114,7 @@ class _Folder:
         return total
 
     # -- expressions -----------------------------------------------------------------------
-    def value(self, node: ast.Node) -> Any:
+    def value(self, node: Node) -> Any:
         """The value of expression ``node`` when it is known before play, else ``UNKNOWN``
         (every part of it is looked at either way, for the problems inside)."""
         key = id(node)
@@ -104,30 +122,30 @@ class _Folder:
             self.values[key] = self.fold(node)
         return self.values[key]
 
-    def fold(self, node: ast.Node) -> Any:
-        if isinstance(node, ast.Const):
+    def fold(self, node: Node) -> Any:
+        if isinstance(node, Const):
             return node.value
-        if isinstance(node, ast.Name):
+        if isinstance(node, Name):
             return _constant(self.resolved.get(id(node)))
-        if isinstance(node, ast.ListExpr):
+        if isinstance(node, ListExpr):
             items = tuple(self.value(item) for item in node.items)
             return UNKNOWN if any(item is UNKNOWN for item in items) else items
-        if isinstance(node, ast.Unary):
+        if isinstance(node, Unary):
             operand = self.value(node.operand)
             return -operand if node.op == "-" and _is_int(operand) else UNKNOWN
-        if isinstance(node, ast.BinOp):
+        if isinstance(node, BinOp):
             return self.binop(node)
-        if isinstance(node, ast.Call):
+        if isinstance(node, Call):
             return self.call(node)
-        if isinstance(node, ast.Index):
+        if isinstance(node, Index):
             self.value(node.base)
             self.value(node.index)
-        elif isinstance(node, ast.Choose):
+        elif isinstance(node, Choose):
             self.value(node.player)
             self.value(node.options)
         return UNKNOWN
 
-    def binop(self, node: ast.BinOp) -> Any:
+    def binop(self, node: BinOp) -> Any:
         left, right = self.value(node.left), self.value(node.right)
         op = node.op
         if op in ("//", "%") and _is_int(right) and right == 0:
@@ -140,12 +158,12 @@ class _Folder:
             result = left // right if op == "//" else left % right
         return self.too_large(node, result) if abs(result) > MAX_INT else result
 
-    def too_large(self, node: ast.Node, result: int) -> Any:
+    def too_large(self, node: Node, result: int) -> Any:
         # both sides are at most MAX_INT (literals, constants, folded parts): the result has ~32 digits at most
         self.problem(node, "dsl/limit", f"this is {result}, past {MAX_INT}, the largest number allowed")
         return UNKNOWN
 
-    def call(self, node: ast.Call) -> Any:
+    def call(self, node: Call) -> Any:
         args = [self.value(arg) for arg in node.args]
         for _, value in node.kwargs:
             self.value(value)

@@ -24,23 +24,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
 from ..limits import MAX_SEED_BITS, SEED_BITS
-from . import actions as numbering
-from . import observation as _observation
-from . import sampling as _sampling
-from .decisions import DecisionDescription, describe
 from .events import Event
 from .machine import Machine, Pending, State, initial_state
 from .notation import Action, ActionSyntaxError, IllegalActionError, has_number, parse_action, plain_action, same_value
-from .refusal import why_illegal
 from .ruleset_base import RulesetBase
-from .seatview import build_view
-from .tableundo import TableUndo
-from .tableundo import check as check_table_undo
 from .views import GameView, json_safe
+
+if TYPE_CHECKING:
+    from .actions import ActionSpace
+    from .decisions import DecisionDescription
+    from .tableundo import TableUndo
+
+# Views, descriptions, refusals, table undo, sampling, numbering and observations are
+# imported where they are first used: a process that loads a ruleset and plays needs none
+# of them (a fast start, docs/embedding.md).
 
 SAVE_FORMAT = "venedig-rules/game"
 SAVE_VERSION = 2  # 2: a frame's pc counts the cases of generated code, not instructions
@@ -268,9 +269,13 @@ class Game:
                 raise self._not_recorded(
                     f"the events since {_shown(since)} in a view (ask view(p, since=game.position.events))"
                 )
+            from .seatview import build_view
+
             view = build_view(self, seat, 0, compact=compact, lang=lang, names=names)
             view["cursor"] = since
             return view
+        from .seatview import build_view
+
         return build_view(self, seat, since, compact=compact, lang=lang, names=names)
 
     def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
@@ -285,6 +290,8 @@ class Game:
         >>> game.decision(1) is None
         True
         """
+        from .decisions import describe
+
         return describe(self, player, lang, names)
 
     def can_undo(self, player: int) -> TableUndo:
@@ -297,7 +304,9 @@ class Game:
         >>> bool(game.can_undo(0)), game.can_undo(1).reason
         (True, 'p1 has not acted yet')
         """
-        return check_table_undo(self, player)
+        from .tableundo import check
+
+        return check(self, player)
 
     # -- acting ----------------------------------------------------------------------------
     def apply(self, action: Action | str) -> Game:
@@ -381,6 +390,8 @@ class Game:
         text = str(action)
         if len(text) > 200 and all(len(str(a)) < len(text) for options in legal.values() for a in options):
             return f"{_short(text)} is not legal: it is {len(text)} characters long, longer than any legal action now"
+        from .refusal import why_illegal
+
         return why_illegal(self, action)
 
     def undo(self) -> Game:
@@ -429,7 +440,9 @@ class Game:
         """
         if not self.record:
             raise self._not_recorded("a sample of what a seat cannot see (a sample follows the seat's events)")
-        return _sampling.sample(self, player, seed)
+        from .sampling import sample
+
+        return sample(self, player, seed)
 
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """The numbers of ``player``'s legal actions in ``rules.action_space(players)``,
@@ -442,7 +455,7 @@ class Game:
         """
         if player is None:
             player = self._only_mover()
-        space, legal = numbering.action_space(self.rules, self.players), self.legal_actions(player)
+        space, legal = self._space(), self.legal_actions(player)
         return sorted(space.encode(a, legal) for a in legal)
 
     def apply_index(self, index: int, player: int | None = None) -> Game:
@@ -465,14 +478,19 @@ class Game:
     def encode(self, action: Action) -> int:
         """The number of ``action`` now: ``rules.encode``, which for a decision numbered by
         ``ordinal`` needs the legal actions of the moment."""
-        return numbering.action_space(self.rules, self.players).encode(action, self.legal_actions(action.player))
+        return self._space().encode(action, self.legal_actions(action.player))
 
     def decode(self, index: int, player: int | None = None) -> Action:
         """The action numbered ``index`` for ``player`` now (of the only player to move when
         omitted)."""
         if player is None:
             player = self._only_mover()
-        return numbering.action_space(self.rules, self.players).decode(index, player, self.legal_actions(player))
+        return self._space().decode(index, player, self.legal_actions(player))
+
+    def _space(self) -> ActionSpace:
+        from .actions import action_space
+
+        return action_space(self.rules, self.players)
 
     def _only_mover(self) -> int:
         """The one seat to move, else a GameArgumentError (several are, or nobody)."""
@@ -494,7 +512,9 @@ class Game:
         >>> (len(game.observation(0)),) == game.rules.observation_shape(2)
         True
         """
-        return _observation.observation(self, player)
+        from .observation import observation
+
+        return observation(self, player)
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` knows, as text: the canonical JSON of ``view(player)`` (sorted
@@ -505,7 +525,9 @@ class Game:
         >>> json.loads(game.information_state_string(1)) == game.view(1)
         True
         """
-        return _observation.information_state_string(self, player)
+        from .observation import information_state_string
+
+        return information_state_string(self, player)
 
     # -- saving ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

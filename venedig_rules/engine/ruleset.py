@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .actions import ActionSpace, action_space
 from .game import Game
 from .notation import Action, parse_action
-from .observation import observation_layout
 from .ruleset_base import RulesetBase
+
+if TYPE_CHECKING:
+    from .actions import ActionSpace
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class Ruleset(RulesetBase):
         >>> int(space), sorted(space.labels)
         (21, ['bid', 'claim', 'keep'])
         """
+        from .actions import action_space
+
         return action_space(self, players)
 
     def encode(self, action: Action) -> int:
@@ -96,12 +99,12 @@ class Ruleset(RulesetBase):
         >>> rules.encode(rules.parse_action("p1 claim(a1)")), rules.decode(6, player=1)
         (6, Action(player=1, name='claim', value='a1'))
         """
-        return int(action_space(self, self.players.start).encode(action))
+        return int(self.action_space(self.players.start).encode(action))
 
     def decode(self, index: int, player: int) -> Action:
         """The action numbered ``index``, as ``player``'s; a decision numbered by ordinal
         needs the game: ``game.decode(index, player)``."""
-        return action_space(self, self.players.start).decode(index, player)
+        return self.action_space(self.players.start).decode(index, player)
 
     def observation_shape(self, players: int) -> tuple[int]:
         """The shape of ``game.observation(p)`` at ``players`` players: ``(length,)``.
@@ -110,4 +113,6 @@ class Ruleset(RulesetBase):
         >>> vr.load("tests/rulesets/lagoon").observation_shape(2)
         (175,)
         """
+        from .observation import observation_layout
+
         return (observation_layout(self, players).size,)

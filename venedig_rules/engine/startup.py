@@ -1,21 +1,23 @@
 """What a new process reads instead of computing, so that importing the package and loading
-a bundled ruleset is fast: three files shipped in the package, written ahead of time.
+a bundled ruleset is fast: four files shipped in the package, written ahead of time.
 
 - ``effects/parser_tables.json``: the DSL parser's LALR tables (:mod:`~venedig_rules.effects.parser_tables`)
 - ``data/validated.json``: the hashes of the bundled configurations' data that passed every
   check: the schemas, across files and the DSL's (:mod:`~venedig_rules.data.validated`)
 - ``effects/parsed_bundled.json``: the bundled configurations' DSL texts, parsed
   (:data:`~venedig_rules.effects.parse.PARSED`)
+- ``data/parsed_files.json``: the bundled rule files' data and positions, so that PyYAML is
+  neither imported nor run (:mod:`~venedig_rules.data.parsed_files`)
 
-Each names what it was made from (the grammar, the schemas, the data, the parser's code) and
+Each names what it was made from (the grammar, the schemas, the data, the parsers' code) and
 is used only while that is unchanged, so a stale file costs time, never correctness.
 ``tests/test_startup.py`` fails while one is stale. After changing a bundled rule file, a
-schema, the grammar or ``effects/parse.py``, write them anew::
+schema, the grammar, ``effects/parse.py`` or the YAML reader, write them anew::
 
     python -m venedig_rules.engine.startup
 
 >>> sorted(item.path.name for item in shipped())
-['parsed_bundled.json', 'parser_tables.json', 'validated.json']
+['parsed_bundled.json', 'parsed_files.json', 'parser_tables.json', 'validated.json']
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from ..data import validated
+from ..data import parsed_files, validated
 from ..data.reading import RawRules, read
 from ..effects import _dsl_sources, parser_tables
 from ..effects.parse import DslParseError, encode, fingerprint, parse_text, parsed_path
@@ -71,14 +73,20 @@ class Shipped(NamedTuple):
 
 
 def shipped() -> list[Shipped]:
-    """The three shipped files."""
+    """The shipped files."""
     return [
         # the tables' text differs from build to build (lark numbers its states in set order):
         # they are current when made from this grammar by this minor version of lark
         Shipped(parser_tables.path(), parser_tables.render, parser_tables.current),
-        Shipped(validated.MANIFEST, render_validated, lambda: _same_text(validated.MANIFEST, render_validated)),
-        Shipped(parsed_path(), render_parsed, lambda: _same_text(parsed_path(), render_parsed)),
+        _by_text(validated.MANIFEST, render_validated),
+        _by_text(parsed_path(), render_parsed),
+        _by_text(parsed_files.SHIPPED, parsed_files.render),
     ]
+
+
+def _by_text(path: Path, render: Callable[[], str]) -> Shipped:
+    """A shipped file that is current when its text is what ``render`` gives now."""
+    return Shipped(path, render, lambda: _same_text(path, render))
 
 
 def stale() -> list[Path]:

@@ -1,0 +1,114 @@
+"""The bundled rule files, parsed ahead of time: a new process that loads a bundled ruleset
+reads their data and positions from ``parsed_files.json`` (beside this module) instead of
+importing PyYAML and composing each file (a fast start).
+
+An entry is found by the sha256 of the file's text, so an edited file (or any other file)
+is read from its YAML as always; the whole shipped file is ignored once the reader that
+made it (:mod:`.positions`, :mod:`.yamlparse`) has changed. ``tests/test_startup.py``
+fails while it is stale; :mod:`venedig_rules.engine.startup` writes it anew. Only files
+that read without a problem and whose data JSON keeps exactly (mappings with word keys)
+are shipped.
+
+>>> from venedig_rules.data.resources import rules_root
+>>> from venedig_rules.data.yamlsource import loads
+>>> text = (rules_root() / "venedig" / "game.yaml").read_text(encoding="utf-8")
+>>> source = shipped_source(text, "game.yaml", "/game")
+>>> source == loads(text, "game.yaml", at="/game"), str(source.positions.at("/game/id"))
+(True, 'game.yaml:3:5')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import Location
+from .positions import Plain, PositionMap, Source, Span
+from .resources import rules_root
+
+#: The shipped parses, beside this module.
+SHIPPED = Path(__file__).with_name("parsed_files.json")
+#: The modules whose code decides what a parse holds.
+_READERS = ("positions.py", "yamlparse.py")
+
+
+def shipped_source(text: str, display: str, at: str = "") -> Source | None:
+    """The shipped parse of a rule file with this ``text`` (named ``display`` in locations,
+    its data at pointer ``at``), or None when none is shipped for it."""
+    packed = _shipped().get(_digest(text))
+    if not isinstance(packed, str):
+        return None
+    entry = json.loads(packed)  # each entry is decoded only when its file is read
+    positions = PositionMap(texts={display: text.splitlines()})
+    positions.values = {at + ptr: Location(display, line, column) for ptr, (line, column) in entry["values"].items()}
+    positions.keys = {at + ptr: Location(display, line, column) for ptr, (line, column) in entry["keys"].items()}
+    positions.spans = {
+        at + ptr: Span(Location(display, line, column), end_line, style)
+        for ptr, (line, column, end_line, style) in entry["spans"].items()
+    }
+    return Source(display, entry["data"], positions)
+
+
+def render() -> str:
+    """``parsed_files.json`` as it should be now: every rule file under the bundled rules
+    folder that reads without a problem and keeps exactly in JSON."""
+    from .yamlparse import compose
+
+    files: dict[str, Any] = {}
+    for path in sorted(rules_root().rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        problems: list[Any] = []
+        try:
+            source = compose(text, path.name, problems)
+        except ValueError:  # (a YamlError: the file is read from its YAML, which says why)
+            continue
+        if problems or not _plain(source.data):
+            continue
+        p = source.positions
+        entry = {
+            "data": source.data,
+            "values": {ptr: [loc.line, loc.column] for ptr, loc in p.values.items()},
+            "keys": {ptr: [loc.line, loc.column] for ptr, loc in p.keys.items()},
+            "spans": {ptr: [s.start.line, s.start.column, s.end_line, s.style] for ptr, s in p.spans.items()},
+        }
+        files[_digest(text)] = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps({"readers": readers_sha256(), "files": files}, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def readers_sha256() -> str:
+    """sha256 over the code of the modules that make a parse."""
+    digest = hashlib.sha256()
+    for name in _READERS:
+        digest.update(Path(__file__).with_name(name).read_bytes())
+    return digest.hexdigest()
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _plain(value: Plain) -> bool:
+    """Whether ``value`` comes back from JSON as it is: mappings with word keys, lists,
+    words, numbers, booleans and null."""
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+@cache
+def _shipped() -> dict[str, Any]:
+    """The shipped parses by text digest; none when the file is missing, damaged or was
+    made by other reader code."""
+    try:
+        stored = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(stored, dict) or stored.get("readers") != readers_sha256():
+        return {}
+    files = stored.get("files")
+    return files if isinstance(files, dict) else {}
