@@ -1,6 +1,7 @@
 """The bundled rule files, parsed ahead of time: a new process that loads a bundled ruleset
 reads their data and positions from ``parsed_files.json`` (beside this module) instead of
-importing PyYAML and composing each file (a fast start).
+importing PyYAML and composing each file (a fast start). Its first line indexes the entries
+that follow, one a line, so that only the entries of the files read are decoded.
 
 An entry is found by the sha256 of the file's text, so an edited file (or any other file)
 is read from its YAML as always; the whole shipped file is ignored once the reader that
@@ -38,10 +39,14 @@ _READERS = ("positions.py", "yamlparse.py")
 def shipped_source(text: str, display: str, at: str = "") -> Source | None:
     """The shipped parse of a rule file with this ``text`` (named ``display`` in locations,
     its data at pointer ``at``), or None when none is shipped for it."""
-    packed = _shipped().get(_digest(text))
-    if not isinstance(packed, str):
+    body, index = _shipped()
+    span = index.get(_digest(text))
+    if not (isinstance(span, list) and len(span) == 2):
         return None
-    entry = json.loads(packed)  # each entry is decoded only when its file is read
+    try:
+        entry = json.loads(body[span[0] : span[1]])  # only the entries of the files read are decoded
+    except ValueError:  # (a damaged file: read the YAML)
+        return None
     positions = PositionMap(texts={display: text.splitlines()})
     positions.values = {at + ptr: Location(display, line, column) for ptr, (line, column) in entry["values"].items()}
     positions.keys = {at + ptr: Location(display, line, column) for ptr, (line, column) in entry["keys"].items()}
@@ -75,7 +80,14 @@ def render() -> str:
             "spans": {ptr: [s.start.line, s.start.column, s.end_line, s.style] for ptr, s in p.spans.items()},
         }
         files[_digest(text)] = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
-    return json.dumps({"readers": readers_sha256(), "files": files}, sort_keys=True, separators=(",", ":")) + "\n"
+    # one line of index (each entry's place in the body), then the entries, one a line
+    index, body, at = {}, [], 0
+    for digest in sorted(files):
+        index[digest] = [at, at + len(files[digest])]
+        body.append(files[digest])
+        at += len(files[digest]) + 1
+    header = json.dumps({"readers": readers_sha256(), "index": index}, sort_keys=True, separators=(",", ":"))
+    return header + "\n" + "\n".join(body) + "\n"
 
 
 def readers_sha256() -> str:
@@ -101,14 +113,16 @@ def _plain(value: Plain) -> bool:
 
 
 @cache
-def _shipped() -> dict[str, Any]:
-    """The shipped parses by text digest; none when the file is missing, damaged or was
-    made by other reader code."""
+def _shipped() -> tuple[str, dict[str, Any]]:
+    """The shipped entries' text and the index of their places in it, by text digest;
+    none when the file is missing, damaged or was made by other reader code."""
     try:
-        stored = json.loads(SHIPPED.read_text(encoding="utf-8"))
+        text = SHIPPED.read_text(encoding="utf-8")
+        header, _, body = text.partition("\n")
+        stored = json.loads(header)
     except (OSError, ValueError):
-        return {}
+        return "", {}
     if not isinstance(stored, dict) or stored.get("readers") != readers_sha256():
-        return {}
-    files = stored.get("files")
-    return files if isinstance(files, dict) else {}
+        return "", {}
+    index = stored.get("index")
+    return body, index if isinstance(index, dict) else {}
