@@ -56,7 +56,7 @@ from .parse import (
     Repeat,
     Unary,
 )
-from .runtime import RULE_FAILURES, freeze
+from .runtime import RULE_FAILURES, floordiv, freeze, mod
 from .runtime import item as _item
 from .runtime import loop_items as _loop_items
 from .runtime import repeat_count as _repeat_count
@@ -636,23 +636,11 @@ def _number(value: Any, op: str) -> int:
     return value
 
 
-def _floordiv(x: int, y: int) -> int:
-    if y == 0:
-        raise RuleRuntimeError("'//' by zero")
-    return x // y
-
-
-def _mod(x: int, y: int) -> int:
-    if y == 0:
-        raise RuleRuntimeError("'%' by zero")
-    return x % y
-
-
 _ARITH: dict[str, Callable[[int, int], Any]] = {
     "-": operator.sub,
     "*": operator.mul,
-    "//": _floordiv,
-    "%": _mod,
+    "//": floordiv,
+    "%": mod,
     "<": operator.lt,
     "<=": operator.le,
     ">": operator.gt,

@@ -196,13 +196,15 @@ def neg(x: Any) -> int:
     return -number(x, "-")
 
 
-def _floordiv(x: int, y: int) -> int:
+def floordiv(x: int, y: int) -> int:
+    """``x // y``, refused by zero."""
     if y == 0:
         raise RuleRuntimeError("'//' by zero")
     return x // y
 
 
-def _mod(x: int, y: int) -> int:
+def mod(x: int, y: int) -> int:
+    """``x % y``, refused by zero."""
     if y == 0:
         raise RuleRuntimeError("'%' by zero")
     return x % y
@@ -212,8 +214,8 @@ ARITH: Final[dict[str, Callable[[int, int], Any]]] = {
     "+": lambda x, y: bounded(x + y),
     "-": lambda x, y: bounded(x - y),
     "*": lambda x, y: bounded(x * y),
-    "//": _floordiv,
-    "%": _mod,
+    "//": floordiv,
+    "%": mod,
     "<": operator.lt,
     "<=": operator.le,
     ">": operator.gt,

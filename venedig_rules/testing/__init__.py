@@ -163,20 +163,13 @@ def _fast_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | Non
     """One game of the fast phase: played with ``record=False``; its rules must not fail,
     it must end within the bound, and the invariants must hold at checkpoints and the end."""
     chooser = random.Random(seed)
-    bound = rules.max_actions
-    try:
-        game = rules.new_game(players, seed, record=False)
-    except Exception as exc:  # the flow failing before the first decision
-        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, []), 0
+    game = _started(rules, players, seed, record=False)
+    if isinstance(game, Violation):
+        return game, 0
     try:
         steps = 0
         while not game.is_over:
-            if bound and steps >= bound:
-                raise _Failed("bound", f"the game did not end within flow.max_actions = {bound} actions")
-            movers = game.to_move
-            if not movers:
-                raise _Failed("to_move", "the game is not over but nobody is to move")
-            legal = game.legal_actions(chooser.choice(movers))
+            legal = game.legal_actions(chooser.choice(_movers(game, steps)))
             if not legal:
                 raise _Failed("legal", "a player to move has no legal action")
             game.apply(chooser.choice(legal))
@@ -193,23 +186,36 @@ def _fast_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | Non
     return None, len(game.actions)
 
 
+def _started(rules: Ruleset, players: int, seed: int, record: bool) -> Game | Violation:
+    """A new game, or the violation of a flow that fails before the first decision."""
+    try:
+        return rules.new_game(players, seed, record=record)
+    except Exception as exc:
+        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, [])
+
+
+def _movers(game: Game, steps: int) -> tuple[int, ...]:
+    """The players to move after ``steps`` actions; a violation when the game ran past its
+    bound or nobody is to move before it ends."""
+    bound = game.rules.max_actions
+    if bound and steps >= bound:
+        raise _Failed("bound", f"the game did not end within flow.max_actions = {bound} actions")
+    movers = game.to_move
+    if not movers:
+        raise _Failed("to_move", "the game is not over but nobody is to move")
+    return movers
+
+
 def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None, int]:
     chooser = random.Random(seed)
-    bound = rules.max_actions
-    try:
-        game = rules.new_game(players, seed)
-    except Exception as exc:  # the flow failing before the first decision
-        return Violation("play", f"{type(exc).__name__}: {exc}", rules.name, players, seed, []), 0
+    game = _started(rules, players, seed, record=True)
+    if isinstance(game, Violation):
+        return game, 0
     try:
         check_state(game, full=True)
         steps = 0
         while not game.is_over:
-            if bound and steps >= bound:
-                raise _Failed("bound", f"the game did not end within flow.max_actions = {bound} actions")
-            movers = game.to_move
-            if not movers:
-                raise _Failed("to_move", "the game is not over but nobody is to move")
-            action = chooser.choice(game.legal_actions(chooser.choice(movers)))
+            action = chooser.choice(game.legal_actions(chooser.choice(_movers(game, steps))))
             seen = [cursor(game, p) for p in range(players)]
             _check_undo(game, action)
             steps += 1
