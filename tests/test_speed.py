@@ -88,7 +88,9 @@ def test_a_game_without_record_keeps_the_events_of_the_types_it_is_told(name):
         fast.apply(action)
     assert fast.events == [e for e in recorded.events if e["type"] in kept]
     assert fast.position.events == len(recorded.events)
-    assert fast.view(0, since=fast.position.events)["cursor"] == fast.position.events
+    view = fast.view(0, since=fast.position.events)
+    assert view["cursor"] == fast.position.events and view["events"] == []
+    assert view["state"] == recorded.view(0)["state"]
     with pytest.raises(NotRecordedError):
         fast.undo()
 
