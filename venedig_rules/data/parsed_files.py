@@ -5,7 +5,7 @@ that follow, one a line, so that only the entries of the files read are decoded.
 
 An entry is found by the sha256 of the file's text, so an edited file (or any other file)
 is read from its YAML as always; the whole shipped file is ignored once the reader that
-made it (:mod:`.positions`, :mod:`.yamlparse`) has changed. ``tests/test_startup.py``
+made it (:mod:`.positions`, :mod:`.yamlparse`, this module) has changed. ``tests/test_startup.py``
 fails while it is stale; :mod:`venedig_rules.engine.startup` writes it anew. Only files
 that read without a problem and whose data JSON keeps exactly (mappings with word keys)
 are shipped.
@@ -32,8 +32,8 @@ from .resources import rules_root
 
 #: The shipped parses, beside this module.
 SHIPPED = Path(__file__).with_name("parsed_files.json")
-#: The modules whose code decides what a parse holds.
-_READERS = ("positions.py", "yamlparse.py")
+#: The modules whose code decides what a parse holds and how it is stored.
+_READERS = ("positions.py", "yamlparse.py", "parsed_files.py")
 
 
 def shipped_source(text: str, display: str, at: str = "") -> Source | None:
@@ -45,16 +45,16 @@ def shipped_source(text: str, display: str, at: str = "") -> Source | None:
         return None
     try:
         entry = json.loads(body[span[0] : span[1]])  # only the entries of the files read are decoded
-    except ValueError:  # (a damaged file: read the YAML)
+        positions = PositionMap(texts={display: text.splitlines()})
+        positions.values = {at + p: Location(display, line, column) for p, (line, column) in entry["values"].items()}
+        positions.keys = {at + p: Location(display, line, column) for p, (line, column) in entry["keys"].items()}
+        positions.spans = {
+            at + p: Span(Location(display, line, column), end_line, style)
+            for p, (line, column, end_line, style) in entry["spans"].items()
+        }
+        return Source(display, entry["data"], positions)
+    except (ValueError, TypeError, KeyError, AttributeError):  # a damaged file: the YAML is read instead
         return None
-    positions = PositionMap(texts={display: text.splitlines()})
-    positions.values = {at + ptr: Location(display, line, column) for ptr, (line, column) in entry["values"].items()}
-    positions.keys = {at + ptr: Location(display, line, column) for ptr, (line, column) in entry["keys"].items()}
-    positions.spans = {
-        at + ptr: Span(Location(display, line, column), end_line, style)
-        for ptr, (line, column, end_line, style) in entry["spans"].items()
-    }
-    return Source(display, entry["data"], positions)
 
 
 def render() -> str:
