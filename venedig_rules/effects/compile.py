@@ -378,17 +378,11 @@ def _stopping(programs: Mapping[str, CheckedProgram], module: _Module) -> dict[s
 def _statement_values(body: Sequence[ast.Node]) -> Iterator[ast.Node]:
     """The value of every ``let`` and expression statement, in blocks too (where decisions
     and calls that run other programs may stand)."""
-    for node in body:
+    for node in _walk(body):
         if isinstance(node, ast.Let):
             yield node.value
         elif isinstance(node, ast.ExprStmt):
             yield node.expr
-        elif isinstance(node, ast.If):
-            yield from _statement_values(node.then.body)
-            if node.orelse is not None:
-                yield from _statement_values(node.orelse.body)
-        elif isinstance(node, (ast.For, ast.Repeat)):
-            yield from _statement_values(node.body.body)
 
 
 # == one function ==================================================================================

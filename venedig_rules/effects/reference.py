@@ -18,7 +18,6 @@ instruction): it cannot stop halfway, so it needs no instruction index. Nothing 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -56,9 +55,11 @@ from .parse import (
     Repeat,
     Unary,
 )
-from .runtime import RULE_FAILURES, floordiv, freeze, mod
+from .runtime import ARITH as _ARITH
+from .runtime import RULE_FAILURES, freeze
 from .runtime import item as _item
 from .runtime import loop_items as _loop_items
+from .runtime import number as _number
 from .runtime import repeat_count as _repeat_count
 
 # opcodes
@@ -628,21 +629,3 @@ def _raise_located(exc: Exception, pos: int) -> NoReturn:
 
 def _const(value: Any) -> Fn:
     return lambda L, C: value
-
-
-def _number(value: Any, op: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleRuntimeError(f"{op!r} needs numbers, got {value!r}")
-    return value
-
-
-_ARITH: dict[str, Callable[[int, int], Any]] = {
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": floordiv,
-    "%": mod,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
