@@ -167,6 +167,14 @@ def test_variants_that_extend_each_other_in_a_circle_are_refused_where_the_circl
     assert [e[:4] for e in _errors(tmp_path / "a.yaml")] == [("rules/variant", "b.yaml", 1, 10)]
 
 
+def test_a_circle_under_a_variant_with_an_overlay_is_the_one_error(tmp_path: Path):
+    # (found by the fuzz suite: the overlay, merged onto no base, was checked against the
+    # schemas and reported at <unknown>)
+    (tmp_path / "a.yaml").write_text("extends: b.yaml\nid: a\ntitle: A\noverlay:\n  cards: {}\n")
+    (tmp_path / "b.yaml").write_text("extends: b.yaml\nid: b\ntitle: B\n")
+    assert [e[:4] for e in _errors(tmp_path / "a.yaml")] == [("rules/variant", "b.yaml", 1, 10)]
+
+
 def test_a_long_chain_of_variants_is_refused(tmp_path: Path):
     for n in range(MAX_VARIANT_CHAIN + 1):
         (tmp_path / f"v{n}.yaml").write_text(f"extends: v{n + 1}.yaml\nid: v{n}\ntitle: V\n")

@@ -106,9 +106,10 @@ class RawRules:
     overlay_failed: bool = False
 
     def read_errors(self) -> list[RulesError]:
-        """Every problem found in reading and against the schemas."""
+        """Every problem found in reading and against the schemas (none against the schemas
+        when a variant could not be applied: what was merged is no ruleset to check)."""
         errors = list(self.errors)
-        if self.overlay_failed:
+        if self.overlay_failed or any(isinstance(e, VariantError) for e in errors):
             return errors
         for kind, content in self.data.items():
             errors += schema.validate(kind, content, self.positions, at=f"/{kind}")
