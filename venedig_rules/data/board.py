@@ -14,9 +14,9 @@ a1 {'terrain': 'land', 'col': 0, 'row': 0}
 b1 {'terrain': 'canal', 'col': 1, 'row': 0}
 b2 {'terrain': 'land', 'col': 1, 'row': 1, 'tags': ['startfeld']}
 
-:class:`Board` builds the graphs of a ruleset's board (spaces by grid adjacency, regions
-joined by connections) and its tracks, and answers the queries the engine asks often
-from tables precomputed at construction.
+:class:`Board` answers the queries the engine asks often about a ruleset's board (spaces
+by grid adjacency, regions joined by connections, tracks) from tables precomputed at
+construction, and gives the board as networkx graphs to whoever asks for them.
 
 >>> board = Board.from_data(board)
 >>> board.neighbours("b2"), sorted(board.spaces_where(terrain="land"))
@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -270,7 +270,9 @@ class Board:
     regions (node attributes from ``regions``) with one edge per connection, keyed by the
     connection id (attributes ``id``, ``spaces``, ``tags``, ``params``); it is a
     multigraph because two regions may be joined by several connections (Venedig's bridge
-    spots).
+    spots). Both graphs are built when first asked for: playing needs neither, and
+    networkx is imported only then (it would double the objects the garbage collector
+    walks in a game).
 
     Unknown spaces, regions, tracks and shapes raise :class:`KeyError`.
 
@@ -306,33 +308,30 @@ class Board:
             sid: tuple(sorted(self._at[(q + dq, r + dr)] for dq, dr in steps if (q + dq, r + dr) in self._at))
             for sid, (q, r) in self._coords.items()
         }
-        import networkx as nx  # here, not at the top: loading a ruleset needs no graph (a fast start)
-
-        self.graph: nx.Graph[str] = nx.Graph()
-        self.graph.add_nodes_from(sorted(attrs.items()))
-        self.graph.add_edges_from((a, b) for a, ns in sorted(self._neighbours.items()) for b in ns if a < b)
         self._index = self._build_index(attrs)
         self._where_cache: dict[tuple[tuple[str, Any], ...], frozenset[str]] = {}
 
-        regions = [r for r in board.get("regions") or () if isinstance(r, Mapping)]
-        self.region_graph: nx.MultiGraph[str] = nx.MultiGraph()
-        self.region_graph.add_nodes_from((r["id"], _plain({k: v for k, v in r.items() if k != "id"})) for r in regions)
-        self.region_graph.add_nodes_from(
-            sorted({a["region"] for a in attrs.values() if "region" in a} - set(self.region_graph))
-        )
+        self._regions = [r for r in board.get("regions") or () if isinstance(r, Mapping)]
         #: Every connection by id, in data order.
         self.connections: Mapping[str, Connection] = MappingProxyType(
             {c["id"]: _connection(c) for c in board.get("connections") or () if isinstance(c, Mapping)}
         )
+        # the regions in the order the region graph has them: those described, those only
+        # spaces name (sorted), those only connections name (as they come)
+        order = dict.fromkeys(r["id"] for r in self._regions)
+        order.update(dict.fromkeys(sorted({a["region"] for a in attrs.values() if "region" in a} - set(order))))
+        joined: dict[str, set[str]] = {}
         for con in self.connections.values():
-            self.region_graph.add_edge(
-                *con.between, key=con.id, id=con.id, spaces=con.spaces, tags=con.tags, params=con.params
-            )
+            a, b = con.between
+            order.update(dict.fromkeys((a, b)))
+            joined.setdefault(a, set()).add(b)
+            joined.setdefault(b, set()).add(a)
         #: Every region id, in data order (regions only named by spaces last, sorted).
-        self.regions: tuple[str, ...] = tuple(self.region_graph)
+        self.regions: tuple[str, ...] = tuple(order)
         self._spaces_in: dict[str, frozenset[str]] = {region: frozenset() for region in self.regions}
         self._spaces_in.update({key[1]: found for key, found in self._index.items() if key[0] == "region"})
-        self._region_neighbours = {region: tuple(sorted(set(self.region_graph[region]))) for region in self.regions}
+        self._region_neighbours = {region: tuple(sorted(joined.get(region, ()))) for region in self.regions}
+        self._space_attrs = attrs
 
         #: Every track of the board by id, in data order.
         self.tracks: Mapping[str, Track] = MappingProxyType(
@@ -343,6 +342,31 @@ class Board:
             {sid: _cells(cells) for sid, cells in (shapes or {}).items()}
         )
         self._data = board
+
+    @cached_property
+    def graph(self) -> nx.Graph[str]:
+        """The spaces drawn in the grid as a :class:`networkx.Graph`, joined by grid
+        adjacency, each node with its attributes (a copy: changing it changes no query).
+        Built when first asked for: the game itself never needs networkx."""
+        import networkx as nx
+
+        graph: nx.Graph[str] = nx.Graph()
+        graph.add_nodes_from(sorted((sid, _plain(a)) for sid, a in self._space_attrs.items()))
+        graph.add_edges_from((a, b) for a, ns in sorted(self._neighbours.items()) for b in ns if a < b)
+        return graph
+
+    @cached_property
+    def region_graph(self) -> nx.MultiGraph[str]:
+        """The regions as a :class:`networkx.MultiGraph`, one edge per connection (keyed
+        by its id, with its ``spaces``, ``tags`` and ``params``). Built when first asked for."""
+        import networkx as nx
+
+        graph: nx.MultiGraph[str] = nx.MultiGraph()
+        graph.add_nodes_from((r["id"], _plain({k: v for k, v in r.items() if k != "id"})) for r in self._regions)
+        graph.add_nodes_from(r for r in self.regions if r not in graph)
+        for con in self.connections.values():
+            graph.add_edge(*con.between, key=con.id, id=con.id, spaces=con.spaces, tags=con.tags, params=con.params)
+        return graph
 
     @classmethod
     def from_data(cls, board: Mapping[str, Any], shapes: Mapping[str, Sequence[Sequence[int]]] | None = None) -> Board:
