@@ -665,6 +665,21 @@ def test_events_in_views_are_redacted_the_same_way(rules, players):
                 )
 
 
+def test_seats_share_the_events_they_see_as_they_are_and_nothing_else(rules):
+    """The copies of events seen as they are are made once for all seats: a seat's view
+    is the same whichever seats asked before it, and a redacted event is its own."""
+    game = finished(rules, 3, 33)
+    for order in ((0, 1, 2, None), (None, 2, 1, 0)):
+        played = game.clone()
+        views = {p: played.view(p)["events"] for p in order}
+        for p in order:
+            alone = game.clone().view(p)["events"]
+            assert views[p] == alone
+    hidden = [i for i, e in enumerate(views[0]) if e.get("item") == "?" or e.get("value") == "?"]
+    assert hidden, "the game has events p0 sees redacted"
+    assert any(views[1][i] != views[0][i] for i in hidden), "some event p1 sees as it is"
+
+
 def test_a_player_sees_their_own_draws_and_no_one_else_does(rules):
     game = rules.new_game(players=3, seed=7)
     hand = list(game.value("hand", 1))

@@ -28,7 +28,16 @@ from typing import TYPE_CHECKING, Any, cast
 from ..errors import GameArgumentError
 from .decisions import prompt, waiting
 from .machine import PendingCommits
-from .views import SPECTATOR, DecisionView, GameView, is_redacted, json_safe, redact_event, redact_state
+from .views import (
+    SPECTATOR,
+    DecisionView,
+    GameView,
+    SafeCopies,
+    is_redacted,
+    json_safe,
+    redact_event,
+    redact_state,
+)
 from .wording import Wording
 
 if TYPE_CHECKING:
@@ -53,6 +62,7 @@ class SeatLog:
     def sync(self, game: PlayedGame) -> None:
         """Take in the game's new events, after cutting back what an undo took away."""
         events = game._events
+        copies = shared(game).copies
         keep = _common_prefix(self.raw, events)
         if keep < len(self.raw):
             del self.raw[keep:]
@@ -63,12 +73,12 @@ class SeatLog:
         for i in range(len(self.raw), len(events)):
             event = events[i]
             self.raw.append(event)
-            shown = redact_event(game.rules, event, self.player)
+            shown = redact_event(game.rules, event, self.player, copies)
             if shown is not None:
                 self.index.append(i)
                 self.events.append(shown)
 
-    def sentences(self, wording: Wording, start: int, shared: SharedTexts) -> list[str]:
+    def sentences(self, wording: Wording, start: int, shared: Shared) -> list[str]:
         """The sentence of each of the seat's events from ``start`` on (an event the seat
         sees as it is has the same sentence for every seat: it is told once)."""
         key = (wording.code, wording.names)
@@ -79,15 +89,16 @@ class SeatLog:
         return texts[start:]
 
 
-class SharedTexts:
-    """The sentences of events every seat that sees them sees as they are, by language and
-    names, told once for all seats. An entry keeps its event, so a key is never reused."""
+class Shared:
+    """What the seats of a game share of the events every seat that sees them sees as
+    they are: their JSON-safe ``copies`` and their sentences (by language and names), each
+    made once for all seats. An entry keeps its event, so a key is never reused."""
 
-    __slots__ = ("by_key", "size")
+    __slots__ = ("by_key", "copies")
 
     def __init__(self) -> None:
         self.by_key: dict[tuple[object, ...], tuple[Mapping[str, Any], str]] = {}
-        self.size = 0
+        self.copies: SafeCopies = {}
 
     def text(self, wording: Wording, key: tuple[object, ...], raw: Mapping[str, Any]) -> str:
         found = self.by_key.get((*key, id(raw)))
@@ -102,6 +113,14 @@ class SharedTexts:
         events stay in it until then)."""
         if len(self.by_key) > 4 * events + 1000:
             self.by_key.clear()
+        if len(self.copies) > 2 * events + 1000:
+            self.copies.clear()
+
+
+def shared(game: PlayedGame) -> Shared:
+    """The game's :class:`Shared` (kept on the game; a clone starts its own)."""
+    found: Shared = game.__dict__.setdefault("_shared", Shared())
+    return found
 
 
 def _as_is(shown: Mapping[str, Any], raw: Mapping[str, Any]) -> bool:
@@ -163,9 +182,9 @@ def build_view(
     if isinstance(pending, PendingCommits) and player in pending.players:
         commit = pending.commit_of(player)
         committed = json_safe(commit[0]) if commit is not None else None
-    shared: SharedTexts = game.__dict__.setdefault("_shared_texts", SharedTexts())
-    shared.trim(len(game._events))
-    texts = log.sentences(wording, since, shared)
+    common = shared(game)
+    common.trim(len(game._events))
+    texts = log.sentences(wording, since, common)
     view: GameView = {
         "ruleset": game.rules.name,
         "player": player,

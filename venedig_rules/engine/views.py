@@ -12,7 +12,7 @@ front end still sees that something is there or not).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from .events import CHANGE, CHOICE, COMMIT, MOVE, ChangeEvent, ChoiceEvent, CommitEvent, Event, MoveEvent, RulesetEvent
 
@@ -107,54 +107,75 @@ def redact_state(rules: RulesetBase, values: dict[str, Any], player: int, player
     return out
 
 
-def redact_event(rules: RulesetBase, event: Event, player: int | None) -> Event | None:
-    """The event as ``player`` may see it, JSON-safe (``None`` when it is not for them at all)."""
+#: The JSON-safe copies of a game's events, by the id of the event, each with its event (so
+#: that an id is never taken for another event's): what the seats that see an event as it
+#: is share, rather than each making its own.
+SafeCopies = dict[int, tuple[Mapping[str, Any], Event]]
+
+
+def redact_event(
+    rules: RulesetBase, event: Event, player: int | None, copies: SafeCopies | None = None
+) -> Event | None:
+    """The event as ``player`` may see it, JSON-safe (``None`` when it is not for them at
+    all). With ``copies``, the part every seat sees as it is is copied once for all seats."""
     redact_kind = _REDACT.get(event["type"])
     if redact_kind is None:
-        return _redact_ruleset_event(rules, event, player)
-    return redact_kind(rules, event, player)
+        return _redact_ruleset_event(rules, event, player, copies)
+    return redact_kind(rules, event, player, copies)
 
 
-def _redact_change(rules: RulesetBase, event: ChangeEvent, player: int | None) -> Event:
+def _redact_change(rules: RulesetBase, event: ChangeEvent, player: int | None, copies: SafeCopies | None) -> Event:
     if visible(rules, event["var"], event.get("index"), player):
-        return _safe_copy(event)
-    return {**_safe_copy(event), "value": redact(event["value"])}
+        return _safe_copy(event, copies)
+    return {**_safe_copy(event, copies), "value": redact(event["value"])}
 
 
-def _redact_move(rules: RulesetBase, event: MoveEvent, player: int | None) -> Event:
+def _redact_move(rules: RulesetBase, event: MoveEvent, player: int | None, copies: SafeCopies | None) -> Event:
     src, dst = event["from"], event["to"]
     if visible(rules, src[0], src[1], player) or visible(rules, dst[0], dst[1], player):
-        return _safe_copy(event)
-    return {**_safe_copy(event), "item": redact(event["item"])}
+        return _safe_copy(event, copies)
+    return {**_safe_copy(event, copies), "item": redact(event["item"])}
 
 
-def _redact_choice(rules: RulesetBase, event: ChoiceEvent, player: int | None) -> Event:
+def _redact_choice(rules: RulesetBase, event: ChoiceEvent, player: int | None, copies: SafeCopies | None) -> Event:
     if event.get("hidden"):  # a secret choice: its value is the chooser's, as a commit's
-        return _redact_commit(rules, event, player)
-    return _safe_copy(event)
+        return _redact_commit(rules, event, player, copies)
+    return _safe_copy(event, copies)
 
 
-def _redact_commit(rules: RulesetBase, event: ChoiceEvent | CommitEvent, player: int | None) -> Event:
+def _redact_commit(
+    rules: RulesetBase, event: ChoiceEvent | CommitEvent, player: int | None, copies: SafeCopies | None
+) -> Event:
     if player is None or event["player"] == player:
-        return _safe_copy(event)
-    return {**_safe_copy(event), "value": redact(event["value"])}
+        return _safe_copy(event, copies)
+    return {**_safe_copy(event, copies), "value": redact(event["value"])}
 
 
-def _redact_ruleset_event(rules: RulesetBase, event: Mapping[str, Any], player: int | None) -> Event | None:
+def _redact_ruleset_event(
+    rules: RulesetBase, event: Mapping[str, Any], player: int | None, copies: SafeCopies | None
+) -> Event | None:
     if "to" in event and player is not None:
         to = event["to"]
         if to != player and not (isinstance(to, (list, tuple)) and player in to):
             return None
-    return _safe_copy(event)
+    return _safe_copy(event, copies)
 
 
-def _safe_copy(event: Mapping[str, Any]) -> RulesetEvent:
-    """A JSON-safe copy of an event (its keys are text already)."""
-    return {k: json_safe(v) for k, v in event.items()}
+def _safe_copy(event: Mapping[str, Any], copies: SafeCopies | None = None) -> Event:
+    """A JSON-safe copy of an event (its keys are text already); the one in ``copies``
+    when there is one (a copy is never changed: a redacted event is a new mapping)."""
+    if copies is not None:
+        found = copies.get(id(event))
+        if found is not None and found[0] is event:
+            return found[1]
+    copy = cast(RulesetEvent, {k: json_safe(v) for k, v in event.items()})
+    if copies is not None:
+        copies[id(event)] = (event, copy)
+    return copy
 
 
 #: How each engine kind is redacted; a ruleset's own kinds are shown to all, or to ``to``.
-_REDACT: dict[str, Callable[[RulesetBase, Any, int | None], Event | None]] = {
+_REDACT: dict[str, Callable[[RulesetBase, Any, int | None, SafeCopies | None], Event | None]] = {
     CHANGE: _redact_change,
     MOVE: _redact_move,
     CHOICE: _redact_choice,
