@@ -10,6 +10,8 @@ Run: python benchmarks/bench.py [--games N] [--repeat R]
   (actions per second on one core; games per second), per ruleset and player count; the
   same games R times, best and median (shared machines are noisy: the best is the figure
   least disturbed by other work)
+- playing by number: numbering a ruleset's actions (once), then random playouts through
+  ``legal_action_ids`` and ``apply_index``, as the OpenSpiel and PettingZoo adapters play
 - clone: Game.clone() of a mid-game state (median over many)
 
 With ``--baseline REV`` it instead compares this tree with commit REV side by side: REV is
@@ -66,6 +68,26 @@ def playouts(rules, players: int, games: int) -> tuple[float, float, int]:
             actions += 1
     elapsed = time.perf_counter() - start
     return actions / elapsed, games / elapsed, actions
+
+
+def by_number(rules, players: int, games: int) -> tuple[float, float]:
+    """ms to number the ruleset's actions (``action_space``, once per ruleset), then
+    actions/s of random playouts by number (``legal_action_ids`` -> ``apply_index``, the loop
+    of the OpenSpiel and PettingZoo adapters)."""
+    from venedig_rules.engine.actions import action_space
+
+    start = time.perf_counter()
+    action_space(rules, players)
+    numbering = (time.perf_counter() - start) * 1000
+    chooser, actions = random.Random(0), 0
+    start = time.perf_counter()
+    for seed in range(games):
+        game = rules.new_game(players, seed)
+        while not game.is_over:
+            mover = game.to_move[0]
+            game.apply_index(chooser.choice(game.legal_action_ids(mover)), mover)
+            actions += 1
+    return numbering, actions / (time.perf_counter() - start)
 
 
 def first_load_ms(name) -> float:
@@ -248,6 +270,11 @@ def main() -> None:
                 f"  {rules.name:<12} {n}p  best {best:8,.0f}  median {median:8,.0f} actions/s  "
                 f"{games_s:6,.1f} games/s  ({actions} actions in {args.games} games)"
             )
+    print("\nplaying by number (legal_action_ids -> apply_index), after numbering the actions once")
+    for rules in playable:
+        if rules.data["game"].get("action_space"):
+            numbering, rate = by_number(rules, rules.players.start, max(1, args.games // 10))
+            print(f"  {rules.name:<12} numbering {numbering:7.0f} ms   then {rate:8,.0f} actions/s")
     print("\nclone() of a mid-game state (median), target < 50 us")
     for rules in playable:
         print(f"  {rules.name:<12} {clone_us(rules, rules.players.stop - 1):7.2f} us")

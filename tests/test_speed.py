@@ -281,6 +281,55 @@ def test_a_program_within_the_budgets_runs_to_its_end(tmp_path):
     game.to_json(), game.view(1)
 
 
+def test_a_list_grown_an_item_at_a_time_is_counted_in_linear_time(tmp_path, monkeypatch):
+    """``out += [[...]]`` in a loop counts the new item only, not the whole list again (that
+    was quadratic: numbering Säulen's actions took half a minute)."""
+    from venedig_rules.effects import runtime
+
+    walked = []
+    walk = runtime._items_left
+
+    def counting(value, left, seen):
+        walked.append(1)
+        return walk(value, left, seen)
+
+    monkeypatch.setattr(runtime, "_items_left", counting)
+    program = "let xs = []; let n = 5000; for i in range(0, n) { xs += [[i, [i, i]]] }; out = count(xs)"
+    game = vr.load(hostile(tmp_path, program)).new_game(2, 0).apply("p0 go(1)")
+    assert game.value("out") == 5000
+    assert len(walked) < 10 * 5000  # a walk of the whole list at every step: 12,500,000
+
+
+@pytest.mark.parametrize(("n", "refused"), [(7000, False), (9000, True)])
+def test_a_list_grown_an_item_at_a_time_keeps_the_items_budget(tmp_path, n, refused):
+    """Each item below holds 12 more: 13 x 7,000 is within 100,000 items, 13 x 9,000 not."""
+    program = (
+        f"let xs = []; let n = {n}; "
+        "for i in range(0, n) { xs += [[i, i, i, i, i, i, i, i, i, i, i, i]] }; out = count(xs)"
+    )
+    game = vr.load(hostile(tmp_path, program)).new_game(2, 0)
+    if refused:
+        with pytest.raises(RuleRuntimeError, match="items in all"):
+            game.apply("p0 go(1)")
+    else:
+        assert game.apply("p0 go(1)").value("out") == n
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_playing_by_number_numbers_the_actions_once(name, monkeypatch):
+    from venedig_rules.effects import Compiled
+
+    rules = vr.load(name)
+    labels = []
+    listed = Compiled.decision_labels
+    monkeypatch.setattr(Compiled, "decision_labels", lambda self: labels.append(1) or listed(self))
+    game, chooser = rules.new_game(2, 3, record=False), random.Random(3)
+    for _ in range(30):
+        player = game.to_move[0]
+        game.apply_index(chooser.choice(game.legal_action_ids(player)), player)
+    assert len(labels) <= 1
+
+
 # == the generated code and the reference interpreter =========================================
 @pytest.mark.parametrize("name", [*BUNDLED, str(LAGOON)])
 def test_the_generated_code_plays_every_game_as_the_reference_interpreter(name):

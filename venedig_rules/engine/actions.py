@@ -166,47 +166,49 @@ def action_space(rules: RulesetBase, players: int) -> ActionSpace:
     """The action space of ``rules`` at ``players`` players (built once, then cached)."""
     if players not in rules.players:
         raise ValueError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}")
+
+    def at(_: RulesetBase) -> ActionSpace:
+        return ActionSpace(rules.name, players, rules.derived("actions", _labels))
+
+    # the checks and numbering run once per ruleset: this is asked at every step of a game
+    result: ActionSpace = rules.derived(f"actions.{players}", at)
+    return result
+
+
+def _labels(rules: RulesetBase) -> dict[str, LabelSpace]:
+    """The numbered decisions of a ruleset's ``action_space``, in its order."""
     declared = rules.data["game"].get("action_space")
     if not isinstance(declared, dict) or rules.compiled is None:
         raise ActionSpaceError(
             f"ruleset {rules.name!r} declares no action_space in game.yaml, so its actions have no numbers "
             "(docs/research.md says how to declare one)"
         )
-
     missing = sorted(set(rules.compiled.decision_labels()) - set(declared))
     if missing:
         raise ActionSpaceError(
             f"{rules.positions.key_at('/game/action_space')}: decision {', '.join(map(repr, missing))} has no "
             "action_space entry, so its actions have no numbers (every decision needs one: values or ordinal)"
         )
-
-    def build(_: RulesetBase) -> dict[str, LabelSpace]:
-        most = rules.players.stop - 1
-        labels: dict[str, LabelSpace] = {}
-        offset = 1
-        for label, entry in declared.items():
-            ptr = pointer("/game/action_space", label)
-            where = str(rules.positions.key_at(ptr))
-            if "ordinal" in entry:
-                labels[label] = LabelSpace(label, offset, int(entry["ordinal"]), None, where)
-            else:
-                values = _values(rules, most, label, where)
-                index = {v: i for i, v in enumerate(values)}
-                labels[label] = LabelSpace(label, offset, len(values), values, where, index)
-            offset += labels[label].size
-        return labels
-
-    def at(_: RulesetBase) -> ActionSpace:
-        return ActionSpace(rules.name, players, rules.derived("actions", build))
-
-    result: ActionSpace = rules.derived(f"actions.{players}", at)
-    return result
+    most = rules.players.stop - 1
+    labels: dict[str, LabelSpace] = {}
+    offset = 1
+    for label, entry in declared.items():
+        ptr = pointer("/game/action_space", label)
+        where = str(rules.positions.key_at(ptr))
+        if "ordinal" in entry:
+            labels[label] = LabelSpace(label, offset, int(entry["ordinal"]), None, where)
+        else:
+            values = _values(rules, most, label, where)
+            index = {v: i for i, v in enumerate(values)}
+            labels[label] = LabelSpace(label, offset, len(values), values, where, index)
+        offset += labels[label].size
+    return labels
 
 
 def _values(rules: RulesetBase, players: int, label: str, where: str) -> tuple[Any, ...]:
     """The values a ``values`` entry lists: its code run on a game that has not started."""
     compiled = rules.compiled
-    assert compiled is not None  # action_space() checked it
+    assert compiled is not None  # _labels() checked it
     code_id = compiled.action_values[label]
     start = initial_state(rules, players, 0)
     machine = Machine(rules, players, start, None)
