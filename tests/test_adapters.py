@@ -156,6 +156,8 @@ def test_pettingzoo_masks_and_rewards(pettingzoo_env):
         seat = int(env.agent_selection.split("_")[1])
         assert mask.dtype == np.int8 and list(np.flatnonzero(mask)) == env.unwrapped.game.legal_action_ids(seat)
         assert observation["observation"].shape == vr.load(LAGOON).observation_shape(2)
+        assert observation["observation"].dtype == np.float32
+        assert list(observation["observation"]) == env.unwrapped.game.observation(seat)
         env.step(int(np.flatnonzero(mask)[0]))
     assert env.unwrapped.game.is_over
     with pytest.raises(ValueError, match="players"):

@@ -53,6 +53,7 @@ from ..data.reading import bundled
 from ..engine.actions import action_space
 from ..engine.game import Game
 from ..engine.loading import load
+from ..engine.observation import observed
 from ..engine.ruleset import Ruleset
 from ..engine.seatview import cursor
 
@@ -272,7 +273,10 @@ class VenedigObserver:
         if state._holder.game is None:  # the chance node: nothing to see yet
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = state.game.observation(player)
+            # written from the few entries that are not 0: the full list has tens of thousands
+            entries = observed(state.game, player).entries
+            self.tensor.fill(0.0)
+            self.tensor[list(entries)] = list(entries.values())
 
     def string_from(self, state: VenedigState, player: int) -> str:
         if state._holder.game is None:

@@ -34,8 +34,10 @@ from __future__ import annotations
 import json
 import re
 import weakref
+from collections import defaultdict
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from .machine import Machine, State, initial_state
 
@@ -124,11 +126,37 @@ def observation_layout(rules: RulesetBase, players: int) -> Layout:
 
 def observation(game: Game, player: int) -> list[float]:
     """What ``player`` may see of ``game``, as numbers (see the module text)."""
+    size, entries = observed(game, player)
+    out = [0.0] * size
+    for i, value in entries.items():
+        out[i] = value
+    return out
+
+
+class Observed(NamedTuple):
+    """An observation as its length and its entries that may not be 0 (the rest are): a
+    few dozen of tens of thousands, which an adapter writes straight into a zeroed array
+    (``a[list(entries)] = list(entries.values())``) instead of converting the whole list."""
+
+    size: int
+    entries: dict[int, float]
+
+
+def observed(game: Game, player: int) -> Observed:
+    """:func:`observation` as its length and the entries that may not be 0.
+
+    >>> import venedig_rules as vr
+    >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+    >>> size, entries = observed(game, 0)
+    >>> full = game.observation(0)
+    >>> size == len(full) and all(full[i] == entries.get(i, 0.0) for i in range(size))
+    True
+    """
     if not isinstance(player, int) or not 0 <= player < game.players:
         raise ValueError(f"player {player!r} is not in this game (0 to {game.players - 1})")
     rules, n = game.rules, game.players
     layout = observation_layout(rules, n)
-    out = [0.0] * layout.size
+    out: defaultdict[int, float] = defaultdict(float)
     out[player] = 1.0
     for p in game.to_move:
         out[n + p] = 1.0
@@ -138,7 +166,7 @@ def observation(game: Game, player: int) -> list[float]:
         for slot, value in enumerate(_slots(values[block.name], block.per)):
             seen = block.visible == "all" or (block.visible == "owner" and block.per == "player" and slot == player)
             _encode(out, block.offset + slot * block.width, block, value, seen, layout)
-    return out
+    return Observed(layout.size, out)
 
 
 def information_state_string(game: Game, player: int) -> str:
@@ -194,7 +222,7 @@ def _width(kind: str, visible: str, players: int, words: int, numbers: int) -> i
     return 2 + words  # str, any: a number, then one-hot with "none or another word"
 
 
-def _encode(out: list[float], at: int, block: Block, value: Any, seen: bool, layout: Layout) -> None:
+def _encode(out: MutableMapping[int, float], at: int, block: Block, value: Any, seen: bool, layout: Layout) -> None:
     if value is None:
         return
     if not seen:
