@@ -95,6 +95,24 @@ def test_a_game_without_record_keeps_the_events_of_the_types_it_is_told(name):
         fast.undo()
 
 
+def test_views_of_a_game_without_record_tell_no_events_and_so_read_none(monkeypatch):
+    """The view of a game without record is its state only: the events it keeps are not
+    redacted and told at every view (that made a simulation's views quadratic)."""
+    from venedig_rules.bots import SeatViews
+    from venedig_rules.engine import seatview
+
+    told = []
+    monkeypatch.setattr(seatview, "redact_event", lambda *args: told.append(args))
+    rules = vr.load("venedig")
+    game = rules.new_game(2, 4, record=False, keep_events=("choice", "move", "change", "game_over"))
+    views, chooser = SeatViews(game), random.Random(4)
+    for _ in range(60):
+        player = game.to_move[0]
+        assert views(player)["events"] == []
+        game.apply(chooser.choice(game.legal_actions(player)))
+    assert game.events and not told
+
+
 def test_a_simulation_plays_without_record_and_reads_what_a_recorded_game_gives():
     from venedig_rules.simulate.outcome import read_game
     from venedig_rules.simulate.run import new_game

@@ -271,9 +271,9 @@ class Game:
                 )
             from .seatview import build_view
 
-            view = build_view(self, seat, 0, compact=compact, lang=lang, names=names)
             # a game without record gives a state only: the types keep_events keeps are no seat's whole log
-            view["events"], view["cursor"] = [], since
+            view = build_view(self, seat, 0, compact=compact, lang=lang, names=names, events=False)
+            view["cursor"] = since
             return view
         from .seatview import build_view
 

@@ -154,14 +154,17 @@ def build_view(
     compact: bool = False,
     lang: str = "en",
     names: Sequence[str] | None = None,
+    events: bool = True,
 ) -> GameView:
-    """What ``player`` (a spectator when ``None``) may know, JSON-safe (see ``Game.view``)."""
+    """What ``player`` (a spectator when ``None``) may know, JSON-safe (see ``Game.view``).
+    Without ``events``, the state only: no events and ``cursor`` 0 (for a game that keeps
+    no record, whose views tell no events: its seats' logs are not even kept)."""
     if player is not None and (type(player) is not int or not 0 <= player < game.players):
         raise GameArgumentError(
             f"{player!r} is not a seat of this game: expected 0 to {game.players - 1}, or None for a spectator"
         )
     seat = SPECTATOR if player is None else player
-    log = seat_log(game, seat)
+    log = seat_log(game, seat) if events else SeatLog(seat)
     if type(since) is not int or not 0 <= since <= len(log.events):
         who = "a spectator" if player is None else f"p{player}"
         raise GameArgumentError(
@@ -183,7 +186,8 @@ def build_view(
         commit = pending.commit_of(player)
         committed = json_safe(commit[0]) if commit is not None else None
     common = shared(game)
-    common.trim(len(game._events))
+    if events:
+        common.trim(len(game._events))
     texts = log.sentences(wording, since, common)
     view: GameView = {
         "ruleset": game.rules.name,
