@@ -680,6 +680,44 @@ def test_seats_share_the_events_they_see_as_they_are_and_nothing_else(rules):
     assert any(views[1][i] != views[0][i] for i in hidden), "some event p1 sees as it is"
 
 
+def test_a_clone_of_a_viewed_game_gives_the_views_of_a_fresh_game_however_either_goes_on(rules):
+    """A clone starts from its original's seat logs: whatever either game does after (go
+    on, undo, go another way), the clone's views are those of a game that never gave one."""
+    game, rng = rules.new_game(players=3, seed=5), random.Random(5)
+    for _ in range(12):
+        step(game, rng)
+    for p in (0, 1, 2, None):
+        game.view(p)
+    clone = game.clone()
+    for _ in range(3):
+        game.undo()
+    for _ in range(5):
+        step(game, rng)  # the original goes another way
+        step(clone, rng)
+    fresh = vr.Game.from_json(rules, json.loads(json.dumps(clone.to_json())))
+    for p in (0, 1, 2, None):
+        assert clone.view(p) == fresh.view(p)
+    assert all(game.view(p) == vr.Game.from_json(rules, game.to_json()).view(p) for p in (0, 1, 2))
+
+
+def test_a_clone_of_a_viewed_game_tells_only_its_new_events(rules, monkeypatch):
+    from venedig_rules.engine.wording import Wording
+
+    game, rng = finished(rules, 3, 34), random.Random(34)
+    while game.is_over:
+        game.undo()
+    for p in range(3):
+        game.view(p)
+    told = []
+    event = Wording.event
+    monkeypatch.setattr(Wording, "event", lambda self, e: told.append(e) or event(self, e))
+    clone = game.clone()
+    cursor = clone.view(0)["cursor"]
+    step(clone, rng)
+    new = clone.view(0, since=cursor)["events"]
+    assert len(told) <= len(new) < len(clone.events) // 4
+
+
 def test_a_player_sees_their_own_draws_and_no_one_else_does(rules):
     game = rules.new_game(players=3, seed=7)
     hand = list(game.value("hand", 1))

@@ -424,6 +424,10 @@ class Game:
         other._events = list(self._events)
         other._actions = list(self._actions)
         other._history = list(self._history)
+        if "_seat_logs" in self.__dict__ or "_seat_logs_of_original" in self.__dict__:
+            from .seatview import follow_views  # the game has given views: the clone starts from them
+
+            follow_views(self, other)
         return other
 
     # -- research (engine/sampling.py, engine/actions.py, engine/observation.py) ------------

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 from ..errors import RuleRuntimeError
 from . import rng as rnglib
 from .machine import Frame, Machine, PendingChoice, PendingCommits, State, initial_state
+from .seatview import forget_views
 
 if TYPE_CHECKING:
     from .events import Event
@@ -116,6 +117,7 @@ def sample(game: G, player: int, seed: int) -> G:
     out.seed = seed
     out._state, out._legal = State(values, frames, pending, rng, state.over, state.winners), None
     out._events, out._actions, out._history = list(knowledge.concealed), [], []
+    forget_views(out)  # its events are others: the game's views tell it nothing
     _ORIGIN[out] = (player, knowledge.frozen_pins(), values, len(out._events))
     return out
 

@@ -57,7 +57,15 @@ class SeatLog:
         self.raw: list[Event] = []
         self.index: list[int] = []
         self.events: list[Event] = []
-        self.texts: dict[tuple[str, tuple[str, ...] | None], list[str]] = {}
+        #: by (language, names): the sentence of each event, None until it was asked for
+        self.texts: dict[tuple[str, tuple[str, ...] | None], list[str | None]] = {}
+
+    def copy(self) -> SeatLog:
+        """An independent copy (of lists of shared, unchanging events and sentences)."""
+        other = SeatLog(self.player)
+        other.raw, other.index, other.events = list(self.raw), list(self.index), list(self.events)
+        other.texts = {key: list(texts) for key, texts in self.texts.items()}
+        return other
 
     def sync(self, game: PlayedGame) -> None:
         """Take in the game's new events, after cutting back what an undo took away."""
@@ -80,13 +88,16 @@ class SeatLog:
 
     def sentences(self, wording: Wording, start: int, shared: Shared) -> list[str]:
         """The sentence of each of the seat's events from ``start`` on (an event the seat
-        sees as it is has the same sentence for every seat: it is told once)."""
+        sees as it is has the same sentence for every seat: it is told once). The ones
+        before ``start`` are not told until they are asked for."""
         key = (wording.code, wording.names)
         texts = self.texts.setdefault(key, [])
-        for i in range(len(texts), len(self.events)):
-            event, raw = self.events[i], self.raw[self.index[i]]
-            texts.append(shared.text(wording, key, raw) if _as_is(event, raw) else wording.event(event))
-        return texts[start:]
+        texts.extend([None] * (len(self.events) - len(texts)))
+        for i in range(start, len(self.events)):
+            if texts[i] is None:
+                event, raw = self.events[i], self.raw[self.index[i]]
+                texts[i] = shared.text(wording, key, raw) if _as_is(event, raw) else wording.event(event)
+        return cast("list[str]", texts[start:])
 
 
 class Shared:
@@ -132,13 +143,35 @@ def _as_is(shown: Mapping[str, Any], raw: Mapping[str, Any]) -> bool:
 
 
 def seat_log(game: PlayedGame, player: int | None) -> SeatLog:
-    """The seat's log, brought up to date (kept on the game; a clone starts its own)."""
+    """The seat's log, brought up to date (kept on the game; a clone starts from a copy of
+    its original's, which ``sync`` cuts back where the two games part)."""
     logs: dict[int | None, SeatLog] = game.__dict__.setdefault("_seat_logs", {})
     log = logs.get(player)
     if log is None:
-        log = logs[player] = SeatLog(player)
+        original = game.__dict__.get("_seat_logs_of_original")
+        found = original.get(player) if original else None
+        log = logs[player] = found.copy() if found is not None else SeatLog(player)
     log.sync(game)
     return log
+
+
+def follow_views(game: PlayedGame, clone: PlayedGame) -> None:
+    """Let a clone of ``game`` start its views from ``game``'s: it shares the copies and
+    sentences of events (kept by the events' identity, the same in both) and copies a
+    seat's log when it first gives that seat a view (a clone of a long game then tells
+    only its own new events, instead of every event again)."""
+    found = game.__dict__
+    if "_shared" in found:
+        clone.__dict__["_shared"] = found["_shared"]
+    logs = found.get("_seat_logs") or found.get("_seat_logs_of_original")
+    if logs:
+        clone.__dict__["_seat_logs_of_original"] = logs
+
+
+def forget_views(game: object) -> None:
+    """Let a game made from a clone with other events (a sample) start its views afresh."""
+    for key in ("_seat_logs", "_seat_logs_of_original", "_shared"):
+        vars(game).pop(key, None)
 
 
 def cursor(game: PlayedGame, player: int | None) -> int:
