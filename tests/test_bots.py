@@ -62,6 +62,31 @@ def test_play_out_plays_to_the_end_and_is_repeatable():
 
 
 # -- search bots: greedy and ISMCTS, from views and samples only -------------------------------
+def test_a_bot_that_reads_no_view_is_given_none_and_no_view_is_built(monkeypatch):
+    seen = []
+
+    class Reader(RandomBot):
+        reads_view = True
+
+        def act(self, view, actions):
+            seen.append(view)
+            return super().act(view, actions)
+
+    class Blind(Reader):
+        reads_view = False
+
+    built = []
+    view = vr.Game.view
+    monkeypatch.setattr(vr.Game, "view", lambda self, *a, **k: built.append(1) or view(self, *a, **k))
+    rules = vr.load(LAGOON)
+    play_out(rules.new_game(2, 5), {0: Blind(0), 1: Blind(1)})
+    assert seen and all(v is None for v in seen) and not built
+    seen.clear()
+    play_out(rules.new_game(2, 5), {0: Reader(0), 1: Blind(1)})
+    assert any(v is None for v in seen) and any(isinstance(v, dict) for v in seen) and built
+    assert decide(Blind(0), rules.new_game(2, 5), 0) in rules.new_game(2, 5).legal_actions(0)
+
+
 def test_the_registry_makes_every_bot_by_name():
     from venedig_rules.bots import BOTS, bot_names, make_bot
 

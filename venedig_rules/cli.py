@@ -401,7 +401,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_one(args: argparse.Namespace) -> int:
-    from .bots import SeatViews, decide, make_bot
+    from .bots import SeatViews, decide, make_bot, reads_view
     from .present.narrator import Narrator
     from .present.table import HumanSeat, Undone
 
@@ -440,7 +440,7 @@ def _play_one(args: argparse.Namespace) -> int:
                     shown = min(shown, len(views(viewer)["events"])) if viewer is not None else len(game.events)
                     break
             else:
-                choice = decide(bots[p], game, p, views(p), game.legal_actions(p))
+                choice = decide(bots[p], game, p, views(p) if reads_view(bots[p]) else None, game.legal_actions(p))
             game.apply(choice)
     print(narrator.result(game))
     return 0

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
 
 from ..errors import did_you_mean
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
-from .seat import NeedsSamples, Sampler, SamplingBot, decide
+from .seat import NeedsSamples, Sampler, SamplingBot, decide, reads_view
 
 if TYPE_CHECKING:
     from ..engine.events import Event
@@ -43,6 +43,7 @@ __all__ = [
     "decide",
     "make_bot",
     "play_out",
+    "reads_view",
 ]
 
 
@@ -51,16 +52,21 @@ class Bot(Protocol):
     :class:`~venedig_rules.bots.seat.SamplingBot`)."""
 
     def act(self, view: GameView, actions: list[Action]) -> Action:
-        """Pick one of ``actions`` knowing only ``view`` (the player's view)."""
+        """Pick one of ``actions`` knowing only ``view`` (the player's view). A bot whose
+        class says ``reads_view = False`` is given None instead, and no view is built."""
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions, from its own seeded generator."""
+    """Picks uniformly among the legal actions, from its own seeded generator (it never
+    reads its view, so it is given none: building one would cost more than the game's own
+    step)."""
+
+    reads_view: ClassVar[bool] = False
 
     def __init__(self, seed: int = 0):
         self.random = random.Random(seed)
 
-    def act(self, view: GameView, actions: list[Action]) -> Action:
+    def act(self, view: GameView | None, actions: list[Action]) -> Action:
         return self.random.choice(actions)
 
 
@@ -103,7 +109,9 @@ def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int | None = None
     views = SeatViews(game)
     while not game.is_over and applied < limit:
         movers = game.to_move
-        picks = [decide(bots[p], game, p, views(p), game.legal_actions(p)) for p in movers]
+        picks = [
+            decide(bots[p], game, p, views(p) if reads_view(bots[p]) else None, game.legal_actions(p)) for p in movers
+        ]
         for action in picks:
             game.apply(action)
             applied += 1
