@@ -129,7 +129,9 @@ def items(value: tuple[Any, ...]) -> int:
 
 def _remember(value: tuple[Any, ...], count: int) -> None:
     if len(_COUNTED) >= _COUNTED_SIZE:
-        del _COUNTED[next(iter(_COUNTED))]  # the oldest: a loop's list is the newest
+        # all at once (one step that threads cannot interleave): the list just made stays,
+        # and a loop's next step needs only that one
+        _COUNTED.clear()
     _COUNTED[id(value)] = (value, count)
 
 
