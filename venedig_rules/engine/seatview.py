@@ -129,7 +129,8 @@ class Shared:
 
 
 def shared(game: PlayedGame) -> Shared:
-    """The game's :class:`Shared` (kept on the game; a clone starts its own)."""
+    """The game's :class:`Shared` (kept on the game; a clone shares its original's: see
+    :func:`follow_views`)."""
     found: Shared = game.__dict__.setdefault("_shared", Shared())
     return found
 
