@@ -54,6 +54,7 @@ Each program becomes one of three kinds of function:
 
 from __future__ import annotations
 
+import contextlib
 import keyword
 import linecache
 import re
@@ -201,7 +202,9 @@ def generate(
     generated.choose_names = module.choose_names
     if cache_key is not None:
         if len(_CACHE) >= CACHE_SIZE:  # a service validating many variants keeps the latest only
-            del _CACHE[next(iter(_CACHE))]
+            # best effort: another thread loading at once may have changed the cache meanwhile
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del _CACHE[next(iter(_CACHE))]
         _CACHE[cache_key] = generated
     return generated
 
