@@ -173,6 +173,20 @@ def test_a_bundled_rule_file_changed_anywhere_loads_or_gives_located_errors(data
         validate_typed(copy)
 
 
+@pytest.mark.parametrize("relation", [[], {}, ["equal"]])
+def test_a_board_spaces_relation_that_is_no_word_is_a_located_schema_error(relation: Any) -> None:
+    """Found by the test above: the count check looked a list up as a relation's name."""
+    with ruleset_copy(LAGOON) as copy:
+        file = copy / "components.yaml"
+        content = yaml.safe_load(file.read_text(encoding="utf-8"))
+        found = [c for c in content["components"] if isinstance(c.get("board_spaces"), dict)]
+        assert found, "lagoon has a component counted on the board"
+        found[0]["board_spaces"]["relation"] = relation
+        file.write_text(yaml.safe_dump(content, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        errors = validate_typed(copy)
+    assert any(e.code == "rules/schema" and "relation" in str(e.location) + e.message for e in errors), errors
+
+
 def _tag_first_value(text: str) -> str:
     """The text with an unsafe tag on the value of its first key that is not in a comment."""
     lines = text.split("\n")

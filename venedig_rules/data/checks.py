@@ -369,6 +369,8 @@ class _Checker:
                 continue
             have = sum(boardlib.matches(a, rule["where"]) for a in self.spaces.values())
             relation = rule.get("relation", "equal")
+            if not isinstance(relation, str):
+                continue  # not a relation at all: the schema says so, at its line
             ok = {"equal": want == have, "at_most": want <= have, "at_least": want >= have}.get(relation, True)
             if not ok:
                 words = {"equal": "exactly", "at_most": "at most", "at_least": "at least"}[relation]
