@@ -198,11 +198,12 @@ def build_view(
             f"{player!r} is not a seat of this game: expected 0 to {game.players - 1}, or None for a spectator"
         )
     seat = SPECTATOR if player is None else player
-    log = seat_log(game, seat) if events else SeatLog(seat)
-    if type(since) is not int or not 0 <= since <= len(log.events):
+    log = seat_log(game, seat) if events else None
+    received = len(log.events) if log is not None else 0
+    if type(since) is not int or not 0 <= since <= received:
         who = "a spectator" if player is None else f"p{player}"
         raise GameArgumentError(
-            f"since={since!r} is not a count of the events {who} has received (0 to {len(log.events)}); "
+            f"since={since!r} is not a count of the events {who} has received (0 to {received}); "
             "after an undo, ask again from 0"
         )
     wording = Wording(game.rules, lang, names)
@@ -219,10 +220,12 @@ def build_view(
     if isinstance(pending, PendingCommits) and player in pending.players:
         commit = pending.commit_of(player)
         committed = json_safe(commit[0]) if commit is not None else None
-    common = shared(game)
-    if events:
+    told: list[Any] = []
+    if log is not None:
+        common = shared(game)
         common.trim(len(game._events))
-    texts = log.sentences(wording, since, common)
+        texts = log.sentences(wording, since, common)
+        told = [{**event, "text": text} for event, text in zip(log.events[since:], texts)]
     view: GameView = {
         "ruleset": game.rules.name,
         "player": player,
@@ -234,8 +237,8 @@ def build_view(
         "decision": decision,
         "your_commit": committed,
         "waiting_for": waiting(game, lang, names),
-        "events": [{**event, "text": text} for event, text in zip(log.events[since:], texts)],
-        "cursor": len(log.events),
+        "events": told,
+        "cursor": received,
         "lang": lang,
     }
     return cast(GameView, compacted(view)) if compact else view
