@@ -32,6 +32,7 @@ from .events import Event
 from .machine import Machine, Pending, State, initial_state
 from .notation import Action, ActionSyntaxError, IllegalActionError, has_number, parse_action, plain_action, same_value
 from .ruleset_base import RulesetBase
+from .undohistory import UndoHistory, UndoPoint
 from .views import GameView, json_safe
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ class Game:
         self._events: list[Event] = []  # every event (none kept when not recording, but those of _keep)
         self._unrecorded = 0  # events not kept (record=False): they still count in positions
         self._actions: list[Action] = []  # as applied; their text on demand
-        self._history: list[tuple[State, int]] = []
+        self._history = UndoHistory()
         self._legal: dict[int, tuple[Action, ...]] | None = None
         if _start:
             run = self.machine(rules, self.players, initial_state(rules, self.players, self.seed), *self._event_sink())
@@ -218,7 +219,7 @@ class Game:
             return self._state is position.state
         if not self.record:  # no undo: the game only goes on (a position of a clone is not told apart)
             return n < len(self._actions)
-        return n < len(self._actions) == len(self._history) and self._history[n][0] is position.state
+        return n < len(self._actions) == len(self._history) and self._history.holds(n, position.state)
 
     def value(self, name: str, index: Any = None) -> Any:
         """A state variable's value (a player's or space's with ``index``), unredacted."""
@@ -372,7 +373,7 @@ class Game:
             # the state goes into the undo history: its decision's actions are built again if
             # an undo comes back to it, rather than kept for every action of the game
             before.pending.__dict__.pop("_actions", None)
-            self._history.append((before, n_events))
+            self._history.append(before, n_events)
         else:
             self._unrecorded += run.unrecorded
         self._actions.append(action)
@@ -399,12 +400,11 @@ class Game:
         """Take back the last action."""
         if not self.record:
             raise self._not_recorded("an undo")
-        if not self._history:
-            if self._actions:
-                self._rebuild_history()
-            if not self._history:
-                raise IndexError("nothing to undo")
-        self._state, n_events = self._history.pop()
+        if not self._actions:
+            raise IndexError("nothing to undo")
+        if len(self._history) < len(self._actions):
+            self._rebuild_history()
+        self._state, n_events = self._history.pop(self._actions, self._step)
         del self._events[n_events:]
         self._actions.pop()
         self._legal = None
@@ -423,7 +423,7 @@ class Game:
         other._legal = self._legal
         other._events = list(self._events)
         other._actions = list(self._actions)
-        other._history = list(self._history)
+        other._history = self._history.copy()
         if "_seat_logs" in self.__dict__ or "_seat_logs_of_original" in self.__dict__:
             from .seatview import follow_views  # the game has given views: the clone starts from them
 
@@ -602,6 +602,19 @@ class Game:
 
     def _rebuild_history(self) -> None:
         self._history = self._replayed()._history
+
+    def _undo_point(self) -> UndoPoint:
+        """The state before the last action and the length of the log then."""
+        if len(self._history) < len(self._actions):
+            self._rebuild_history()
+        return self._history.last(self._actions, self._step)
+
+    def _step(self, state: State, action: Action) -> State:
+        """The state after ``action`` at ``state``, telling no one (the undo history makes
+        states it dropped again with it)."""
+        pending = state.pending
+        assert pending is not None, "a state before an action waits for it"
+        return self.machine(self.rules, self.players, state, None).resume(pending, action)
 
     def _replayed(self) -> Game:
         """This game played again with its events and undo history kept."""

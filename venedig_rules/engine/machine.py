@@ -238,7 +238,8 @@ Pending = PendingChoice | PendingCommits
 class State:
     """One immutable snapshot: variables, frames, the pending decision, the RNG, the end."""
 
-    __slots__ = ("frames", "over", "pending", "rng", "vars", "winners")
+    # weak references: the undo history keeps most states only while something else does
+    __slots__ = ("__weakref__", "frames", "over", "pending", "rng", "vars", "winners")
 
     def __init__(
         self,

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .machine import State
     from .notation import Action
     from .ruleset_base import RulesetBase
+    from .undohistory import UndoPoint
     from .views import GameView
 
 
@@ -24,7 +25,6 @@ class PlayedGame(Protocol):
     _state: State
     _events: list[Event]
     _actions: list[Action]
-    _history: list[tuple[State, int]]
 
     @property
     def to_move(self) -> tuple[int, ...]: ...
@@ -50,4 +50,4 @@ class PlayedGame(Protocol):
         names: Sequence[str] | None = None,
     ) -> GameView: ...
 
-    def _rebuild_history(self) -> None: ...
+    def _undo_point(self) -> UndoPoint: ...

@@ -48,6 +48,7 @@ from ..errors import RuleRuntimeError
 from . import rng as rnglib
 from .machine import Frame, Machine, PendingChoice, PendingCommits, State, initial_state
 from .seatview import forget_views
+from .undohistory import UndoHistory
 
 if TYPE_CHECKING:
     from .events import Event
@@ -63,7 +64,7 @@ class Game(Protocol):
     _state: State
     _events: list[Event]
     _actions: list[Any]
-    _history: list[Any]
+    _history: UndoHistory
     _legal: Any
 
     def clone(self: G) -> G: ...
@@ -116,7 +117,7 @@ def sample(game: G, player: int, seed: int) -> G:
     out = game.clone()
     out.seed = seed
     out._state, out._legal = State(values, frames, pending, rng, state.over, state.winners), None
-    out._events, out._actions, out._history = list(knowledge.concealed), [], []
+    out._events, out._actions, out._history = list(knowledge.concealed), [], UndoHistory()
     forget_views(out)  # its events are others: the game's views tell it nothing
     _ORIGIN[out] = (player, knowledge.frozen_pins(), values, len(out._events))
     return out

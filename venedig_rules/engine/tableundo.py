@@ -51,9 +51,7 @@ def check(game: PlayedGame, player: int) -> TableUndo:
     last = actions[-1]
     if last.player != player:
         return TableUndo(False, f"p{player} has no action to take back: p{last.player} acted last")
-    if len(game._history) < len(actions):
-        game._rebuild_history()
-    before, n_events = game._history[-1]
+    before, n_events = game._undo_point()
     if before.rng != game._state.rng:
         return TableUndo(False, f"chance was drawn after {last}: a shuffle or a random draw cannot be taken back")
     for event in game._events[n_events:]:
