@@ -908,3 +908,23 @@ def test_invariant_hands_of_five_between_rounds():
     hands = game.value("hand")
     game._state.vars = {**game._state.vars, "hand": (hands[0][:4], hands[1] + hands[0][4:])}
     assert any(m.startswith("hands_of_five:") for m in game.check_invariants())
+
+
+def test_build_spots_gives_every_candidate_that_fits_in_the_candidates_order_at_every_step():
+    """The placements come from those anchored on a free pillar (engine speed): the answer
+    must be the plain filter over all of a tile's candidates, in their order, since that
+    order numbers the ``place`` actions."""
+    from types import SimpleNamespace
+
+    from venedig_rules.games import saeulen as S
+
+    rules = vr.load("saeulen")
+    ctx, t = SimpleNamespace(rules=rules), S.tables(rules)
+    for players, seed in ((2, 1), (4, 2)):
+        game, chooser = rules.new_game(players, seed, record=False), random.Random(seed)
+        while not game.is_over:
+            has_pillar, ground = game.value("has_pillar"), game.value("ground")
+            for tile in t.candidates:
+                fits = tuple(c for c, p, w in t.candidates[tile] if S._fits(p, w, has_pillar, ground))
+                assert S.build_spots(ctx, tile, has_pillar, ground) == fits
+            game.apply(chooser.choice(game.legal_actions(game.to_move[0])))

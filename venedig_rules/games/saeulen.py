@@ -67,6 +67,8 @@ class Tables:
         )
         #: tile id -> {space index of the placement's first pillar cell: candidates}
         self.anchored: dict[str, dict[int, tuple[Placement, ...]]] = {}
+        #: tile id -> {a candidate's cells: its place in the tile's candidates}
+        self.rank: dict[str, dict[tuple[str, ...], int]] = {}
         #: pile -> its tops (piles change rarely; see pile_tops)
         self.tops: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.shape_order: tuple[str, ...] = tuple(s["id"] for s in rules.items("tiles", "shapes"))
@@ -76,6 +78,7 @@ class Tables:
         self.candidates: dict[str, tuple[Placement, ...]] = {}
         #: (shape, pattern) -> its candidates, and those by their first pillar cell
         by_key: dict[tuple[str, tuple[Any, ...]], tuple[tuple[Placement, ...], dict[int, tuple[Placement, ...]]]] = {}
+        ranks: dict[tuple[str, tuple[Any, ...]], dict[tuple[str, ...], int]] = {}
         cells_of = {s["id"]: s["cells"] for s in rules.items("tiles", "shapes")}
         for tile in rules.items("tiles"):
             ident, shape = tile["id"], tile["shape"]
@@ -104,7 +107,9 @@ class Tables:
                     _, pillars, _ = cand
                     anchored.setdefault(pillars[0], []).append(cand)
                 by_key[key] = (tuple(found), {i: tuple(c) for i, c in anchored.items()})
+                ranks[key] = {cells: n for n, (cells, _, _) in enumerate(found)}
             self.candidates[ident], self.anchored[ident] = by_key[key]
+            self.rank[ident] = ranks[key]
 
 
 def tables(rules: RulesQuery) -> Tables:
@@ -176,9 +181,17 @@ def build_spots(
     over a free canal square, nothing on another tile. Turns that show the same pattern
     on the same squares (a domino of two buildings turned half round) are given once."""
     t = tables(ctx.rules)
-    return tuple(
-        cells for cells, pillars, water in t.candidates[_tile(t, tile)] if _fits(pillars, water, has_pillar, ground)
-    )
+    anchored = t.anchored[_tile(t, tile)]
+    # a placement's first pillar cell must be free: look only at those anchored on one
+    found = [
+        cells
+        for i in _free(t, has_pillar, ground)
+        for cells, pillars, water in anchored.get(i, ())
+        if _fits(pillars, water, has_pillar, ground)
+    ]
+    if len(found) > 1:
+        found.sort(key=t.rank[tile].__getitem__)  # in the order of the tile's candidates
+    return tuple(found)
 
 
 @P(example="buildable(supply[self], 0, left, has_pillar, ground)")
@@ -194,7 +207,7 @@ def buildable(
         if not low <= t.tile_stones[_tile(t, tile)] <= high:
             continue
         if free is None:
-            free = [i for i in t.land if has_pillar[i] and ground[i] is None]
+            free = _free(t, has_pillar, ground)
         anchored = t.anchored[tile]
         if any(_fits(pillars, water, has_pillar, ground) for i in free for _, pillars, water in anchored.get(i, ())):
             out.append(tile)
@@ -265,6 +278,11 @@ def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tupl
             if has_pillar[i]:
                 near.update(t.neighbours[i])
     return tuple(t.ids[i] for i in sorted(near) if i in t.land_set and not has_pillar[i])
+
+
+def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -> list[int]:
+    """The land squares with a pillar and nothing built on it."""
+    return [i for i in t.land if has_pillar[i] and ground[i] is None]
 
 
 def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], need: int) -> list[int]:
