@@ -59,7 +59,7 @@ def test_a_state_is_not_kept_alive_by_the_history_once_play_has_gone_past_it():
     for _ in range(CHECKPOINT + 1):  # the state held next is not a checkpoint's
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
     dropped = weakref.ref(game.position.state)
-    for _ in range(RECENT + 2):
+    for _ in range(RECENT + CHECKPOINT):  # (the history lets go of states some at a time)
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
     gc.collect()
     assert dropped() is None

@@ -628,7 +628,9 @@ class Machine:
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:
         if self.record or (self.keep and kind in self.keep):
-            event: RulesetEvent = {"type": kind, **{k: json_safe(v) for k, v in fields.items()}}
+            event: RulesetEvent = {"type": kind}
+            for key, value in fields.items():
+                event[key] = value if value.__class__ in _JSON_ATOMS else json_safe(value)
             self.events.append(event)
         else:
             self.unrecorded += 1
@@ -690,6 +692,8 @@ _TUPLE: set[type] = {tuple}
 #: The kinds of item a short list may hold without a closer look at its size.
 _PLAIN: frozenset[type] = frozenset({str, bool, type(None)})
 _STR: set[type] = {str}
+#: The kinds of value JSON holds as they are (an event field of another kind is copied).
+_JSON_ATOMS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 _INT: set[type] = {int}
 
 

@@ -29,7 +29,7 @@ from typing import NamedTuple
 from .machine import State
 from .notation import Action
 
-#: The states before this many last actions are always kept (undo, table undo, a bot's
+#: The states before at least this many last actions are kept (undo, table undo, a bot's
 #: apply-then-undo need no replay).
 RECENT = 8
 #: And the state before every this-many-th action: an undo replays fewer actions than this.
@@ -62,11 +62,11 @@ class UndoHistory:
 
     def append(self, state: State, events: int) -> None:
         """Add the undo point of the action just applied."""
-        self._states.append(state)
+        states = self._states
+        states.append(state)
         self._events.append(events)
-        stop = len(self._states) - RECENT
-        if stop > self._weak_below:
-            states = self._states
+        if len(states) - self._weak_below >= RECENT + CHECKPOINT:  # let go of some at once
+            stop = len(states) - RECENT
             for i in range(self._weak_below, stop):
                 kept = states[i]
                 if i % CHECKPOINT and kept.__class__ is State:
