@@ -970,3 +970,18 @@ def test_the_fingerprint_is_the_saved_state_as_sorted_json_and_the_log_lengths(r
         if game.is_over:
             break
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+
+
+def test_the_machines_quick_pending_choice_is_the_dataclass_with_every_field():
+    """``PendingChoice.at_once`` fills the frozen dataclass's fields itself (speed): it must
+    give what the constructor gives, and set every field the class declares."""
+    import dataclasses
+
+    from venedig_rules.engine.machine import PendingChoice
+
+    values = (2, "place", (("a", "b"), ("c", "d")), True, "cells", True)
+    quick = PendingChoice.at_once(*values)
+    assert quick == PendingChoice(*values) and hash(quick) == hash(PendingChoice(*values))
+    assert list(vars(quick)) == [f.name for f in dataclasses.fields(PendingChoice)]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        quick.player = 0  # type: ignore[misc]

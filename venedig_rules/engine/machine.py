@@ -108,6 +108,23 @@ class PendingChoice:
     target: str
     secret: bool = False
 
+    @classmethod
+    def at_once(
+        cls, player: int, label: str, options: tuple[Any, ...], optional: bool, target: str, secret: bool
+    ) -> PendingChoice:
+        """The same as ``PendingChoice(...)``, for the machine, which makes one at every
+        decision: a frozen dataclass's ``__init__`` sets each field through
+        ``object.__setattr__``, at three times the cost of filling its ``__dict__``."""
+        made = object.__new__(cls)
+        fields = made.__dict__
+        fields["player"] = player
+        fields["label"] = label
+        fields["options"] = options
+        fields["optional"] = optional
+        fields["target"] = target
+        fields["secret"] = secret
+        return made
+
     def movers(self) -> tuple[int, ...]:
         """The players who must act now: the chooser."""
         return (self.player,)
@@ -423,7 +440,7 @@ class Machine:
                 return False
             if not optional:
                 raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
-        self.pending = PendingChoice(player, label, options, optional, target, secret)
+        self.pending = PendingChoice.at_once(player, label, options, optional, target, secret)
         return True
 
     def choosers(self, players: Any) -> tuple[int, ...]:
