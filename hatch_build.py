@@ -6,6 +6,10 @@ Which modules: ``compiled-modules`` in ``pyproject.toml``
 left out. The wheel keeps every ``.py`` file beside its compiled module (Python imports the
 compiled one first), so tracebacks, ``inspect`` and the doctests still find the source.
 
+With them, the bundled rulesets' generated modules (the DSL compiled to Python source,
+which the engine otherwise runs with ``exec``) are compiled ahead of time into
+``venedig_rules/_aot/``; ``venedig_rules/effects/aot.py`` says when the engine uses them.
+
 When: ``VENEDIG_RULES_COMPILE=1`` compiles (the build environment gets Cython and setuptools;
 no C compiler is an error); ``VENEDIG_RULES_COMPILE=0`` never does; unset, the wheel is
 compiled when Cython is importable in the build environment and a C compiler works (an
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import sysconfig
 import tempfile
 from pathlib import Path
@@ -42,14 +47,17 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        return list(REQUIRES) if os.environ.get(SWITCH) == "1" else []
+        # the package's own dependencies too: the hook loads the bundled rulesets to compile
+        # their generated modules
+        return [*REQUIRES, *self.metadata.core.dependencies] if os.environ.get(SWITCH) == "1" else []
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable" or not self._wanted():
             return
         sources = modules(Path(self.root), self.config.get("compiled-modules", []))
         self._work = Path(tempfile.mkdtemp(prefix="venedig-rules-compiled-"))
-        built = compile_modules(Path(self.root), sources, self._work)
+        generated = generated_modules(Path(self.root), self._work / "generated")
+        built = compile_modules(Path(self.root), sources, self._work, generated)
         for relative, binary in built.items():
             build_data["force_include"][str(binary)] = relative
         build_data["pure_python"] = False
@@ -86,8 +94,50 @@ def modules(root: Path, patterns: list[str]) -> list[Path]:
     return found
 
 
-def compile_modules(root: Path, sources: list[Path], work: Path) -> dict[str, Path]:
-    """Each source compiled to an extension module; returns {path in the wheel: built file}."""
+def generated_modules(root: Path, into: Path) -> dict[str, Path]:
+    """The bundled rulesets' generated modules (``venedig_rules/effects/aot.py``), written
+    into ``into`` as the sources to compile: {module name: source file}. Loads the package
+    from ``root`` itself, so that the text is the one this very source generates."""
+    import importlib
+
+    if "venedig_rules" in sys.modules:
+        raise RuntimeError("venedig_rules is imported already: the hook must load the one it builds")
+    sys.path.insert(0, str(root))
+    try:
+        vr = importlib.import_module("venedig_rules")
+        aot = importlib.import_module("venedig_rules.effects.aot")
+        if Path(vr.__file__).resolve().parent != (root / "venedig_rules").resolve():
+            raise RuntimeError(f"the hook loaded venedig_rules from {vr.__file__}, not from {root}")
+        into.mkdir(parents=True, exist_ok=True)
+        found: dict[str, Path] = {}
+        for name in vr.bundled():
+            rules = vr.load(name)
+            if not rules.playable:
+                continue
+            code = rules.generated
+            functions = {
+                fn.__name__: fn
+                for table in (code.resume, code.direct, code.invariants)
+                for fn in table.values()
+                if fn is not None
+            }
+            given = aot.given_namespace(functions)
+            module = aot.module_name(code.source, given)
+            path = into / f"{module}.py"
+            path.write_text(aot.module_source(code.source, given), encoding="utf-8")
+            found[f"{aot.PACKAGE}.{module}"] = path
+        return found
+    finally:
+        sys.path.remove(str(root))
+        for module_name in [m for m in sys.modules if m == "venedig_rules" or m.startswith("venedig_rules.")]:
+            del sys.modules[module_name]
+
+
+def compile_modules(
+    root: Path, sources: list[Path], work: Path, generated: dict[str, Path] | None = None
+) -> dict[str, Path]:
+    """Each source (and each ``generated`` module: {module name: source file}) compiled to
+    an extension module; returns {path in the wheel: built file}."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
@@ -98,6 +148,8 @@ def compile_modules(root: Path, sources: list[Path], work: Path) -> dict[str, Pa
         relative = path.relative_to(root)
         name = ".".join(relative.with_suffix("").parts)
         extensions.append(Extension(name, [str(relative)], extra_compile_args=flags))
+    for name, path in (generated or {}).items():
+        extensions.append(Extension(name, [str(path)], extra_compile_args=flags))
     here = Path.cwd()
     os.chdir(root)  # Cython and setuptools take the sources relative to the project
     try:

@@ -65,8 +65,8 @@ from typing import Any, Literal
 
 from ..errors import RuleRuntimeError
 from ..limits import MAX_INT, MAX_REPEAT
+from . import aot, runtime
 from . import parse as ast
-from . import runtime
 from .check import (
     ConstantValue,
     DecisionScope,
@@ -193,10 +193,13 @@ def generate(
             return _CACHE[cache_key]
     module = _Module(programs, registry, procedures or {}, item_code or {}, rules_by_when or {})
     text = module.text()
-    filename = f"<venedig-rules generated {key[:16] if key else id(module):}>"
-    code = compile(text, filename, "exec")
-    namespace = module.namespace
-    exec(code, namespace)
+    ahead = aot.load(text, module.namespace)  # the compiled build's, for a bundled ruleset
+    if ahead is not None:
+        namespace, filename = ahead
+    else:
+        filename = f"<venedig-rules generated {key[:16] if key else id(module):}>"
+        namespace = module.namespace
+        exec(compile(text, filename, "exec"), namespace)
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     generated = Generated(text, filename, module.table, namespace, module.function_names, module.cases)
     generated.choose_names = module.choose_names

@@ -1,0 +1,95 @@
+"""Generated modules compiled ahead of time: the compiled build's copy of the bundled
+rulesets' generated code, as Cython extension modules (``hatch_build.py`` makes them).
+
+A ruleset's generated module is Python source that :func:`~.compile.generate` runs with
+``exec``. The compiled build also compiles, for each bundled ruleset, that very source
+into an extension module in ``venedig_rules/_aot/``, named by a digest of the source and of
+what its namespace holds (:func:`module_name`). ``generate`` uses such a module only when
+the name matches exactly, that is, when the source it would ``exec`` is the one compiled
+and its namespace holds the same primitives and constants; anything else (a variant, your
+own ruleset, a bundled one you edited, the pure-Python build) is ``exec``-ed as before.
+
+The compiled module's globals are filled with the namespace ``generate`` made, as ``exec``
+would have them, and its functions keep the generated text's line numbers (the names Cython
+must know as globals are declared *after* the text), so the line table still locates every
+error in the rule files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+#: The package of the compiled modules (a folder of the installed package; no __init__).
+PACKAGE = "venedig_rules._aot"
+FOLDER = Path(__file__).resolve().parent.parent / "_aot"
+
+
+def module_name(text: str, namespace: Mapping[str, Any]) -> str:
+    """The name of the compiled module of ``text`` run in ``namespace``: a digest of the
+    text and of what each global is (a function or class by its qualified name, the
+    generator's helpers by name, any other value by its ``repr``)."""
+    digest = hashlib.sha256(text.encode())
+    for name in sorted(namespace):
+        if name.startswith("__"):
+            continue
+        value = namespace[name]
+        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)) or callable(value):
+            what = f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', '?')}"
+        else:
+            what = repr(value)
+        digest.update(f"\0{name}\0{what}".encode())
+    return "g_" + digest.hexdigest()[:24]
+
+
+def module_source(text: str, namespace: Mapping[str, Any]) -> str:
+    """The source to compile: the generated text as it is, then each global the text reads
+    from its namespace declared (Cython must know every global; set once the module is
+    loaded). Declared after the text, so its line numbers stay those of the line table."""
+    declared = "".join(f"{name} = None\n" for name in sorted(namespace) if not name.startswith("__"))
+    return f"{text}\n\n# globals the generator puts in the namespace, filled in when loaded\n{declared}"
+
+
+class Compiled(NamedTuple):
+    """A compiled generated module: its globals (the namespace filled in) and the file
+    name its functions' tracebacks give (what the line table is looked up by)."""
+
+    namespace: dict[str, Any]
+    filename: str
+
+
+def load(text: str, namespace: dict[str, Any]) -> Compiled | None:
+    """The compiled module of ``text``, its globals filled from ``namespace``, or None
+    when this install has none (then ``exec`` the text)."""
+    if not FOLDER.is_dir():
+        return None
+    name = module_name(text, namespace)
+    full = f"{PACKAGE}.{name}"
+    module = sys.modules.get(full)
+    if module is None:
+        path = FOLDER / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
+        if not path.is_file():
+            return None
+        spec = importlib.util.spec_from_file_location(full, path)
+        if spec is None or spec.loader is None:
+            return None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[full] = module
+    found = vars(module)
+    found.update(namespace)
+    code = next(v.__code__ for v in found.values() if getattr(v, "__module__", None) == full)
+    return Compiled(found, code.co_filename)
+
+
+def given_namespace(functions: Mapping[str, Any]) -> dict[str, Any]:
+    """What :func:`~.compile.generate` gave a generated module to run in, from the
+    module's functions (by name): their globals but themselves and ``__builtins__``."""
+    first = next(iter(functions.values()))
+    return {k: v for k, v in first.__globals__.items() if k not in functions and not k.startswith("__")}
