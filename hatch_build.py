@@ -115,13 +115,7 @@ def generated_modules(root: Path, into: Path) -> dict[str, Path]:
             if not rules.playable:
                 continue
             code = rules.generated
-            functions = {
-                fn.__name__: fn
-                for table in (code.resume, code.direct, code.invariants)
-                for fn in table.values()
-                if fn is not None
-            }
-            given = aot.given_namespace(functions)
+            given = aot.given_namespace(code)
             module = aot.module_name(code.source, given)
             path = into / f"{module}.py"
             path.write_text(aot.module_source(code.source, given), encoding="utf-8")

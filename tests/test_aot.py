@@ -9,10 +9,7 @@ from venedig_rules.effects import aot
 
 def _given(name: str) -> tuple[str, dict]:
     code = vr.load(name).generated
-    functions = {fn.__name__: fn for fn in code.resume.values()}
-    functions.update({fn.__name__: fn for fn in code.direct.values() if fn is not None})
-    functions.update({fn.__name__: fn for fn in code.invariants.values()})
-    return code.source, aot.given_namespace(functions)
+    return code.source, aot.given_namespace(code)
 
 
 def test_a_compiled_module_is_named_by_its_text_and_every_value_of_its_namespace():

@@ -21,10 +21,9 @@ import hashlib
 import importlib.machinery
 import importlib.util
 import sys
-import types
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 #: The package of the compiled modules (a folder of the installed package; no __init__).
 PACKAGE = "venedig_rules._aot"
@@ -33,14 +32,14 @@ FOLDER = Path(__file__).resolve().parent.parent / "_aot"
 
 def module_name(text: str, namespace: Mapping[str, Any]) -> str:
     """The name of the compiled module of ``text`` run in ``namespace``: a digest of the
-    text and of what each global is (a function or class by its qualified name, the
-    generator's helpers by name, any other value by its ``repr``)."""
+    text and of what each global is (a function or class by its qualified name, any other
+    value by its ``repr``)."""
     digest = hashlib.sha256(text.encode())
     for name in sorted(namespace):
         if name.startswith("__"):
             continue
         value = namespace[name]
-        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)) or callable(value):
+        if callable(value):
             what = f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', '?')}"
         else:
             what = repr(value)
@@ -88,8 +87,18 @@ def load(text: str, namespace: dict[str, Any]) -> Compiled | None:
     return Compiled(found, code.co_filename)
 
 
-def given_namespace(functions: Mapping[str, Any]) -> dict[str, Any]:
-    """What :func:`~.compile.generate` gave a generated module to run in, from the
-    module's functions (by name): their globals but themselves and ``__builtins__``."""
+class GeneratedFunctions(Protocol):
+    """What :func:`given_namespace` reads of a :class:`~.compile.Generated`."""
+
+    resume: Mapping[str, Any]
+    direct: Mapping[str, Any]
+    invariants: Mapping[str, Any]
+
+
+def given_namespace(generated: GeneratedFunctions) -> dict[str, Any]:
+    """What :func:`~.compile.generate` gave a generated module to run in: its functions'
+    globals but the functions themselves and ``__builtins__`` (what the build compiles)."""
+    tables = (generated.resume, generated.direct, generated.invariants)
+    functions = {fn.__name__: fn for table in tables for fn in table.values() if fn is not None}
     first = next(iter(functions.values()))
     return {k: v for k, v in first.__globals__.items() if k not in functions and not k.startswith("__")}

@@ -402,9 +402,7 @@ class Game:
             raise self._not_recorded("an undo")
         if not self._actions:
             raise IndexError("nothing to undo")
-        if len(self._history) < len(self._actions):
-            self._rebuild_history()
-        self._state, n_events = self._history.pop(self._actions, self._step)
+        self._state, n_events = self._complete_history().pop(self._actions, self._step)
         del self._events[n_events:]
         self._actions.pop()
         self._legal = None
@@ -600,14 +598,15 @@ class Game:
                 raise SaveFileError(f"its {part} does not follow from its seed and actions")
         return game
 
-    def _rebuild_history(self) -> None:
-        self._history = self._replayed()._history
+    def _complete_history(self) -> UndoHistory:
+        """The undo history, made by replay if it has fewer points than the game has actions."""
+        if len(self._history) < len(self._actions):
+            self._history = self._replayed()._history
+        return self._history
 
     def _undo_point(self) -> UndoPoint:
         """The state before the last action and the length of the log then."""
-        if len(self._history) < len(self._actions):
-            self._rebuild_history()
-        return self._history.last(self._actions, self._step)
+        return self._complete_history().last(self._actions, self._step)
 
     def _step(self, state: State, action: Action) -> State:
         """The state after ``action`` at ``state``, telling no one (the undo history makes

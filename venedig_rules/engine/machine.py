@@ -709,9 +709,9 @@ _TUPLE: set[type] = {tuple}
 #: The kinds of item a short list may hold without a closer look at its size.
 _PLAIN: frozenset[type] = frozenset({str, bool, type(None)})
 _STR: set[type] = {str}
+_INT: set[type] = {int}
 #: The kinds of value JSON holds as they are (an event field of another kind is copied).
 _JSON_ATOMS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
-_INT: set[type] = {int}
 
 
 def _base_locals(players: int) -> Locals:
