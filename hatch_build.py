@@ -1,20 +1,24 @@
-"""The compiled build: a hatch build hook that compiles the engine's hot modules with Cython
-(pure-Python mode: the ``.py`` files as they are) into a platform wheel.
+"""The wheel's build hook: the engine's hot modules compiled with Cython (pure-Python mode:
+the ``.py`` files as they are) into a platform wheel, and in every wheel the bundled
+rulesets' generated modules.
 
 Which modules: ``compiled-modules`` in ``pyproject.toml``
 (``[tool.hatch.build.targets.wheel.hooks.custom]``), one path or glob a line, ``__init__.py``
 left out. The wheel keeps every ``.py`` file beside its compiled module (Python imports the
 compiled one first), so tracebacks, ``inspect`` and the doctests still find the source.
 
-With them, the bundled rulesets' generated modules (the DSL compiled to Python source,
-which the engine otherwise runs with ``exec``) are compiled ahead of time into
-``venedig_rules/_aot/``; ``venedig_rules/effects/aot.py`` says when the engine uses them.
+The generated modules: each bundled ruleset's DSL compiled to Python source (which the
+engine otherwise generates and runs with ``exec`` at a ruleset's first game) is written into
+``venedig_rules/_aot/``, and compiled there ahead of time with the rest;
+``venedig_rules/effects/aot.py`` says when the engine uses them.
 
-When: ``VENEDIG_RULES_COMPILE=1`` compiles (the build environment gets Cython and setuptools;
-no C compiler is an error); ``VENEDIG_RULES_COMPILE=0`` never does; unset, the wheel is
-compiled when Cython is importable in the build environment and a C compiler works (an
-isolated ``pip install`` has no Cython: the pure-Python wheel, the default). An editable
-install is never compiled.
+When: by default, every wheel build asks for Cython and setuptools in its build environment
+(``dependencies``: an isolated ``pip install`` downloads them) and compiles where a C compiler
+and the Python headers work; where they do not, or where compiling fails, it says so and
+builds the pure-Python wheel, which behaves the same, only slower. ``VENEDIG_RULES_COMPILE=1``
+makes compiling required (a missing compiler or a failure is an error);
+``VENEDIG_RULES_COMPILE=0`` never compiles and asks for no Cython. An editable install gets
+neither compiled modules nor generated ones.
 
     VENEDIG_RULES_COMPILE=1 pip wheel --no-deps -w dist .
 """
@@ -47,22 +51,45 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        # the package's own dependencies too: the hook loads the bundled rulesets to compile
-        # their generated modules
-        return [*REQUIRES, *self.metadata.core.dependencies] if os.environ.get(SWITCH) == "1" else []
+        # the package's own dependencies: the hook loads the bundled rulesets to write their
+        # generated modules; Cython and setuptools unless compiling is switched off
+        wanted = [] if os.environ.get(SWITCH) == "0" else REQUIRES
+        return [*wanted, *self.metadata.core.dependencies]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel" or version == "editable" or not self._wanted():
+        if self.target_name != "wheel" or version == "editable":
             return
-        sources = modules(Path(self.root), self.config.get("compiled-modules", []))
         self._work = Path(tempfile.mkdtemp(prefix="venedig-rules-compiled-"))
-        generated = generated_modules(Path(self.root), self._work / "generated")
-        built = compile_modules(Path(self.root), sources, self._work, generated)
-        for relative, binary in built.items():
-            build_data["force_include"][str(binary)] = relative
-        build_data["pure_python"] = False
-        build_data["infer_tag"] = True
-        self.app.display_info(f"compiled {len(built)} modules with Cython")
+        generated = self._generated()
+        if self._wanted():
+            sources = modules(Path(self.root), self.config.get("compiled-modules", []))
+            try:
+                built = compile_modules(Path(self.root), sources, self._work, generated)
+            except Exception as exc:
+                if os.environ.get(SWITCH) == "1":
+                    raise
+                # compiling is a speed-up only: a machine where it fails still gets the package
+                self.app.display_warning(f"compiling failed, building the pure-Python wheel instead: {exc}")
+            else:
+                for relative, binary in built.items():
+                    build_data["force_include"][str(binary)] = relative
+                build_data["pure_python"] = False
+                build_data["infer_tag"] = True
+                self.app.display_info(f"compiled {len(built)} modules with Cython")
+        # the generated modules' source in either build: the pure one imports it (its
+        # bytecode cached as any module's) instead of compiling the text at the first game
+        for name, path in generated.items():
+            build_data["force_include"][str(path)] = name.replace(".", "/") + ".py"
+
+    def _generated(self) -> dict[str, Path]:
+        try:
+            return generated_modules(Path(self.root), self._work / "generated")
+        except Exception as exc:
+            if os.environ.get(SWITCH) == "1":
+                raise
+            # only a speed-up too: without them each ruleset compiles its text at first use
+            self.app.display_warning(f"writing the bundled rulesets' generated modules failed: {exc}")
+            return {}
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work = getattr(self, "_work", None)

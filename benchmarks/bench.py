@@ -1,7 +1,7 @@
 """Speed figures of venedig-rules; prints them with their targets, asserts nothing.
 
 Run: python benchmarks/bench.py [--games N] [--repeat R]
-     python benchmarks/bench.py --baseline REV [--games N] [--rounds R]
+     python benchmarks/bench.py --baseline REV [--games N] [--rounds R] [--python PY]
 
 - load: reading, checking and compiling each ruleset from YAML (median of 5, fresh each
   time; the DSL parser itself is built once per process, see "first load")
@@ -20,8 +20,10 @@ environment's dependencies; every round plays the same random games of each bund
 once with each side, each batch in a fresh process, in alternating order, and times them as
 CPU time per action (the machine is shared: CPU time and interleaving keep the ratio
 honest). Modes: the default (``legal_actions`` -> random choice -> ``apply``) of both
-sides, and this tree's ``record=False`` against the baseline's default. Then the memory a
-finished game keeps (tracemalloc) and the cost of a late-game view.
+sides, and this tree's ``record=False`` against the baseline's default. ``--python PY``
+plays this side with the package installed in PY's environment instead (``pip install .``
+builds the compiled wheel where a compiler works: that is the one users get). Then the
+memory a finished game keeps (tracemalloc) and the cost of a late-game view, in this tree.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -124,7 +127,8 @@ def clone_us(rules, players: int) -> float:
 #: may not know it).
 WORKER = """
 import json, random, sys, time
-sys.path.insert(0, sys.argv[1])
+if sys.argv[1]:
+    sys.path.insert(0, sys.argv[1])
 import venedig_rules as vr
 name, players, games, record = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
 rules = vr.load(name)
@@ -148,10 +152,30 @@ def unpack(rev: str, into: Path) -> Path:
     return into
 
 
-def batch(root: Path, name: str, players: int, games: int, record: bool) -> tuple[float, int]:
+class Side(NamedTuple):
+    """What plays one side's batches: a python, and the source folder it imports the
+    package from (None: the package installed in that python's environment)."""
+
+    python: str
+    root: Path | None
+
+
+def batch(side: Side, name: str, players: int, games: int, record: bool) -> tuple[float, int]:
+    # -I for an installed package: neither the working directory nor PYTHONPATH comes first
+    flags = [] if side.root else ["-I"]
     out = subprocess.run(
-        [sys.executable, "-c", WORKER, str(root), name, str(players), str(games), "1" if record else "0"],
-        cwd=root,
+        [
+            side.python,
+            *flags,
+            "-c",
+            WORKER,
+            str(side.root or ""),
+            name,
+            str(players),
+            str(games),
+            "1" if record else "0",
+        ],
+        cwd=side.root or tempfile.gettempdir(),
         check=True,
         capture_output=True,
         text=True,
@@ -201,19 +225,22 @@ def _ms(call) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def compare(rev: str, games: int, rounds: int) -> None:
-    """Interleaved playouts of this tree and commit ``rev``, then memory and views."""
+def compare(rev: str, games: int, rounds: int, python: str | None = None) -> None:
+    """Interleaved playouts of this tree (or of the package installed for ``python``) and
+    commit ``rev``, then memory and views."""
     with tempfile.TemporaryDirectory(prefix="venedig-baseline-") as tmp:
-        base = unpack(rev, Path(tmp))
-        print(f"this tree against {rev} (unpacked in {base}); {games} games per batch, {rounds} rounds; CPU time")
+        base = Side(sys.executable, unpack(rev, Path(tmp)))
+        this = Side(python, None) if python else Side(sys.executable, ROOT)
+        what = f"the package installed for {python}" if python else "this tree"
+        print(f"{what} against {rev} (unpacked in {base.root}); {games} games per batch, {rounds} rounds; CPU time")
         runs: dict[tuple[str, str], list[tuple[float, int]]] = {}
         names = [n for n in vr.bundled() if vr.load(n).playable]
         for r in range(rounds):
             for name in names:
                 players = vr.load(name).players.start
-                sides = [("baseline", base, True), ("default", ROOT, True), ("record=False", ROOT, False)]
-                for label, root, record in sides if r % 2 == 0 else sides[::-1]:
-                    runs.setdefault((name, label), []).append(batch(root, name, players, games, record))
+                sides = [("baseline", base, True), ("default", this, True), ("record=False", this, False)]
+                for label, side, record in sides if r % 2 == 0 else sides[::-1]:
+                    runs.setdefault((name, label), []).append(batch(side, name, players, games, record))
         print(f"\n{'game':<10} {'mode':<13} {'actions/s (median)':>19} {'ratio':>7}  (per round)")
         for name in names:
             base_rates = [a / s for s, a in runs[(name, "baseline")]]
@@ -247,9 +274,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="times each batch of games is played (default 3)")
     parser.add_argument("--baseline", metavar="REV", help="compare with commit REV side by side instead")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds with --baseline (default 3)")
+    parser.add_argument(
+        "--python",
+        metavar="PY",
+        help="with --baseline: play this side with the package installed for interpreter PY (a wheel, e.g. the "
+        "compiled build) instead of this tree",
+    )
     args = parser.parse_args()
+    if args.python and not args.baseline:
+        parser.error("--python needs --baseline")
     if args.baseline:
-        compare(args.baseline, args.games, args.rounds)
+        compare(args.baseline, args.games, args.rounds, args.python)
         return
     print(f"venedig-rules {vr.__version__}, Python {sys.version.split()[0]}")
     print("\nload and compile from YAML (median of 5), target < 300 ms")

@@ -109,7 +109,8 @@ def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_engine_
 def test_the_compiled_wheel_holds_each_bundled_rulesets_generated_module(compiled_wheel: Path):
     names = [n for n in zipfile.ZipFile(compiled_wheel).namelist() if n.startswith("venedig_rules/_aot/")]
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    assert len(names) == 3 and all(n.endswith(suffix) for n in names), names
+    compiled = [n for n in names if n.endswith(suffix)]
+    assert len(compiled) == 3 and sorted(names) == sorted([*compiled, *(n.replace(suffix, ".py") for n in compiled)])
 
 
 def test_the_compiled_build_runs_the_bundled_rulesets_generated_code_compiled(compiled_python: Path, tmp_path: Path):
@@ -129,3 +130,56 @@ def test_the_compiled_build_runs_the_bundled_rulesets_generated_code_compiled(co
     proc = subprocess.run([str(compiled_python), "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("compiled") == 3
+
+
+def _hatch_build():
+    """The checkout's hatch_build module (it is not part of the package)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        return importlib.import_module("hatch_build")
+    finally:
+        sys.path.remove(str(ROOT))
+
+
+def _hook(tmp_path: Path):
+    """The build hook as hatchling makes it for the wheel of this checkout."""
+    from hatchling.metadata.core import ProjectMetadata
+    from hatchling.plugin.manager import PluginManager
+
+    metadata = ProjectMetadata(str(ROOT), PluginManager())
+    config = {"compiled-modules": ["venedig_rules/engine/rng.py"]}
+    return _hatch_build().CompiledBuildHook(str(ROOT), config, None, metadata, str(tmp_path), "wheel")
+
+
+def test_a_wheel_build_asks_for_cython_unless_compiling_is_switched_off(monkeypatch, tmp_path: Path):
+    hook = _hook(tmp_path)
+    for switch in (None, "1"):
+        if switch is None:
+            monkeypatch.delenv("VENEDIG_RULES_COMPILE", raising=False)
+        else:
+            monkeypatch.setenv("VENEDIG_RULES_COMPILE", switch)
+        wanted = hook.dependencies()
+        assert any(d.startswith("cython") for d in wanted) and any(d.startswith("lark") for d in wanted), wanted
+    monkeypatch.setenv("VENEDIG_RULES_COMPILE", "0")
+    wanted = hook.dependencies()  # the package's own still: the generated modules need them
+    assert not any(d.startswith("cython") for d in wanted) and any(d.startswith("lark") for d in wanted), wanted
+
+
+def test_a_failed_compile_falls_back_to_the_pure_wheel_unless_compiling_is_required(monkeypatch, tmp_path: Path):
+    hatch_build = _hatch_build()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the compiler crashed")
+
+    monkeypatch.setattr(hatch_build, "compile_modules", broken)
+    source = tmp_path / "g_0.py"
+    monkeypatch.setattr(hatch_build, "generated_modules", lambda root, into: {"venedig_rules._aot.g_0": source})
+    monkeypatch.delenv("VENEDIG_RULES_COMPILE", raising=False)
+    hook = _hook(tmp_path)
+    build_data: dict = {"force_include": {}}
+    hook.initialize("standard", build_data)
+    # nothing compiled, a pure wheel, with the generated module's source
+    assert build_data == {"force_include": {str(source): "venedig_rules/_aot/g_0.py"}}
+    monkeypatch.setenv("VENEDIG_RULES_COMPILE", "1")
+    with pytest.raises(RuntimeError, match="the compiler crashed"):
+        hook.initialize("standard", {"force_include": {}})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import venv
@@ -19,6 +20,9 @@ def wheel(tmp_path_factory) -> Path:
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
         capture_output=True,
         text=True,
+        # the pure-Python wheel: compiling (the default where a compiler works) is
+        # tests/test_compiled.py's, and takes minutes
+        env={**os.environ, "VENEDIG_RULES_COMPILE": "0"},
     )
     if proc.returncode != 0:
         pytest.fail(f"building the wheel failed:\n{proc.stdout}\n{proc.stderr}")
@@ -29,7 +33,7 @@ def test_wheel_ships_rules_schemas_and_type_marker(wheel: Path):
     import zipfile
 
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name  # pure Python unless asked to compile (hatch_build.py)
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name  # VENEDIG_RULES_COMPILE=0: pure Python
     assert "venedig_rules/py.typed" in names
     assert "venedig_rules/_data/schemas/defs.schema.json" in names
     for game in ("venedig", "saeulen", "rialto"):
@@ -103,3 +107,31 @@ def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Pa
     if script.exists():
         proc = subprocess.run([str(script), "validate"], cwd=outside, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_wheel_holds_each_bundled_rulesets_generated_module_as_python(wheel: Path):
+    import zipfile
+
+    names = [n for n in zipfile.ZipFile(wheel).namelist() if n.startswith("venedig_rules/_aot/")]
+    assert len(names) == 3 and all(n.endswith(".py") for n in names), names
+
+
+def test_the_installed_wheel_imports_the_generated_modules_instead_of_compiling_their_text(wheel: Path, tmp_path: Path):
+    python = install_wheel(wheel, tmp_path / "venv")
+    code = (
+        "import builtins, venedig_rules as vr\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise AssertionError('compiled the generated text')\n"
+        "builtins.compile = refuse\n"
+        "for name in ('venedig', 'saeulen', 'rialto'):\n"
+        "    g = vr.load(name).generated\n"
+        "    fn = next(iter(g.resume.values()))\n"
+        "    assert g.filename.endswith('.py') and '_aot' in g.filename, g.filename\n"
+        "    assert fn.__code__.co_filename == g.filename and fn.__module__.startswith('venedig_rules._aot.')\n"
+        "    game = vr.load(name).new_game(3, 1)\n"
+        "    game.apply(game.legal_actions(game.to_move[0])[0])\n"
+        "    print(name, 'imported')\n"
+    )
+    proc = subprocess.run([str(python), "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("imported") == 3

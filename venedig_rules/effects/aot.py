@@ -1,18 +1,22 @@
-"""Generated modules compiled ahead of time: the compiled build's copy of the bundled
-rulesets' generated code, as Cython extension modules (``hatch_build.py`` makes them).
+"""Generated modules made ahead of time: the wheel's copy of the bundled rulesets'
+generated code, as Python modules and, in the compiled build, as Cython extension modules
+(``hatch_build.py`` makes them).
 
 A ruleset's generated module is Python source that :func:`~.compile.generate` runs with
-``exec``. The compiled build also compiles, for each bundled ruleset, that very source
-into an extension module in ``venedig_rules/_aot/``, named by a digest of the source and of
-what its namespace holds (:func:`module_name`). ``generate`` uses such a module only when
-the name matches exactly, that is, when the source it would ``exec`` is the one compiled
-and its namespace holds the same primitives and constants; anything else (a variant, your
-own ruleset, a bundled one you edited, the pure-Python build) is ``exec``-ed as before.
+``exec``, after compiling it to bytecode at the ruleset's first game (a tenth of a second
+for Venedig). The wheel also holds, for each bundled ruleset, that very source as a module
+in ``venedig_rules/_aot/`` (the compiled build holds it compiled to an extension module
+too), named by a digest of the source and of what its namespace holds
+(:func:`module_name`). ``generate`` imports such a module only when the name matches
+exactly, that is, when the source it would ``exec`` is the one shipped and its namespace
+holds the same primitives and constants; the import system caches its bytecode as any
+module's. Anything else (a variant, your own ruleset, a bundled one you edited, a checkout
+or an editable install) is ``exec``-ed as before.
 
-The compiled module's globals are filled with the namespace ``generate`` made, as ``exec``
-would have them, and its functions keep the generated text's line numbers (the names Cython
-must know as globals are declared *after* the text), so the line table still locates every
-error in the rule files.
+The module's globals are filled with the namespace ``generate`` made, as ``exec`` would
+have them, and its functions keep the generated text's line numbers (the names Cython must
+know as globals are declared *after* the text), so the line table still locates every error
+in the rule files.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from typing import Any, NamedTuple, Protocol
 #: The package of the compiled modules (a folder of the installed package; no __init__).
 PACKAGE = "venedig_rules._aot"
 FOLDER = Path(__file__).resolve().parent.parent / "_aot"
+#: A module's file names, in the order tried: compiled, then source.
+SUFFIXES = (importlib.machinery.EXTENSION_SUFFIXES[0], ".py")
 
 
 def module_name(text: str, namespace: Mapping[str, Any]) -> str:
@@ -64,16 +70,17 @@ class Compiled(NamedTuple):
 
 
 def load(text: str, namespace: dict[str, Any]) -> Compiled | None:
-    """The compiled module of ``text``, its globals filled from ``namespace``, or None
-    when this install has none (then ``exec`` the text)."""
+    """The module made ahead of time of ``text`` (the compiled one where there is one),
+    its globals filled from ``namespace``, or None when this install has none (then
+    ``exec`` the text)."""
     if not FOLDER.is_dir():
         return None
     name = module_name(text, namespace)
     full = f"{PACKAGE}.{name}"
     module = sys.modules.get(full)
     if module is None:
-        path = FOLDER / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
-        if not path.is_file():
+        path = next((p for p in (FOLDER / (name + s) for s in SUFFIXES) if p.is_file()), None)
+        if path is None:
             return None
         spec = importlib.util.spec_from_file_location(full, path)
         if spec is None or spec.loader is None:
