@@ -5,7 +5,9 @@ rulesets' generated modules.
 Which modules: ``compiled-modules`` in ``pyproject.toml``
 (``[tool.hatch.build.targets.wheel.hooks.custom]``), one path or glob a line, ``__init__.py``
 left out. The wheel keeps every ``.py`` file beside its compiled module (Python imports the
-compiled one first), so tracebacks, ``inspect`` and the doctests still find the source.
+compiled one first), so tracebacks, ``inspect`` and the doctests still find the source. A
+``.pxd`` file beside a module (``engine/machine.pxd``) makes the classes it names extension
+types with their attributes declared: Cython reads it, Python never does.
 
 The generated modules: each bundled ruleset's DSL compiled to Python source (which the
 engine otherwise generates and runs with ``exec`` at a ruleset's first game) is written into
@@ -44,6 +46,10 @@ DIRECTIVES = {
     "language_level": 3,
     "binding": True,  # functions stay introspectable (signatures, docstrings), as the registry reads them
     "always_allow_keywords": True,  # any argument may be passed by keyword, as in Python
+    # annotations are not types to Cython: it would refuse a wrong argument with its own
+    # TypeError before the function's own check gives the typed error the API promises
+    # (a seat of True, a seed of 1.0); the .pxd files declare what is typed (under 1% slower)
+    "annotation_typing": False,
 }
 
 

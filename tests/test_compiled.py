@@ -1,6 +1,7 @@
 """The compiled build (hatch_build.py): the wheel built with ``VENEDIG_RULES_COMPILE=1`` holds
 the hot modules as Cython extension modules, and, installed in a new environment, plays the
-golden playthroughs and passes the engine's tests with them.
+golden playthroughs and passes the games', the engine's and the reliability tests with them
+(bad input gets the very errors of the pure package).
 
 Runs where Cython, setuptools, hatchling and a C compiler are present (``pip install -e
 ".[compile]"``; CI installs that extra); skipped elsewhere. Compiling takes minutes (a quarter
@@ -93,10 +94,25 @@ def test_the_installed_compiled_modules_are_the_ones_imported(compiled_python: P
         assert file.endswith(suffix) and "site-packages" in file, (name, file)
 
 
-def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_engine_tests(compiled_python: Path):
+def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_rules_and_reliability_tests(
+    compiled_python: Path,
+):
     # -I: neither the checkout (the working directory) nor PYTHONPATH comes before the wheel;
     # pytest puts only tests/ on the path (for conftest and the tests' helpers)
-    tests = ["tests/test_playthroughs.py", "tests/test_engine.py", "tests/test_venedig.py", "tests/test_rialto.py"]
+    # the games' rules, and what bad input gets (a compiled module must give the very errors
+    # of the pure one)
+    tests = [
+        "tests/test_playthroughs.py",
+        "tests/test_engine.py",
+        "tests/test_venedig.py",
+        "tests/test_rialto.py",
+        "tests/test_saeulen.py",
+        "tests/test_undo_history.py",
+        "tests/test_sampling.py",
+        "tests/test_reliability.py",
+        "tests/test_speed.py",
+        "tests/test_fuzz.py",
+    ]
     code = (
         "import sys, pytest, venedig_rules.engine.machine as m\n"
         "assert 'site-packages' in m.__file__ and not m.__file__.endswith('.py'), m.__file__\n"

@@ -1,0 +1,65 @@
+"""The compiled build's declarations (``*.pxd`` beside a module, hatch_build.py): each class
+a ``.pxd`` declares is a class of its ``.py`` file, and every attribute the class's methods
+set is declared. In the compiled build such a class is an extension type with no attributes
+but the declared ones: one set but not declared fails only there, at run time."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "venedig_rules"
+PXDS = sorted(PACKAGE.rglob("*.pxd"))
+
+
+def declared(pxd: Path) -> dict[str, set[str]]:
+    """{class: its declared attribute names} of a .pxd file."""
+    classes: dict[str, set[str]] = {}
+    current = None
+    for line in pxd.read_text(encoding="utf-8").splitlines():
+        if match := re.match(r"cdef class (\w+)", line):
+            current = classes.setdefault(match[1], set())
+        elif current is not None and (match := re.match(r"\s+cdef (?:public |readonly )?(\w+) (.+)", line)):
+            current.update(name.strip() for name in match[2].split(","))
+    return classes
+
+
+def assigned(source: Path) -> dict[str, set[str]]:
+    """{class: the attributes its methods set on ``self`` (and on another instance it makes
+    with ``cls.__new__``)} of a .py file."""
+    found: dict[str, set[str]] = {}
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef):
+            names = found.setdefault(node.name, set())
+            for sub in ast.walk(node):
+                targets = sub.targets if isinstance(sub, ast.Assign) else [getattr(sub, "target", None)]
+                for target in targets:
+                    for leaf in ast.walk(target) if target is not None else ():
+                        instance = isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name)
+                        if instance and leaf.value.id in ("self", "other", "made"):
+                            names.add(leaf.attr)
+    return found
+
+
+def test_there_are_declarations_to_check():
+    assert {p.name for p in PXDS} >= {"machine.pxd", "undohistory.pxd", "context.pxd"}
+
+
+@pytest.mark.parametrize("pxd", PXDS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_declared_class_declares_every_attribute_it_sets(pxd: Path):
+    classes = declared(pxd)
+    sets = assigned(pxd.with_suffix(".py"))
+    assert classes, f"{pxd.name} declares no class"
+    for name, attributes in classes.items():
+        assert name in sets, f"{pxd.name} declares {name}, which {pxd.with_suffix('.py').name} does not define"
+        missing = sets[name] - attributes - {"__dict__"}
+        assert not missing, f"{name} sets {sorted(missing)}, which {pxd.name} does not declare"
+
+
+def test_the_check_sees_an_undeclared_attribute(tmp_path: Path):
+    (tmp_path / "m.py").write_text("class A:\n    def __init__(self):\n        self.x = 1\n        self.y = 2\n")
+    (tmp_path / "m.pxd").write_text("cdef class A:\n    cdef public object x\n")
+    assert assigned(tmp_path / "m.py")["A"] - declared(tmp_path / "m.pxd")["A"] == {"y"}

@@ -1,0 +1,4 @@
+# The compiled build's declarations for context.py (see engine/machine.pxd).
+
+cdef class Ref:
+    cdef public object ctx, index, name

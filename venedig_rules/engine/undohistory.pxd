@@ -1,0 +1,4 @@
+# The compiled build's declarations for undohistory.py (see machine.pxd).
+
+cdef class UndoHistory:
+    cdef public object _events, _states, _weak_below
