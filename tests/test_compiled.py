@@ -22,6 +22,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from test_packaging import install_wheel, run_installed
 
 ROOT = Path(__file__).resolve().parent.parent
 _MISSING = [name for name in ("Cython", "setuptools", "hatchling") if importlib.util.find_spec(name) is None]
@@ -63,8 +64,6 @@ def compiled_wheel(tmp_path_factory) -> Path:
 def compiled_python(compiled_wheel: Path, tmp_path_factory) -> Path:
     """The python of a new environment with the compiled wheel installed (and this
     environment's dependencies and test tools visible to it)."""
-    from test_packaging import install_wheel
-
     return install_wheel(compiled_wheel, tmp_path_factory.mktemp("venv"))
 
 
@@ -86,10 +85,8 @@ def test_the_installed_compiled_modules_are_the_ones_imported(compiled_python: P
         "    module = importlib.import_module(name)\n"
         "    print(name, module.__file__)\n"
     )
-    proc = subprocess.run([str(compiled_python), "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    for line in proc.stdout.splitlines():
+    for line in run_installed(compiled_python, code, tmp_path).splitlines():
         name, file = line.split()
         assert file.endswith(suffix) and "site-packages" in file, (name, file)
 
@@ -143,9 +140,7 @@ def test_the_compiled_build_runs_the_bundled_rulesets_generated_code_compiled(co
         "        assert lines[fn.__code__.co_firstlineno - 1].startswith(f'def {fn.__name__}('), fn\n"
         "    print(name, 'compiled')\n"
     )
-    proc = subprocess.run([str(compiled_python), "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.count("compiled") == 3
+    assert run_installed(compiled_python, code, tmp_path).count("compiled") == 3
 
 
 def _hatch_build():

@@ -91,6 +91,15 @@ def install_wheel(wheel: Path, env_dir: Path) -> Path:
     return python
 
 
+def run_installed(python: Path, code: str, cwd: Path) -> str:
+    """What ``code`` prints, run by ``python`` in ``cwd`` with ``-I`` (neither the working
+    directory nor PYTHONPATH comes before the installed package); fails the test when it
+    fails."""
+    proc = subprocess.run([str(python), "-I", "-c", code], cwd=cwd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Path, tmp_path: Path):
     python = install_wheel(wheel, tmp_path / "venv")
     code = (
@@ -100,9 +109,7 @@ def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Pa
     )
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    proc = subprocess.run([str(python), "-I", "-c", code], cwd=outside, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["venedig", "64"]
+    assert run_installed(python, code, outside).split() == ["venedig", "64"]
     script = python.parent / "venedig-rules"
     if script.exists():
         proc = subprocess.run([str(script), "validate"], cwd=outside, capture_output=True, text=True)
@@ -132,6 +139,4 @@ def test_the_installed_wheel_imports_the_generated_modules_instead_of_compiling_
         "    game.apply(game.legal_actions(game.to_move[0])[0])\n"
         "    print(name, 'imported')\n"
     )
-    proc = subprocess.run([str(python), "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.count("imported") == 3
+    assert run_installed(python, code, tmp_path).count("imported") == 3
