@@ -137,10 +137,10 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     its whole area, and every later pillar beside the group keeps the rest of it reachable:
     only the first pillar of a group can make the card impossible to carry out."""
     t = tables(ctx.rules)
-    starts = _spots(t, has_pillar, ())
-    sizes = _area_sizes(t, has_pillar, [t.index[s] for s in starts], need)
+    starts = _spot_indexes(t, has_pillar, ())
+    sizes = _area_sizes(t, has_pillar, starts, need)
     most = max(sizes, default=0)
-    return tuple(s for s, size in zip(starts, sizes) if size == most)
+    return tuple(t.ids[i] for i, size in zip(starts, sizes) if size == most)
 
 
 @P(example="free_pillars(has_pillar, marker, ground)")
@@ -270,6 +270,11 @@ def sizes(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[int, ...
 
 # -- helpers ----------------------------------------------------------------------------------------
 def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
+    return tuple(t.ids[i] for i in _spot_indexes(t, has_pillar, placed))
+
+
+def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> list[int]:
+    """:func:`_spots` as space indexes, in order."""
     if placed:
         near = {n for s in placed for n in t.neighbours[t.index[s]]}
     else:
@@ -277,7 +282,7 @@ def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tupl
         for i in t.land:
             if has_pillar[i]:
                 near.update(t.neighbours[i])
-    return tuple(t.ids[i] for i in sorted(near) if i in t.land_set and not has_pillar[i])
+    return [i for i in sorted(near) if i in t.land_set and not has_pillar[i]]
 
 
 def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -> list[int]:
