@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-#: The package of the compiled modules (a folder of the installed package; no __init__).
+#: The package of the modules made ahead of time (a folder of the installed package; no __init__).
 PACKAGE = "venedig_rules._aot"
 FOLDER = Path(__file__).resolve().parent.parent / "_aot"
 #: A module's file names, in the order tried: compiled, then source.

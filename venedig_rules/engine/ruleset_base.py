@@ -162,12 +162,20 @@ class RulesetBase:
 
     def copies(self, kind: str, players: int) -> tuple[str, ...]:
         """Item ids repeated by count; items marked for more players than play left out."""
-        return tuple(
-            item["id"]
-            for item in self.items_of(kind)
-            if item.get("min_players", 0) <= players
-            for _ in range(item.get("count", 1))
-        )
+        key = (kind, players)
+        found = self._copies.get(key)
+        if found is None:  # every new game deals its decks from these: made once
+            found = self._copies[key] = tuple(
+                item["id"]
+                for item in self.items_of(kind)
+                if item.get("min_players", 0) <= players
+                for _ in range(item.get("count", 1))
+            )
+        return found
+
+    @cached_property
+    def _copies(self) -> dict[tuple[str, int], tuple[str, ...]]:
+        return {}
 
     @cached_property
     def _items_by_id(self) -> dict[str, dict[str, Any]]:
