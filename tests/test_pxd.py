@@ -27,6 +27,29 @@ def declared(pxd: Path) -> dict[str, set[str]]:
     return classes
 
 
+def declared_at_module_level(pxd: Path) -> set[str]:
+    """The functions and variables a .pxd file declares outside its classes."""
+    names: set[str] = set()
+    for line in pxd.read_text(encoding="utf-8").splitlines():
+        if match := re.match(r"cdef (?!class )[\w ]+? (\w+)\(", line):
+            names.add(match[1])
+        elif match := re.match(r"cdef (?!class )(?:unsigned |long |int |double |object |bint )+(\w+(?:, \w+)*)$", line):
+            names.update(name.strip() for name in match[1].split(","))
+    return names
+
+
+def defined_at_module_level(source: Path) -> set[str]:
+    """The functions and variables a .py file defines at its top level."""
+    names: set[str] = set()
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
 def assigned(source: Path) -> dict[str, set[str]]:
     """{class: the attributes its methods set on ``self`` (and on another instance it makes
     with ``cls.__new__``)} of a .py file."""
@@ -45,21 +68,32 @@ def assigned(source: Path) -> dict[str, set[str]]:
 
 
 def test_there_are_declarations_to_check():
-    assert {p.name for p in PXDS} >= {"machine.pxd", "undohistory.pxd", "context.pxd"}
+    assert {p.name for p in PXDS} >= {"machine.pxd", "undohistory.pxd", "context.pxd", "rng.pxd"}
+
+
+@pytest.mark.parametrize("pxd", PXDS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_declaration_names_what_its_module_defines(pxd: Path):
+    names = declared_at_module_level(pxd) | set(declared(pxd))
+    assert names, f"{pxd.name} declares nothing"
+    missing = names - defined_at_module_level(pxd.with_suffix(".py"))
+    assert not missing, f"{pxd.name} declares {sorted(missing)}, which {pxd.with_suffix('.py').name} does not define"
 
 
 @pytest.mark.parametrize("pxd", PXDS, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_each_declared_class_declares_every_attribute_it_sets(pxd: Path):
     classes = declared(pxd)
     sets = assigned(pxd.with_suffix(".py"))
-    assert classes, f"{pxd.name} declares no class"
     for name, attributes in classes.items():
         assert name in sets, f"{pxd.name} declares {name}, which {pxd.with_suffix('.py').name} does not define"
         missing = sets[name] - attributes - {"__dict__"}
         assert not missing, f"{name} sets {sorted(missing)}, which {pxd.name} does not declare"
 
 
-def test_the_check_sees_an_undeclared_attribute(tmp_path: Path):
-    (tmp_path / "m.py").write_text("class A:\n    def __init__(self):\n        self.x = 1\n        self.y = 2\n")
-    (tmp_path / "m.pxd").write_text("cdef class A:\n    cdef public object x\n")
+def test_the_check_sees_an_undeclared_attribute_and_a_declared_name_the_module_lacks(tmp_path: Path):
+    (tmp_path / "m.py").write_text("class A:\n    def __init__(self):\n        self.x = 1\n        self.y = 2\nK = 1\n")
+    (tmp_path / "m.pxd").write_text(
+        "cdef class A:\n    cdef public object x\n\ncdef unsigned long long K, L\ncdef int f(int a)\n"
+    )
     assert assigned(tmp_path / "m.py")["A"] - declared(tmp_path / "m.pxd")["A"] == {"y"}
+    assert declared_at_module_level(tmp_path / "m.pxd") == {"K", "L", "f"}
+    assert declared_at_module_level(tmp_path / "m.pxd") - defined_at_module_level(tmp_path / "m.py") == {"L", "f"}

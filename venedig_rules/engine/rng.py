@@ -18,7 +18,12 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+_MASK = 0xFFFFFFFFFFFFFFFF  # 64 bits
+# SplitMix64's constants (rng.pxd makes them and the steps below 64-bit C integers in the
+# compiled build, whose arithmetic wraps as the masks here do)
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 
 
 def seed_state(seed: int) -> int:
@@ -30,21 +35,28 @@ def seed_state(seed: int) -> int:
     True
     """
     if -(1 << 63) <= seed <= _MASK:  # the generator's width: a seed is the state, spread
-        return (seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & _MASK
+        return (seed * _GOLDEN + 0x2545F4914F6CDD1D) & _MASK
     folded, rest = (1 if seed < 0 else 2), abs(seed)  # wider: mix in 64 bits at a time
     while rest:
         folded = next64(folded ^ (rest & _MASK))[1]
         rest >>= 64
-    return (folded * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & _MASK
+    return (folded * _GOLDEN + 0x2545F4914F6CDD1D) & _MASK
 
 
 def next64(state: int) -> tuple[int, int]:
     """(new state, a 64-bit random integer)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return state, z ^ (z >> 31)
+    state = _advance(state)
+    return state, _mix(state)
+
+
+def _advance(state: int) -> int:
+    return (state + _GOLDEN) & _MASK
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+    return z ^ (z >> 31)
 
 
 def below(state: int, n: int) -> tuple[int, int]:
@@ -53,7 +65,8 @@ def below(state: int, n: int) -> tuple[int, int]:
         raise ValueError(f"below() needs a positive bound, not {n}")
     limit = (1 << 64) - ((1 << 64) % n)
     while True:
-        state, value = next64(state)
+        state = _advance(state)
+        value = _mix(state)
         if value < limit:
             return state, value % n
 
