@@ -72,10 +72,7 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             try:
                 built = compile_modules(Path(self.root), sources, self._work, generated)
             except Exception as exc:
-                if os.environ.get(SWITCH) == "1":
-                    raise
-                # compiling is a speed-up only: a machine where it fails still gets the package
-                self.app.display_warning(f"compiling failed, building the pure-Python wheel instead: {exc}")
+                self._go_on_without("compiling", "the pure-Python wheel instead", exc)
             else:
                 for relative, binary in built.items():
                     build_data["force_include"][str(binary)] = relative
@@ -91,11 +88,15 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         try:
             return generated_modules(Path(self.root), self._work / "generated")
         except Exception as exc:
-            if os.environ.get(SWITCH) == "1":
-                raise
-            # only a speed-up too: without them each ruleset compiles its text at first use
-            self.app.display_warning(f"writing the bundled rulesets' generated modules failed: {exc}")
+            self._go_on_without("writing the bundled rulesets' generated modules", "each compiles at first use", exc)
             return {}
+
+    def _go_on_without(self, what: str, instead: str, exc: Exception) -> None:
+        """A speed-up failed: an error when compiling is required, else a warning (a
+        machine where it fails still gets the package, only slower)."""
+        if os.environ.get(SWITCH) == "1":
+            raise exc
+        self.app.display_warning(f"{what} failed ({instead}): {exc}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work = getattr(self, "_work", None)

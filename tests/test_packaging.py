@@ -100,8 +100,14 @@ def run_installed(python: Path, code: str, cwd: Path) -> str:
     return proc.stdout
 
 
-def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(wheel: Path, tmp_path: Path):
-    python = install_wheel(wheel, tmp_path / "venv")
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory) -> Path:
+    """The python of a new environment with the wheel installed."""
+    return install_wheel(wheel, tmp_path_factory.mktemp("venv"))
+
+
+def test_installed_wheel_loads_bundled_rules_from_outside_the_checkout(installed: Path, tmp_path: Path):
+    python = installed
     code = (
         "import venedig_rules as vr, pathlib; r = vr.load('venedig'); "
         "assert '_data' in str(r.path) and 'site-packages' in vr.__file__, (r.path, vr.__file__); "
@@ -123,8 +129,9 @@ def test_the_wheel_holds_each_bundled_rulesets_generated_module_as_python(wheel:
     assert len(names) == 3 and all(n.endswith(".py") for n in names), names
 
 
-def test_the_installed_wheel_imports_the_generated_modules_instead_of_compiling_their_text(wheel: Path, tmp_path: Path):
-    python = install_wheel(wheel, tmp_path / "venv")
+def test_the_installed_wheel_imports_the_generated_modules_instead_of_compiling_their_text(
+    installed: Path, tmp_path: Path
+):
     code = (
         "import builtins, venedig_rules as vr\n"
         "def refuse(*args, **kwargs):\n"
@@ -139,4 +146,4 @@ def test_the_installed_wheel_imports_the_generated_modules_instead_of_compiling_
         "    game.apply(game.legal_actions(game.to_move[0])[0])\n"
         "    print(name, 'imported')\n"
     )
-    assert run_installed(python, code, tmp_path).count("imported") == 3
+    assert run_installed(installed, code, tmp_path).count("imported") == 3

@@ -162,20 +162,17 @@ class RulesetBase:
 
     def copies(self, kind: str, players: int) -> tuple[str, ...]:
         """Item ids repeated by count; items marked for more players than play left out."""
-        key = (kind, players)
-        found = self._copies.get(key)
-        if found is None:  # every new game deals its decks from these: made once
-            found = self._copies[key] = tuple(
-                item["id"]
-                for item in self.items_of(kind)
-                if item.get("min_players", 0) <= players
-                for _ in range(item.get("count", 1))
-            )
-        return found
+        # every new game deals its decks from these: made once per kind and player count
+        made: tuple[str, ...] = self.derived(f"copies {kind} {players}", lambda r: r._made_copies(kind, players))
+        return made
 
-    @cached_property
-    def _copies(self) -> dict[tuple[str, int], tuple[str, ...]]:
-        return {}
+    def _made_copies(self, kind: str, players: int) -> tuple[str, ...]:
+        return tuple(
+            item["id"]
+            for item in self.items_of(kind)
+            if item.get("min_players", 0) <= players
+            for _ in range(item.get("count", 1))
+        )
 
     @cached_property
     def _items_by_id(self) -> dict[str, dict[str, Any]]:
