@@ -65,12 +65,19 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable":
             return
-        self._work = Path(tempfile.mkdtemp(prefix="venedig-rules-compiled-"))
-        generated = self._generated()
+        self._work: Path | None = Path(tempfile.mkdtemp(prefix="venedig-rules-compiled-"))
+        try:
+            self._build(build_data, self._work)
+        except BaseException:
+            self._clean()  # hatchling calls finalize only after a build that went through
+            raise
+
+    def _build(self, build_data: dict[str, Any], work: Path) -> None:
+        generated = self._generated(work)
         if self._wanted():
             sources = modules(Path(self.root), self.config.get("compiled-modules", []))
             try:
-                built = compile_modules(Path(self.root), sources, self._work, generated)
+                built = compile_modules(Path(self.root), sources, work, generated)
             except Exception as exc:
                 self._go_on_without("compiling", "the pure-Python wheel instead", exc)
             else:
@@ -84,9 +91,9 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         for name, path in generated.items():
             build_data["force_include"][str(path)] = name.replace(".", "/") + ".py"
 
-    def _generated(self) -> dict[str, Path]:
+    def _generated(self, work: Path) -> dict[str, Path]:
         try:
-            return generated_modules(Path(self.root), self._work / "generated")
+            return generated_modules(Path(self.root), work / "generated")
         except Exception as exc:
             self._go_on_without("writing the bundled rulesets' generated modules", "each compiles at first use", exc)
             return {}
@@ -99,9 +106,13 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         self.app.display_warning(f"{what} failed ({instead}): {exc}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        self._clean()  # the wheel holds the built modules now
+
+    def _clean(self) -> None:
         work = getattr(self, "_work", None)
         if work is not None:
-            shutil.rmtree(work, ignore_errors=True)  # the wheel holds the built modules now
+            shutil.rmtree(work, ignore_errors=True)
+            self._work = None
 
     def _wanted(self) -> bool:
         switch = os.environ.get(SWITCH, "")

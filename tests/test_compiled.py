@@ -189,11 +189,15 @@ def test_a_failed_compile_falls_back_to_the_pure_wheel_unless_compiling_is_requi
     hook = _hook(tmp_path)
     build_data: dict = {"force_include": {}}
     hook.initialize("standard", build_data)
+    work = hook._work
     # nothing compiled, a pure wheel, with the generated module's source
     assert build_data == {"force_include": {str(source): "venedig_rules/_aot/g_0.py"}}
+    hook.finalize("standard", build_data, str(tmp_path / "wheel.whl"))
+    assert not work.exists()
     monkeypatch.setenv("VENEDIG_RULES_COMPILE", "1")
     with pytest.raises(RuntimeError, match="the compiler crashed"):
         hook.initialize("standard", {"force_include": {}})
+    assert hook._work is None  # a failed build leaves no working folder behind either
 
 
 def test_the_compiled_random_number_generator_gives_the_pure_ones_numbers(compiled_python: Path, tmp_path: Path):
