@@ -920,11 +920,21 @@ def test_build_spots_gives_every_candidate_that_fits_in_the_candidates_order_at_
 
     rules = vr.load("saeulen")
     ctx, t = SimpleNamespace(rules=rules), S.tables(rules)
+
+    def fits(pillars, water, has_pillar, ground):
+        on_free_pillars = all(has_pillar[i] and ground[i] is None for i in pillars)
+        return on_free_pillars and all(ground[i] is None for i in water)
+
     for players, seed in ((2, 1), (4, 2)):
         game, chooser = rules.new_game(players, seed, record=False), random.Random(seed)
         while not game.is_over:
             has_pillar, ground = game.value("has_pillar"), game.value("ground")
             for tile in t.candidates:
-                fits = tuple(c for c, p, w in t.candidates[tile] if S._fits(p, w, has_pillar, ground))
-                assert S.build_spots(ctx, tile, has_pillar, ground) == fits
+                expected = tuple(c for c, p, w in t.candidates[tile] if fits(p, w, has_pillar, ground))
+                assert S.build_spots(ctx, tile, has_pillar, ground) == expected
+            every = tuple(t.candidates)
+            expected_tiles = tuple(
+                tile for tile in every if any(fits(p, w, has_pillar, ground) for _, p, w in t.candidates[tile])
+            )
+            assert S.buildable(ctx, every, 0, 99, has_pillar, ground) == expected_tiles
             game.apply(chooser.choice(game.legal_actions(game.to_move[0])))

@@ -62,6 +62,10 @@ class Tables:
         self.canal: frozenset[int] = frozenset(index[s] for s in canal)
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(index[n] for n in board.neighbours(s)) for s in ids)
         self.land_set: frozenset[int] = frozenset(self.land)
+        #: each space's neighbours on land (where pillars stand)
+        self.land_neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(n for n in around if n in self.land_set) for around in self.neighbours
+        )
         self.by_canal: frozenset[int] = frozenset(
             i for i in self.land if any(n in self.canal for n in self.neighbours[i])
         )
@@ -181,14 +185,7 @@ def build_spots(
     over a free canal square, nothing on another tile. Turns that show the same pattern
     on the same squares (a domino of two buildings turned half round) are given once."""
     t = tables(ctx.rules)
-    anchored = t.anchored[_tile(t, tile)]
-    # a placement's first pillar cell must be free: look only at those anchored on one
-    found = [
-        cells
-        for i in _free(t, has_pillar, ground)
-        for cells, pillars, water in anchored.get(i, ())
-        if _fits(pillars, water, has_pillar, ground)
-    ]
+    found = _placements(t.anchored[_tile(t, tile)], _free(t, has_pillar, ground), has_pillar, ground, False)
     if len(found) > 1:
         found.sort(key=t.rank[tile].__getitem__)  # in the order of the tile's candidates
     return tuple(found)
@@ -208,8 +205,7 @@ def buildable(
             continue
         if free is None:
             free = _free(t, has_pillar, ground)
-        anchored = t.anchored[tile]
-        if any(_fits(pillars, water, has_pillar, ground) for i in free for _, pillars, water in anchored.get(i, ())):
+        if _placements(t.anchored[tile], free, has_pillar, ground, True):
             out.append(tile)
     return tuple(out)
 
@@ -277,12 +273,22 @@ def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) 
     """:func:`_spots` as space indexes, in order."""
     if placed:
         near = {n for s in placed for n in t.neighbours[t.index[s]]}
-    else:
-        near = set(t.by_canal)
-        for i in t.land:
-            if has_pillar[i]:
-                near.update(t.neighbours[i])
-    return [i for i in sorted(near) if i in t.land_set and not has_pillar[i]]
+        return [i for i in sorted(near) if i in t.land_set and not has_pillar[i]]
+    # each free land square in order, kept when it lies by the canal or beside a pillar
+    # (no set of candidates to build and sort: this runs at every Pitch Dipper)
+    by_canal, land_neighbours = t.by_canal, t.land_neighbours
+    found = []
+    for i in t.land:
+        if has_pillar[i]:
+            continue
+        if i in by_canal:
+            found.append(i)
+            continue
+        for n in land_neighbours[i]:
+            if has_pillar[n]:
+                found.append(i)
+                break
+    return found
 
 
 def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -> list[int]:
@@ -292,32 +298,64 @@ def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -
 
 def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], need: int) -> list[int]:
     """For each free land square of ``firsts``, how many free land squares are joined to it
-    edge to edge (itself included), counted up to ``need``. One walk covers a whole area and
-    answers every square of ``firsts`` in it: the starts of a Pitch Dipper lie mostly in one
-    or two areas, so this walks the free land about once (a walk per square stopped at
-    ``need`` squares walked most of it again for each of some forty starts)."""
-    size_of: dict[int, int] = {}
+    edge to edge (itself included), counted up to ``need``.
+
+    A walk stops as soon as it has counted ``need`` squares, or meets a square an earlier
+    walk has answered (the two lie in one area, so they share the answer); only an area
+    smaller than ``need`` is walked whole. The starts of a Pitch Dipper lie mostly in one or
+    two large areas, a few squares apart, and ``need`` is a card's few pillars: most walks
+    end at their first step (walking each area whole cost about the free land per call)."""
+    if need <= 1:
+        return [need] * len(firsts)  # each square counts itself
+    size_of: dict[int, int] = {}  # square -> its answer (at least 1: 0 means not yet known)
     land, neighbours = t.land_set, t.neighbours
     for first in firsts:
         if first in size_of:
             continue
         area, todo = {first}, [first]
-        while todo:
+        size = 0
+        while todo and not size:
             for n in neighbours[todo.pop()]:
-                if n not in area and n in land and not has_pillar[n]:
-                    area.add(n)
-                    todo.append(n)
-        size_of.update(dict.fromkeys(area, min(need, len(area))))
+                if n in area or n not in land or has_pillar[n]:
+                    continue
+                size = size_of.get(n, 0)
+                if size:
+                    break
+                area.add(n)
+                if len(area) >= need:
+                    size = need
+                    break
+                todo.append(n)
+        size_of.update(dict.fromkeys(area, size or len(area)))
     return [size_of[first] for first in firsts]
 
 
-def _fits(
-    pillars: tuple[int, ...], water: tuple[int, ...], has_pillar: Sequence[bool], ground: Sequence[str | None]
-) -> bool:
-    for i in pillars:
-        if not has_pillar[i] or ground[i] is not None:
-            return False
-    return all(ground[i] is None for i in water)
+def _placements(
+    anchored: dict[int, tuple[Placement, ...]],
+    free: Sequence[int],
+    has_pillar: Sequence[bool],
+    ground: Sequence[str | None],
+    first_only: bool,
+) -> list[tuple[str, ...]]:
+    """The cells of each placement of ``anchored`` (a tile's candidates by their first
+    pillar cell) that lies on free pillars and free canal squares, or only the first one
+    found. A placement's first pillar cell must be free: only those anchored on a square of
+    ``free`` are looked at. Plain loops: this runs for every tile a Master Builder may take."""
+    found = []
+    for i in free:
+        for cells, pillars, water in anchored.get(i, ()):
+            for j in pillars:
+                if not has_pillar[j] or ground[j] is not None:
+                    break
+            else:
+                for j in water:
+                    if ground[j] is not None:
+                        break
+                else:
+                    found.append(cells)
+                    if first_only:
+                        return found
+    return found
 
 
 def _tile(t: Tables, tile: str) -> str:

@@ -1,0 +1,59 @@
+"""Die Säulen von Venedig: where a Pitch Dipper's pillars may go (the squares beside the
+canal or a pillar, and the free-land areas behind ``pillar_starts``), checked against the
+plain definitions on random boards of pillars."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import venedig_rules as vr
+from venedig_rules.games.saeulen import Tables, _area_sizes, _spot_indexes, tables
+
+
+def _rules():
+    return vr.load("saeulen")
+
+
+def _whole_area(t: Tables, has_pillar: tuple[bool, ...], first: int) -> int:
+    area, todo = {first}, [first]
+    while todo:
+        for n in t.neighbours[todo.pop()]:
+            if n in t.land_set and not has_pillar[n] and n not in area:
+                area.add(n)
+                todo.append(n)
+    return len(area)
+
+
+def _pillars(t: Tables, density: float, seed: int, anywhere: bool = False) -> tuple[bool, ...]:
+    """Pillars on random land squares (``anywhere``: on any square, as a broken state may
+    hold them; only those on land count)."""
+    chance = random.Random(seed)
+    return tuple((anywhere or i in t.land_set) and chance.random() < density for i in range(len(t.ids)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(density=st.floats(0.0, 0.95), seed=st.integers(0, 2**32), anywhere=st.booleans())
+def test_a_first_pillar_goes_on_free_land_beside_the_canal_or_a_pillar(density: float, seed: int, anywhere: bool):
+    t = tables(_rules())
+    has_pillar = _pillars(t, density, seed, anywhere)
+    expected = [
+        i
+        for i in range(len(t.ids))
+        if i in t.land_set
+        and not has_pillar[i]
+        and any(n in t.canal or (n in t.land_set and has_pillar[n]) for n in t.neighbours[i])
+    ]
+    assert _spot_indexes(t, has_pillar, ()) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(density=st.floats(0.0, 0.95), seed=st.integers(0, 2**32), need=st.integers(-1, 40))
+def test_each_start_gets_its_area_counted_up_to_need(density: float, seed: int, need: int):
+    t = tables(_rules())
+    has_pillar = _pillars(t, density, seed)
+    starts = _spot_indexes(t, has_pillar, ())
+    expected = [min(need, _whole_area(t, has_pillar, first)) for first in starts]
+    assert _area_sizes(t, has_pillar, starts, need) == expected
