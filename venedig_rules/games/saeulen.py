@@ -298,35 +298,22 @@ def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -
 
 def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], need: int) -> list[int]:
     """For each free land square of ``firsts``, how many free land squares are joined to it
-    edge to edge (itself included), counted up to ``need``.
-
-    A walk stops as soon as it has counted ``need`` squares, or meets a square an earlier
-    walk has answered (the two lie in one area, so they share the answer); only an area
-    smaller than ``need`` is walked whole. The starts of a Pitch Dipper lie mostly in one or
-    two large areas, a few squares apart, and ``need`` is a card's few pillars: most walks
-    end at their first step (walking each area whole cost about the free land per call)."""
-    if need <= 1:
-        return [need] * len(firsts)  # each square counts itself
-    size_of: dict[int, int] = {}  # square -> its answer (at least 1: 0 means not yet known)
+    edge to edge (itself included), counted up to ``need``. One walk covers a whole area and
+    answers every square of ``firsts`` in it: the starts of a Pitch Dipper lie mostly in one
+    or two areas, so this walks the free land about once (a walk per square stopped at
+    ``need`` squares walked most of it again for each of some forty starts)."""
+    size_of: dict[int, int] = {}
     land, neighbours = t.land_set, t.neighbours
     for first in firsts:
         if first in size_of:
             continue
         area, todo = {first}, [first]
-        size = 0
-        while todo and not size:
+        while todo:
             for n in neighbours[todo.pop()]:
-                if n in area or n not in land or has_pillar[n]:
-                    continue
-                size = size_of.get(n, 0)
-                if size:
-                    break
-                area.add(n)
-                if len(area) >= need:
-                    size = need
-                    break
-                todo.append(n)
-        size_of.update(dict.fromkeys(area, size or len(area)))
+                if n not in area and n in land and not has_pillar[n]:
+                    area.add(n)
+                    todo.append(n)
+        size_of.update(dict.fromkeys(area, min(need, len(area))))
     return [size_of[first] for first in firsts]
 
 
