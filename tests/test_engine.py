@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import random
 import re
 import shutil
@@ -173,6 +174,14 @@ def test_the_pending_decision_agrees_with_the_game_on_movers_legal_actions_and_l
             assert not pending.accepts(Action(p, pending.label, "no such option"))
 
     playout(rules.new_game(players=players, seed=players), players, each=agree)
+
+
+def test_the_actions_of_a_simultaneous_decision_are_built_once_not_again_after_each_commit(rules):
+    game = rules.new_game(players=3, seed=7)
+    waiting = game.legal_actions(1)
+    game.apply(game.legal_actions(0)[0])
+    # the very same action objects: the decision after a commit shares those built before it
+    assert all(map(operator.is_, game.legal_actions(1), waiting)) and game.legal_actions(1) == waiting
 
 
 def test_a_player_who_has_committed_has_no_legal_actions_and_cannot_commit_again(rules):

@@ -239,8 +239,9 @@ class PendingCommits:
         i = self.players.index(player)
         commits = self.commits[:i] + ((value,),) + self.commits[i + 1 :]
         after = PendingCommits(self.players, self.label, self.options, commits, self.target)
-        if "actions" in self.__dict__:  # the actions built already are the same
-            after.__dict__["actions"] = self.__dict__["actions"]
+        built = self.__dict__.get("_actions")
+        if built is not None:  # the actions built already are the same (see actions)
+            after.__dict__["_actions"] = built
         return after
 
     def revealed(self, player_count: int) -> tuple[Any, ...]:
