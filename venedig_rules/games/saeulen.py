@@ -69,6 +69,10 @@ class Tables:
         self.by_canal: frozenset[int] = frozenset(
             i for i in self.land if any(n in self.canal for n in self.neighbours[i])
         )
+        #: each land square in order: (its index, whether it lies by the canal, its land neighbours)
+        self.land_around: tuple[tuple[int, bool, tuple[int, ...]], ...] = tuple(
+            (i, i in self.by_canal, self.land_neighbours[i]) for i in self.land
+        )
         #: tile id -> {space index of the placement's first pillar cell: candidates}
         self.anchored: dict[str, dict[int, tuple[Placement, ...]]] = {}
         #: tile id -> {a candidate's cells: its place in the tile's candidates}
@@ -276,15 +280,14 @@ def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) 
         return [i for i in sorted(near) if i in t.land_set and not has_pillar[i]]
     # each free land square in order, kept when it lies by the canal or beside a pillar
     # (no set of candidates to build and sort: this runs at every Pitch Dipper)
-    by_canal, land_neighbours = t.by_canal, t.land_neighbours
     found = []
-    for i in t.land:
+    for i, by_canal, around in t.land_around:
         if has_pillar[i]:
             continue
-        if i in by_canal:
+        if by_canal:
             found.append(i)
             continue
-        for n in land_neighbours[i]:
+        for n in around:
             if has_pillar[n]:
                 found.append(i)
                 break
@@ -302,19 +305,27 @@ def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], ne
     answers every square of ``firsts`` in it: the starts of a Pitch Dipper lie mostly in one
     or two areas, so this walks the free land about once (a walk per square stopped at
     ``need`` squares walked most of it again for each of some forty starts)."""
-    size_of: dict[int, int] = {}
-    land, neighbours = t.land_set, t.neighbours
+    # each square walked is marked with its area's number (from 2: never taken for a pillar's
+    # True), so one look tells a neighbour already walked or under a pillar, and a later
+    # start its area; a list, as the board's squares are numbered (no set or dict per walk)
+    mark: list[Any] = list(has_pillar)
+    land_neighbours = t.land_neighbours
+    sizes: list[int] = []
+    out = []
     for first in firsts:
-        if first in size_of:
-            continue
-        area, todo = {first}, [first]
-        while todo:
-            for n in neighbours[todo.pop()]:
-                if n not in area and n in land and not has_pillar[n]:
-                    area.add(n)
-                    todo.append(n)
-        size_of.update(dict.fromkeys(area, min(need, len(area))))
-    return [size_of[first] for first in firsts]
+        number = mark[first]
+        if not number:
+            number = len(sizes) + 2
+            mark[first] = number
+            area = [first]
+            for i in area:  # the list grows as the walk finds squares: each is looked at in turn
+                for n in land_neighbours[i]:
+                    if not mark[n]:
+                        mark[n] = number
+                        area.append(n)
+            sizes.append(min(need, len(area)))
+        out.append(sizes[number - 2])
+    return out
 
 
 def _placements(
