@@ -994,3 +994,32 @@ def test_the_machines_quick_pending_choice_is_the_dataclass_with_every_field():
     assert list(vars(quick)) == [f.name for f in dataclasses.fields(PendingChoice)]
     with pytest.raises(dataclasses.FrozenInstanceError):
         quick.player = 0  # type: ignore[misc]
+
+
+def test_an_option_offered_again_gets_the_action_made_before_but_never_one_of_another_kind():
+    """Decisions share the Action of an option offered before (speed), kept apart by player,
+    label and the options' kind: ``1`` and ``True`` are equal in Python, yet ``p0 x(1)`` and
+    ``p0 x(true)`` are different actions."""
+    from venedig_rules.engine import machine
+
+    first = machine._actions(0, "x", ("a", "b"), False)
+    again = machine._actions(0, "x", ("b", "c"), True)
+    assert again[0] is first[1] and again == (Action(0, "x", "b"), Action(0, "x", "c"), Action(0, "pass"))
+    assert machine._actions(1, "x", ("b",), False)[0] is not first[1]  # another player's
+    assert machine._actions(0, "y", ("b",), False)[0] is not first[1]  # another decision's
+    numbers = machine._actions(0, "x", (1, 2), False)
+    truths = machine._actions(0, "x", (True,), False)
+    lists = machine._actions(0, "x", ((1, 2), (True, 2)), False)  # two kinds: made afresh
+    assert [type(a.value) for a in numbers + truths] == [int, int, bool]
+    assert [type(a.value[0]) for a in lists] == [int, bool]
+    assert [type(a.value[0]) for a in machine._actions(0, "x", ((True, 2),), False)] == [bool]
+    assert [type(a.value[0]) for a in machine._actions(0, "x", ((1, 2),), False)] == [int]
+    assert str(machine._actions(0, "x", (True,), False)[0]) == "p0 x(true)"
+
+
+def test_the_actions_kept_for_sharing_stay_bounded():
+    from venedig_rules.engine import machine
+
+    for n in range(3 * machine.MADE_MAX):
+        machine._actions(0, "bounded", (f"option {n}",), False)
+    assert len(machine._made[0, "bounded", "str"]) <= machine.MADE_MAX + 1

@@ -688,9 +688,52 @@ class Machine:
 
 
 def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) -> tuple[Action, ...]:
-    # Action(player, label, value) for each option, made without running Python code per option
-    actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
+    kind = _plain_kind(options)
+    if kind is None:
+        # Action(player, label, value) for each option, made without running Python code per option
+        actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
+    else:
+        # an option offered before gets the Action made then (making one costs three times
+        # as much as finding it)
+        made = _made.get((player, label, kind))
+        if made is None or len(made) > MADE_MAX:
+            if len(_made) > MADE_MAX:
+                _made.clear()
+            made = _made[player, label, kind] = {}
+        get = made.get
+        actions = tuple([get(o) or _make_action(made, player, label, o) for o in options])
     return actions + (Action(player, PASS),) if optional else actions
+
+
+def _make_action(made: dict[Any, Action], player: int, label: str, option: Any) -> Action:
+    action = made[option] = Action(player, label, option)
+    return action
+
+
+def _plain_kind(options: tuple[Any, ...]) -> str | None:
+    """The one plain kind of a decision's options (words, whole numbers, or lists of one of
+    those), None for any other mixture: only options of one such kind share their actions,
+    since equal options of different kinds (``1`` and ``True``, ``(1,)`` and ``(True,)``)
+    must stay different actions."""
+    kinds = set(map(type, options))
+    if kinds == _STR:
+        return "str"
+    if kinds == _INT:
+        return "int"
+    if kinds == _TUPLE:
+        inner = set(map(type, chain.from_iterable(options)))
+        if inner == _STR or not inner:
+            return "tuple of str"
+        if inner == _INT:
+            return "tuple of int"
+    return None
+
+
+#: The actions made so far, by (player, decision label, the options' plain kind) and option:
+#: decisions offer the same options again and again (a board's spaces, a hand's cards).
+#: Each part starts again beyond MADE_MAX entries, so that the store stays small.
+_made: dict[tuple[int, str, str], dict[Any, Action]] = {}
+MADE_MAX = 4096
 
 
 def _options(values: Any, label: str) -> tuple[Any, ...]:
