@@ -599,8 +599,9 @@ class Machine:
                     self.emit(events.change(name, value, why))
             return
         slot = self._slot(name, index)
-        old = self.vars[name]
-        self.vars[name] = old[:slot] + (value,) + old[slot + 1 :]
+        changed = list(self.vars[name])  # one copy to change, then the new tuple: no slices
+        changed[slot] = value
+        self.vars[name] = tuple(changed)
         if why is not None:
             if self.record:
                 part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
