@@ -1017,9 +1017,13 @@ def test_an_option_offered_again_gets_the_action_made_before_but_never_one_of_an
     assert str(machine._actions(0, "x", (True,), False)[0]) == "p0 x(true)"
 
 
-def test_the_actions_kept_for_sharing_stay_bounded():
+def test_the_actions_kept_for_sharing_stay_bounded(monkeypatch):
     from venedig_rules.engine import machine
 
-    for n in range(3 * machine.MADE_MAX):
-        machine._actions(0, "bounded", (f"option {n}",), False)
-    assert len(machine._made[0, "bounded", "str"]) <= machine.MADE_MAX + 1
+    monkeypatch.setattr(machine, "MADE_MAX", 100)
+    for n in range(250):
+        machine._actions(n % 3, "bounded", (f"option {n}", n), False)  # two kinds: not kept
+        machine._actions(n % 3, "bounded", (f"option {n}",), False)
+        assert sum(map(len, machine._made.values())) <= 100
+    kept = machine._actions(0, "bounded", ("option 249",), False)
+    assert machine._actions(0, "bounded", ("option 249",), False)[0] is kept[0]

@@ -697,9 +697,7 @@ def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) 
         # an option offered before gets the Action made then (making one costs three times
         # as much as finding it)
         made = _made.get((player, label, kind))
-        if made is None or len(made) > MADE_MAX:
-            if len(_made) > MADE_MAX:
-                _made.clear()
+        if made is None:
             made = _made[player, label, kind] = {}
         get = made.get
         actions = tuple([get(o) or _make_action(made, player, label, o) for o in options])
@@ -707,7 +705,12 @@ def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) 
 
 
 def _make_action(made: dict[Any, Action], player: int, label: str, option: Any) -> Action:
+    global _made_count
+    if _made_count >= MADE_MAX:
+        _made.clear()  # all the stores start again (``made`` is left to this decision)
+        _made_count = 0
     action = made[option] = Action(player, label, option)
+    _made_count += 1
     return action
 
 
@@ -732,9 +735,11 @@ def _plain_kind(options: tuple[Any, ...]) -> str | None:
 
 #: The actions made so far, by (player, decision label, the options' plain kind) and option:
 #: decisions offer the same options again and again (a board's spaces, a hand's cards).
-#: Each part starts again beyond MADE_MAX entries, so that the store stays small.
+#: They all start again once MADE_MAX are kept, so that they stay small (a few megabytes
+#: at most; a store is made with its first action, so there are never more stores).
 _made: dict[tuple[int, str, str], dict[Any, Action]] = {}
-MADE_MAX = 4096
+_made_count = 0
+MADE_MAX = 50_000
 
 
 def _options(values: Any, label: str) -> tuple[Any, ...]:
