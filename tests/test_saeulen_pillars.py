@@ -50,10 +50,10 @@ def test_a_first_pillar_goes_on_free_land_beside_the_canal_or_a_pillar(density: 
 
 
 @settings(max_examples=150, deadline=None)
-@given(density=st.floats(0.0, 0.95), seed=st.integers(0, 2**32), need=st.integers(-1, 40))
-def test_each_start_gets_its_area_counted_up_to_need(density: float, seed: int, need: int):
+@given(density=st.floats(0.0, 0.95), seed=st.integers(0, 2**32), need=st.integers(-1, 40), anywhere=st.booleans())
+def test_each_start_gets_its_area_counted_up_to_need(density: float, seed: int, need: int, anywhere: bool):
     t = tables(_rules())
-    has_pillar = _pillars(t, density, seed)
+    has_pillar = _pillars(t, density, seed, anywhere)
     starts = _spot_indexes(t, has_pillar, ())
     expected = [min(need, _whole_area(t, has_pillar, first)) for first in starts]
     assert _area_sizes(t, has_pillar, starts, need) == expected
