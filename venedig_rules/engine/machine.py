@@ -18,7 +18,7 @@ resumes after a decision, to finish the callers waiting below.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -714,11 +714,11 @@ def _make_action(made: dict[Any, Action], player: int, label: str, option: Any) 
     return action
 
 
-def _plain_kind(options: tuple[Any, ...]) -> str | None:
+def _plain_kind(options: Collection[Any]) -> str | None:
     """The one plain kind of a decision's options (words, whole numbers, or lists of one of
-    those), None for any other mixture: only options of one such kind share their actions,
-    since equal options of different kinds (``1`` and ``True``, ``(1,)`` and ``(True,)``)
-    must stay different actions."""
+    those), None for any other mixture. Options of one such kind sort in Python's own order,
+    and share their actions: equal options of different kinds (``1`` and ``True``, ``(1,)``
+    and ``(True,)``) must stay different actions."""
     kinds = set(map(type, options))
     if kinds == _STR:
         return "str"
@@ -747,10 +747,7 @@ def _options(values: Any, label: str) -> tuple[Any, ...]:
     if not isinstance(values, tuple):
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
     distinct = dict.fromkeys(values)
-    kinds = set(map(type, distinct))
-    if kinds == _TUPLE:
-        kinds = set(map(type, chain.from_iterable(distinct))) or _STR
-    if kinds in (_STR, _INT):  # one plain kind: Python's order is value_key's order
+    if _plain_kind(distinct) is not None:  # one plain kind: Python's order is value_key's order
         return tuple(sorted(distinct))
     return tuple(sorted(distinct, key=value_key))
 
