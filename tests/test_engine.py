@@ -18,6 +18,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import venedig_rules as vr
 from venedig_rules import RuleRuntimeError
@@ -1027,3 +1029,29 @@ def test_the_actions_kept_for_sharing_stay_bounded(monkeypatch):
         assert sum(map(len, machine._made.values())) <= 100
     kept = machine._actions(0, "bounded", ("option 249",), False)
     assert machine._actions(0, "bounded", ("option 249",), False)[0] is kept[0]
+
+
+def _plain_kind_by_definition(options):
+    """The plain kind of ``options`` as a set of types, as _plain_kind documents it."""
+    kinds = {type(o) for o in options}
+    if kinds in ({str}, {int}):
+        return kinds.pop().__name__
+    if kinds == {tuple}:
+        inner = {type(item) for option in options for item in option}
+        if inner in ({str}, set()):
+            return "tuple of str"
+        if inner == {int}:
+            return "tuple of int"
+    return None
+
+
+_ATOMS = st.one_of(st.integers(-3, 3), st.booleans(), st.sampled_from(["a", "b"]), st.none())
+
+
+@given(st.lists(st.one_of(_ATOMS, st.lists(_ATOMS, max_size=3).map(tuple)), max_size=6))
+def test_the_plain_kind_of_options_is_their_one_type_of_words_numbers_or_lists_of_one(options):
+    from venedig_rules.engine import machine
+
+    assert machine._plain_kind(options) == _plain_kind_by_definition(options)
+    distinct = dict.fromkeys(options)  # as _options passes them (1 and True are one key)
+    assert machine._plain_kind(distinct) == _plain_kind_by_definition(list(distinct))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..effects.compile import Function, Generated
@@ -719,18 +719,44 @@ def _plain_kind(options: Collection[Any]) -> str | None:
     those), None for any other mixture. Options of one such kind sort in Python's own order,
     and share their actions: equal options of different kinds (``1`` and ``True``, ``(1,)``
     and ``(True,)``) must stay different actions."""
-    kinds = set(map(type, options))
-    if kinds == _STR:
+    # plain loops rather than a set of map(type, ...): compiled, type() is a field read,
+    # where map calls type as a function for every option (a third of this function)
+    kind = _one_kind(options)
+    if kind is str:
         return "str"
-    if kinds == _INT:
+    if kind is int:
         return "int"
-    if kinds == _TUPLE:
-        inner = set(map(type, chain.from_iterable(options)))
-        if inner == _STR or not inner:
+    if kind is tuple:
+        inner = _NO_ITEMS
+        for option in options:
+            inner_kind = _one_kind(option)
+            if inner_kind is None:
+                return None
+            if inner_kind is not _NO_ITEMS:
+                if inner is _NO_ITEMS:
+                    inner = inner_kind
+                elif inner_kind is not inner:
+                    return None
+        if inner is str or inner is _NO_ITEMS:
             return "tuple of str"
-        if inner == _INT:
+        if inner is int:
             return "tuple of int"
     return None
+
+
+def _one_kind(values: Iterable[Any]) -> Any:
+    """The one type of all ``values``: _NO_ITEMS when there are none, None when they mix."""
+    kind: Any = _NO_ITEMS
+    for value in values:
+        if kind is _NO_ITEMS:
+            kind = type(value)
+        elif type(value) is not kind:
+            return None
+    return kind
+
+
+#: What _one_kind gives for no values (a type no option ever has).
+_NO_ITEMS = type("_NO_ITEMS", (), {})
 
 
 #: The actions made so far, by (player, decision label, the options' plain kind) and option:
@@ -752,11 +778,8 @@ def _options(values: Any, label: str) -> tuple[Any, ...]:
     return tuple(sorted(distinct, key=value_key))
 
 
-_TUPLE: set[type] = {tuple}
 #: The kinds of item a short list may hold without a closer look at its size.
 _PLAIN: frozenset[type] = frozenset({str, bool, type(None)})
-_STR: set[type] = {str}
-_INT: set[type] = {int}
 #: The kinds of value JSON holds as they are (an event field of another kind is copied).
 _JSON_ATOMS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 
