@@ -163,12 +163,15 @@ def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
         return left - known
     start = left
     left -= n
-    kinds = set(map(type, value))
-    if int in kinds:
-        for item in value:
-            if item.__class__ is int and not -MAX_INT <= item <= MAX_INT:
+    nested = False
+    for item in value:  # a plain loop: compiled, type() is a field read (map would call it)
+        kind = type(item)
+        if kind is int:
+            if not -MAX_INT <= item <= MAX_INT:
                 too_big_int(item)
-    if tuple in kinds or list in kinds:
+        elif kind is tuple or kind is list:
+            nested = True
+    if nested:
         for item in value:
             if left < 0:
                 return left
@@ -195,8 +198,10 @@ def join(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
         too_long(n)
     out = a + b
     if n < _SHORT:  # one C pass over a short list, as cheap as a look-up
-        if tuple in map(type, out):
-            items(out)
+        for item in out:
+            if type(item) is tuple:
+                items(out)
+                break
         return out
     total = items(a) + items(b)
     if total > MAX_ITEMS:

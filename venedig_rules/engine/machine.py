@@ -577,8 +577,14 @@ class Machine:
             if value.__class__ is int:
                 if not -MAX_INT <= value <= MAX_INT:
                     too_big_int(value)
-            elif value.__class__ is tuple and (len(value) > 16 or not _PLAIN.issuperset(map(type, value))):
-                sized(value)
+            elif value.__class__ is tuple:
+                if len(value) > 16:
+                    sized(value)
+                else:
+                    for item in value:
+                        if type(item) not in _PLAIN:
+                            sized(value)
+                            break
         if index is None:
             if name in self._indexed:
                 size = len(self.vars[name])
