@@ -74,9 +74,11 @@ class RulesetBase:
         """A value computed once per ruleset from its data, e.g. a game module's lookup
         tables: ``rules.derived("venedig", _Facts)``. Kept as long as the ruleset lives."""
         cache = self._derived
-        if key not in cache:
-            cache[key] = build(self)
-        return cache[key]
+        try:  # one look-up where the value is known (every call but the first)
+            return cache[key]
+        except KeyError:
+            value = cache[key] = build(self)
+            return value
 
     @cached_property
     def _derived(self) -> dict[str, Any]:

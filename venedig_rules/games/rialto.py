@@ -560,15 +560,18 @@ def activatable(ctx: Context, p: Player, phase: int, cost: int) -> tuple[str, ..
     player it would delay nothing."""
     if ctx.read("purse")[p] < cost:
         return ()
-    f = _facts(ctx)
     owned = ctx.read("buildings")[p]
+    if not owned:
+        return ()
+    f = _facts(ctx)
     active = ctx.read("activated")[p]
     others_to_go = any(q != p for q in ctx.read("turn_queue"))
-    return tuple(
-        b
-        for b in dict.fromkeys(owned)
-        if f.building_phase[b] == phase and owned.count(b) > active.count(b) and (others_to_go or not f.delays_turn[b])
-    )
+    phase_of, delays_turn = f.building_phase, f.delays_turn
+    found = []  # a plain loop: this runs at every turn of every stage
+    for b in dict.fromkeys(owned):
+        if phase_of[b] == phase and owned.count(b) > active.count(b) and (others_to_go or not delays_turn[b]):
+            found.append(b)
+    return tuple(found)
 
 
 @P(changes=True, example="activate(self, b, activation_cost)")
