@@ -981,3 +981,43 @@ def test_random_games_end_with_the_invariants_holding(rules, players):
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
         assert game.check_invariants() == []
     assert game.winners and len(game.actions) < rules.max_actions
+
+
+def test_the_board_and_card_queries_agree_with_their_plain_definitions_at_every_step():
+    """building_sites, swamp_spaces, builds_ready and complete_types are written for speed
+    (plain loops, counts by type in one pass, spaces in a sorted order made once): each must
+    give what its plain definition gives, at every step of whole games."""
+    import random
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from venedig_rules.games import venedig as V
+
+    rules = vr.load("venedig")
+    ctx = SimpleNamespace(rules=rules)
+    f = V._facts(ctx)
+    checked = 0
+    for players, seed in ((2, 1), (4, 2)):
+        game, chooser = rules.new_game(players, seed, record=False), random.Random(seed)
+        while not game.is_over:
+            built, swamp, drained = game.value("built"), game.value("swamp_gold"), game.value("drained_now")
+            with_swamp = sorted(s for s, w in zip(f.spaces, swamp) if w is not None)
+            assert V.swamp_spaces(ctx, swamp) == tuple(with_swamp)
+            free = {s for s, b in zip(f.spaces, built) if b is None} - set(with_swamp) - set(drained or ())
+            for building in f.sites:
+                expected = tuple(site for site in f.sites[building] if set(site) <= free)
+                assert V.building_sites(ctx, building, built, swamp, drained) == expected
+            laid_out, ghost = game.value("laid_out"), game.value("imaginary_laid_out")
+            together = Counter(f.card_building[c] for cards in (*laid_out, ghost or ()) for c in cards)
+            for alone in (game.value("alone_sets"), game.value("hand")[0]):
+                counts = Counter(f.card_building[c] for c in alone)
+                expected_builds = []
+                for b in f.buildings:
+                    expected_builds += [(b, "alone")] * (counts[b] // f.need[b])
+                    expected_builds += [(b, "joint")] if together[b] >= f.need[b] else []
+                assert V.builds_ready(ctx, alone, laid_out, ghost) == tuple(expected_builds)
+            complete = tuple(b for b in f.buildings if together[b] >= f.need[b])
+            assert V.complete_types(ctx, laid_out, ghost) == complete
+            checked += 1
+            game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    assert checked > 100

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import compress, product, repeat
-from operator import is_, is_not
+from itertools import chain, compress, product, repeat
+from operator import is_, is_not, itemgetter
 from typing import Any
 
 from ..data.board import Track
@@ -115,6 +115,9 @@ class _Facts:
         self.playable_cache: dict[tuple[tuple[str, ...], LaidOut, Ghost, Holder], tuple[tuple[str, ...], ...]] = {}
         self.free_key: tuple[object, ...] = ()  # (built, swamp, blocked) of the last free-space set, by identity
         self.free: frozenset[str] = frozenset()
+        #: (index, space) of every space, in sorted order of the spaces: a per-space value's
+        #: spaces come out sorted without a sort
+        self.by_name: tuple[tuple[int, str], ...] = tuple(sorted(enumerate(self.spaces), key=itemgetter(1)))
         self.swamp_key: PerSpace | None = None  # the swamp value of the last swamp_spaces answer, by identity
         self.swamp_answer: tuple[str, ...] = ()
         self.constants: dict[str, Any] = {
@@ -144,7 +147,22 @@ def _holders(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> list[tuple[Holder
 
 
 def _count_type(f: _Facts, cards: Sequence[str], building: str) -> int:
-    return list(map(f.card_building.__getitem__, cards)).count(building)
+    card_building = f.card_building
+    n = 0
+    for card in cards:  # a plain loop: compiled, map would call __getitem__ as a method per card
+        if card_building[card] == building:
+            n += 1
+    return n
+
+
+def _type_counts(f: _Facts, cards: Iterable[str]) -> dict[str, int]:
+    """How many of ``cards`` there are of each building type (types with none left out)."""
+    card_building = f.card_building
+    out: dict[str, int] = {}
+    for card in cards:
+        building = card_building[card]
+        out[building] = out.get(building, 0) + 1
+    return out
 
 
 def _split(f: _Facts, cards: Sequence[str], before: int, others: int, building: str) -> tuple[int, int] | None:
@@ -245,10 +263,12 @@ def builds_ready(
     in building order."""
     f = _facts(ctx)
     out = []
-    everyone = tuple(c for _, cards in _holders(ctx, laid_out, ghost) for c in cards)
+    alone = _type_counts(f, alone_sets)
+    together = _type_counts(f, chain.from_iterable(cards for _, cards in _holders(ctx, laid_out, ghost)))
     for b in f.buildings:
-        out += [(b, "alone")] * (_count_type(f, alone_sets, b) // f.need[b])
-        if _count_type(f, everyone, b) >= f.need[b]:
+        need = f.need[b]
+        out += [(b, "alone")] * (alone.get(b, 0) // need)
+        if together.get(b, 0) >= need:
             out.append((b, "joint"))
     return tuple(out)
 
@@ -257,8 +277,8 @@ def builds_ready(
 def complete_types(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> tuple[str, ...]:
     """The building types whose cards laid out by all together reach (or pass) their need."""
     f = _facts(ctx)
-    everyone = tuple(c for _, cards in _holders(ctx, laid_out, ghost) for c in cards)
-    return tuple(b for b in f.buildings if _count_type(f, everyone, b) >= f.need[b])
+    together = _type_counts(f, chain.from_iterable(cards for _, cards in _holders(ctx, laid_out, ghost)))
+    return tuple(b for b in f.buildings if together.get(b, 0) >= f.need[b])
 
 
 @P(example="building_types(laid_out[p])")
@@ -375,8 +395,14 @@ def building_sites(
         spaces.difference_update(compress(f.spaces, map(is_not, swamp, repeat(None))), blocked or ())
         f.free_key, f.free = (built, swamp, blocked), frozenset(spaces)  # strong references: ids stay valid
     free = f.free
-    sites = f.sites[building]
-    return tuple(compress(sites, map(free.issuperset, sites)))
+    out = []
+    for site in f.sites[building]:  # plain loops: issuperset would make a set of every site
+        for space in site:
+            if space not in free:
+                break
+        else:
+            out.append(site)
+    return tuple(out)
 
 
 @P(example="around(site)")
@@ -415,7 +441,7 @@ def swamp_spaces(ctx: Context, swamp: PerSpace) -> tuple[str, ...]:
     """The spaces a swamp tile lies on, sorted."""
     f = _facts(ctx)
     if f.swamp_key is not swamp:
-        f.swamp_key, f.swamp_answer = swamp, tuple(sorted(compress(f.spaces, map(is_not, swamp, repeat(None)))))
+        f.swamp_key, f.swamp_answer = swamp, tuple([space for i, space in f.by_name if swamp[i] is not None])
     return f.swamp_answer
 
 
