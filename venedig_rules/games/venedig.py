@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import chain, compress, product, repeat
-from operator import is_, is_not, itemgetter
+from itertools import chain, product
+from operator import itemgetter
 from typing import Any
 
 from ..data.board import Track
@@ -114,7 +114,9 @@ class _Facts:
         #: (hand, laid_out, ghost, who) -> playable_sets' answer
         self.playable_cache: dict[tuple[tuple[str, ...], LaidOut, Ghost, Holder], tuple[tuple[str, ...], ...]] = {}
         self.free_key: tuple[object, ...] = ()  # (built, swamp, blocked) of the last free-space set, by identity
-        self.free: frozenset[str] = frozenset()
+        self.free: set[str] = set()
+        #: the answers for that free-space set, by building (asked again and again within a turn)
+        self.free_sites: dict[str, tuple[tuple[str, ...], ...]] = {}
         #: (index, space) of every space, in sorted order of the spaces: a per-space value's
         #: spaces come out sorted without a sort
         self.by_name: tuple[tuple[int, str], ...] = tuple(sorted(enumerate(self.spaces), key=itemgetter(1)))
@@ -391,9 +393,17 @@ def building_sites(
     f = _facts(ctx)
     key = f.free_key
     if not (key and key[0] is built and key[1] is swamp and key[2] is blocked):
-        spaces = set(compress(f.spaces, map(is_, built, repeat(None))))
-        spaces.difference_update(compress(f.spaces, map(is_not, swamp, repeat(None))), blocked or ())
-        f.free_key, f.free = (built, swamp, blocked), frozenset(spaces)  # strong references: ids stay valid
+        free: set[str] = set()
+        for space, building_on, swamp_on in zip(f.spaces, built, swamp):
+            if building_on is None and swamp_on is None:
+                free.add(space)
+        if blocked:
+            free.difference_update(blocked)
+        f.free_key, f.free = (built, swamp, blocked), free  # strong references: ids stay valid
+        f.free_sites = {}
+    found = f.free_sites.get(building)
+    if found is not None:
+        return found
     free = f.free
     out = []
     for site in f.sites[building]:  # plain loops: issuperset would make a set of every site
@@ -402,7 +412,8 @@ def building_sites(
                 break
         else:
             out.append(site)
-    return tuple(out)
+    found = f.free_sites[building] = tuple(out)
+    return found
 
 
 @P(example="around(site)")
