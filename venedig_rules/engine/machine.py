@@ -695,6 +695,8 @@ class Machine:
 
 
 def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) -> tuple[Action, ...]:
+    if not options:
+        return (Action(player, PASS),) if optional else ()
     kind = _plain_kind(options)
     if kind is None:
         # Action(player, label, value) for each option, made without running Python code per option
@@ -778,6 +780,8 @@ def _options(values: Any, label: str) -> tuple[Any, ...]:
     """The distinct options of a decision, in legal-action order."""
     if not isinstance(values, tuple):
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
+    if len(values) < 2:  # none or one: nothing to sort (a third of Rialto's decisions offer none)
+        return values
     distinct = dict.fromkeys(values)
     if _plain_kind(distinct) is not None:  # one plain kind: Python's order is value_key's order
         return tuple(sorted(distinct))
