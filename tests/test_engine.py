@@ -1055,3 +1055,31 @@ def test_the_plain_kind_of_options_is_their_one_type_of_words_numbers_or_lists_o
     assert machine._plain_kind(options) == _plain_kind_by_definition(options)
     distinct = dict.fromkeys(options)  # as _options passes them (1 and True are one key)
     assert machine._plain_kind(distinct) == _plain_kind_by_definition(list(distinct))
+
+
+def test_an_item_param_is_frozen_once_per_ruleset_and_an_error_is_never_kept():
+    """Machine.param keeps each (item, param, default) it answered for the ruleset's life;
+    an unknown item fails every time, and a default that cannot be a key is answered anyway."""
+    from venedig_rules.engine.machine import Machine
+
+    rules = vr.load("rialto")
+    game = rules.new_game(2, 1)
+    machine = Machine(rules, 2, game._state, None)
+    assert machine.param("green_1", "value") == rules.item_param("green_1", "value") == 1
+    assert rules.param_values[("green_1", "value", ())] == 1
+    assert machine.param("green_1", "nothing", 5) == 5 and machine.param("green_1", "nothing", 6) == 6
+    assert machine.param("green_1", "value", [0]) == 1  # a list default: no key, still an answer
+    for _ in range(2):
+        with pytest.raises(RuleRuntimeError, match="no item 'no_such_card'"):
+            machine.param("no_such_card", "value")
+    assert not any(key[0] == "no_such_card" for key in rules.param_values)
+
+
+def test_new_games_start_from_equal_variables_that_are_never_one_dict():
+    """The starting variables are made once per player count; each game gets its own dict."""
+    from venedig_rules.engine.machine import initial_state
+
+    rules = vr.load("rialto")
+    a, b = initial_state(rules, 3, 1), initial_state(rules, 3, 2)
+    assert a.vars == b.vars and a.vars is not b.vars
+    assert initial_state(rules, 2, 1).vars != a.vars  # per-player values: one per seat

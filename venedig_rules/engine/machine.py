@@ -288,8 +288,10 @@ class State:
 
 def initial_state(rules: RulesetBase, players: int, seed: int) -> State:
     """The snapshot before the flow's first statement."""
+    # the same for every game of a player count (its values are never changed in place)
+    start = rules.derived(f"initial vars {players}", lambda r: _initial_vars(r, players))
     return State(
-        _initial_vars(rules, players),
+        dict(start),
         (Frame(rules.compiled_flow.main, 0, None, _base_locals(players)),),
         None,
         rnglib.seed_state(seed),
@@ -678,7 +680,19 @@ class Machine:
         return self.rules.item(ident)
 
     def param(self, ident: str, name: str, *default: Any) -> Any:
-        return freeze(self.rules.item_param(ident, name, *default))
+        # asked at every step and the same for the ruleset's whole life: frozen once
+        key = (ident, name, default)
+        known = self.rules.param_values
+        try:
+            return known[key]
+        except KeyError:
+            keep = True
+        except TypeError:  # a key that cannot be looked up (a value the DSL never makes)
+            keep = False
+        value = freeze(self.rules.item_param(ident, name, *default))  # outside the except: its errors chain nothing
+        if keep:
+            known[key] = value
+        return value
 
     def call_item(self, ident: str, field: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         code, names = self.rules.item_call(ident, field)

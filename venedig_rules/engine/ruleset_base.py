@@ -84,6 +84,12 @@ class RulesetBase:
     def _derived(self) -> dict[str, Any]:
         return {}
 
+    @cached_property
+    def param_values(self) -> dict[tuple[Any, ...], Any]:
+        """The machine's item params as the DSL reads them (frozen), by (item, param,
+        default): asked at every step, each looked up and frozen once per ruleset."""
+        return {}
+
     # -- what the engine asks ------------------------------------------------------------------
     @cached_property
     def board(self) -> Board:

@@ -95,6 +95,8 @@ class _Facts:
         self.joker: str = next(
             t["id"] for t in rules.items("cards", "types") if not (t.get("params") or {}).get("stage")
         )
+        #: tile_copies' answers by (component, player count): every new game asks them again
+        self.tile_copies: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
 def _facts(ctx: Context) -> _Facts:
@@ -123,7 +125,11 @@ def sides(ctx: Context) -> tuple[str, ...]:
 def tile_copies(ctx: Context, kind: str) -> tuple[str, ...]:
     """The ids of the tiles of one component (bridge_tile, gondola_tile, ...), each repeated by its count."""
     f = _facts(ctx)
-    return tuple(t for t in ctx.copies("tiles") if f.tile_component[t] == kind)
+    key = (kind, ctx.player_count)
+    found = f.tile_copies.get(key)
+    if found is None:
+        found = f.tile_copies[key] = tuple(t for t in ctx.copies("tiles") if f.tile_component[t] == kind)
+    return found
 
 
 @P(example='component_count("gold_coin")')
