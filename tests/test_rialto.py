@@ -872,3 +872,43 @@ def test_a_random_game_keeps_every_invariant_and_api_promise():
 
     report = api_test(RULES, games=1, seed=3, players=[2])
     assert report.ok, str(report.violation)
+
+
+def test_the_card_counts_agree_with_their_plain_definitions_at_every_step():
+    """play_options and stage_counts count a hand's cards of a type and its Jokers in one
+    plain loop (speed): at every step of two games, for every seat and stage type, they
+    give what counting each kind on its own gives."""
+    import random
+
+    from venedig_rules.games import rialto as R
+
+    f = R._facts(type("Ctx", (), {"rules": RULES})())
+    kinds = [t for t in dict.fromkeys(f.card_type.values()) if t != f.joker]
+    checked = 0
+    for players, seed in ((3, 1), (5, 2)):
+        game, chooser = RULES.new_game(players, seed, record=False), random.Random(seed)
+        while not game.is_over:
+            ctx = Machine(RULES, players, game._state, None)
+            for kind in kinds:
+                for missing, alone in ((2, False), (1, True)):
+                    expected_counts = []
+                    for p in range(players):
+                        hand, played = game.value("hand", p), game.value("played", p)
+                        have = sum(f.card_type[c] == kind for c in hand)
+                        jokers = sum(f.card_type[c] == f.joker for c in hand)
+                        extra, virtual = game.value("extra_cards", p), game.value("extra_jokers", p)
+                        expected = tuple(
+                            (n, j)
+                            for n in range(have + 1)
+                            for j in range(jokers + 1)
+                            if (n or j) and (n + extra >= 1 or ((have == 0 or alone) and j + virtual >= missing))
+                        )
+                        assert R.play_options(ctx, p, kind, missing, alone) == expected
+                        n = sum(f.card_type[c] == kind for c in played) + extra
+                        j = sum(f.card_type[c] == f.joker for c in played) + virtual
+                        total = n + j if n >= 1 else (1 + j - missing if j >= missing else 0)
+                        expected_counts.append(total + game.value("doubles", p) if total >= 1 else total)
+                    assert R.stage_counts(ctx, kind, missing, alone) == tuple(expected_counts)
+            checked += 1
+            game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    assert checked > 100

@@ -103,6 +103,19 @@ def _facts(ctx: Context) -> _Facts:
     return ctx.rules.derived("rialto", _Facts)
 
 
+def _type_and_jokers(f: _Facts, cards: Sequence[str], kind: str) -> tuple[int, int]:
+    """How many of ``cards`` are of card type ``kind``, and how many are Jokers."""
+    types, joker = f.card_type, f.joker
+    of_kind = jokers = 0
+    for card in cards:  # one plain loop for both counts: every turn of every stage asks
+        card_type = types[card]
+        if card_type == kind:
+            of_kind += 1
+        if card_type == joker:
+            jokers += 1
+    return of_kind, jokers
+
+
 def _add(ctx: Context, name: str, index: int | None, amount: int) -> None:
     if amount:
         ctx.write(name, index, ctx.read(name, index) + amount, "+=" if amount > 0 else "-=")
@@ -433,11 +446,8 @@ def play_options(ctx: Context, p: Player, kind: str, missing: int, alone: bool) 
     Jokers are added to cards of the type (or to a card played through a yellow building).
     With no card of the type in hand (or when ``alone`` allows it), ``missing`` Jokers
     (building Jokers included) count as one card, further Jokers one each."""
-    types = _facts(ctx).card_type
-    joker = _facts(ctx).joker
-    hand = ctx.read("hand")[p]
-    have = sum(1 for c in hand if types[c] == kind)
-    jokers = sum(1 for c in hand if types[c] == joker)
+    f = _facts(ctx)
+    have, jokers = _type_and_jokers(f, ctx.read("hand")[p], kind)
     extra, virtual = ctx.read("extra_cards")[p], ctx.read("extra_jokers")[p]
     out = []
     for n in range(have + 1):
@@ -456,9 +466,14 @@ def play_cards(ctx: Context, p: Player, kind: str, pick: Sequence[int]) -> None:
     facts = _facts(ctx)
     hand = list(ctx.read("hand")[p])
     laid = []
+    types = facts.card_type
     for want, count in ((kind, n), (facts.joker, j)):
         for _ in range(count):
-            card = next(c for c in hand if facts.card_type[c] == want)
+            for card in hand:  # the first card of the type (a plain loop: a turn of every stage)
+                if types[card] == want:
+                    break
+            else:
+                raise RuleRuntimeError(f"play_cards(): player {p} has fewer than {count} {want} cards")
             hand.remove(card)
             laid.append(card)
     ctx.write("hand", p, tuple(hand), "play")
@@ -470,14 +485,12 @@ def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[in
     """How many cards of the stage's type each player counts (by seat): cards of the type
     (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
     count as one and further Jokers one each; then a doubled card counts twice."""
-    types = _facts(ctx).card_type
-    joker = _facts(ctx).joker
+    f = _facts(ctx)
     out = []
     for p in range(ctx.player_count):
-        played = ctx.read("played")[p]
-        n = sum(1 for c in played if types[c] == kind)
+        n, j = _type_and_jokers(f, ctx.read("played")[p], kind)
         extra = ctx.read("extra_cards")[p]
-        j = sum(1 for c in played if types[c] == joker) + ctx.read("extra_jokers")[p]
+        j += ctx.read("extra_jokers")[p]
         n = n + extra  # a converted card is played as a card of the type
         if n >= 1:
             total = n + j
@@ -510,7 +523,7 @@ def end_stage(ctx: Context) -> None:
         if played:
             ctx.write("discard", p, ctx.read("discard")[p] + played, "discard")
             ctx.write("played", p, (), "discard")
-    zero = tuple(0 for _ in range(ctx.player_count))
+    zero = (0,) * ctx.player_count
     for name in ("extra_cards", "extra_jokers", "doubles"):
         if ctx.read(name) != zero:
             ctx.write(name, None, zero, "reset")
