@@ -1083,3 +1083,33 @@ def test_new_games_start_from_equal_variables_that_are_never_one_dict():
     a, b = initial_state(rules, 3, 1), initial_state(rules, 3, 2)
     assert a.vars == b.vars and a.vars is not b.vars
     assert initial_state(rules, 2, 1).vars != a.vars  # per-player values: one per seat
+
+
+def _splitmix_below(state, n):
+    """below() as SplitMix64's definition reads: draw again from 2**64 - 2**64 % n up."""
+    mask = (1 << 64) - 1
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        value = z ^ (z >> 31)
+        if value < limit:
+            return state, value % n
+
+
+@given(
+    st.integers(0, (1 << 64) - 1),
+    st.one_of(st.integers(1, 1000), st.integers(1, 1 << 64), st.sampled_from([3 << 62, (1 << 63) + 1, 1 << 64])),
+)
+def test_random_draws_are_splitmix64s_below_every_bound(state, n):
+    """rng.below and rng.shuffled draw in 64-bit steps (C integers in the compiled build):
+    the numbers of the plain definition, also for bounds where most draws are drawn again."""
+    from venedig_rules.engine import rng
+
+    assert rng.below(state, n) == _splitmix_below(state, n)
+    out, expected = list(range(12)), state
+    for i in range(len(out) - 1, 0, -1):
+        expected, j = _splitmix_below(expected, i + 1)
+        out[i], out[j] = out[j], out[i]
+    assert rng.shuffled(state, range(12)) == (expected, tuple(out))
