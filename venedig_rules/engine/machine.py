@@ -741,8 +741,8 @@ def _plain_kind(options: Collection[Any]) -> str | None:
     those), None for any other mixture. Options of one such kind sort in Python's own order,
     and share their actions: equal options of different kinds (``1`` and ``True``, ``(1,)``
     and ``(True,)``) must stay different actions."""
-    # plain loops rather than a set of map(type, ...): compiled, type() is a field read,
-    # where map calls type as a function for every option (a third of this function)
+    # plain loops rather than sets of map(type, ...): compiled, type() in a loop is a field
+    # read, where map calls type as a function for every option
     kind = _one_kind(options)
     if kind is str:
         return "str"
