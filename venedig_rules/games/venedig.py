@@ -167,6 +167,11 @@ def _type_counts(f: _Facts, cards: Iterable[str]) -> dict[str, int]:
     return out
 
 
+def _laid_out_by_type(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost) -> dict[str, int]:
+    """How many cards of each building type all holders have laid out together."""
+    return _type_counts(f, chain.from_iterable(cards for _, cards in _holders(ctx, laid_out, ghost)))
+
+
 def _split(f: _Facts, cards: Sequence[str], before: int, others: int, building: str) -> tuple[int, int] | None:
     """(complete sets, remaining cards) of ``cards`` of one type laid out at once, or None
     when that lay-out is not allowed: the remaining cards plus those already laid out for the
@@ -266,7 +271,7 @@ def builds_ready(
     f = _facts(ctx)
     out = []
     alone = _type_counts(f, alone_sets)
-    together = _type_counts(f, chain.from_iterable(cards for _, cards in _holders(ctx, laid_out, ghost)))
+    together = _laid_out_by_type(ctx, f, laid_out, ghost)
     for b in f.buildings:
         need = f.need[b]
         out += [(b, "alone")] * (alone.get(b, 0) // need)
@@ -279,7 +284,7 @@ def builds_ready(
 def complete_types(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> tuple[str, ...]:
     """The building types whose cards laid out by all together reach (or pass) their need."""
     f = _facts(ctx)
-    together = _type_counts(f, chain.from_iterable(cards for _, cards in _holders(ctx, laid_out, ghost)))
+    together = _laid_out_by_type(ctx, f, laid_out, ghost)
     return tuple(b for b in f.buildings if together.get(b, 0) >= f.need[b])
 
 
