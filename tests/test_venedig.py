@@ -1021,3 +1021,46 @@ def test_the_board_and_card_queries_agree_with_their_plain_definitions_at_every_
             checked += 1
             game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
     assert checked > 100
+
+
+def test_building_sites_answers_each_game_right_when_another_game_asks_in_between(monkeypatch):
+    """building_sites keeps its last free spaces and answers on the ruleset, which every game
+    of it shares; the web server's bots think in worker threads, so another game may ask
+    while one call runs. Here the other game asks in the middle of a call (where a thread
+    switch could fall): each game must still get its own answers, then and afterwards."""
+    import random
+    from types import SimpleNamespace
+
+    from venedig_rules.games import venedig as V
+
+    rules = vr.load("venedig")
+    ctx = SimpleNamespace(rules=rules)
+    f = V._facts(ctx)
+    positions = []
+    game, chooser = rules.new_game(2, 3, record=False), random.Random(3)
+    while len(positions) < 2:
+        built = game.value("built")
+        if not positions or built != positions[-1][0]:
+            positions.append((built, game.value("swamp_gold")))
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    expected = [{b: V.building_sites(ctx, b, *where, None) for b in f.sites} for where in positions]
+    mine, other = positions
+
+    class OtherGameAsksFirst(dict):
+        armed = True
+
+        def __getitem__(self, building):
+            if self.armed:
+                self.armed = False
+                assert V.building_sites(ctx, building, *other, None) == expected[1][building]
+            return super().__getitem__(building)
+
+    for building in f.sites:
+        interrupting = OtherGameAsksFirst(f.sites)
+        monkeypatch.setattr(f, "sites", interrupting)
+        f.free_memo = None  # so that this call finds its free spaces afresh
+        assert V.building_sites(ctx, building, *mine, None) == expected[0][building]
+        assert not interrupting.armed
+        monkeypatch.undo()
+        assert V.building_sites(ctx, building, *other, None) == expected[1][building]
+        assert V.building_sites(ctx, building, *mine, None) == expected[0][building]

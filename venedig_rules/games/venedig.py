@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, product
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..data.board import Track
 from ..effects.context import Context, RulesQuery
@@ -74,6 +74,16 @@ PerSpace = tuple[str | None, ...]
 
 
 # -- facts of the ruleset, computed once per ruleset ------------------------------------------
+class _FreeMemo(NamedTuple):
+    """building_sites' free spaces for one (built, swamp, blocked), and its answers by building."""
+
+    built: PerSpace
+    swamp: PerSpace
+    blocked: Sequence[str] | None
+    free: set[str]
+    sites: dict[str, tuple[tuple[str, ...], ...]]
+
+
 class _Facts:
     """What the primitives need to know about one ruleset, precomputed."""
 
@@ -113,15 +123,18 @@ class _Facts:
         self.around_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
         #: (hand, laid_out, ghost, who) -> playable_sets' answer
         self.playable_cache: dict[tuple[tuple[str, ...], LaidOut, Ghost, Holder], tuple[tuple[str, ...], ...]] = {}
-        self.free_key: tuple[object, ...] = ()  # (built, swamp, blocked) of the last free-space set, by identity
-        self.free: set[str] = set()
-        #: the answers for that free-space set, by building (asked again and again within a turn)
-        self.free_sites: dict[str, tuple[tuple[str, ...], ...]] = {}
+        #: building_sites' last free spaces: (built, swamp, blocked) they were found for, by
+        #: identity (strong references keep the ids valid), the free spaces, and the answers
+        #: for them by building (asked again and again within a turn). One tuple, read once
+        #: per call: another game of the ruleset may replace it meanwhile (the web server's
+        #: bots think in worker threads, web/app.py)
+        self.free_memo: _FreeMemo | None = None
         #: (index, space) of every space, in sorted order of the spaces: a per-space value's
         #: spaces come out sorted without a sort
         self.by_name: tuple[tuple[int, str], ...] = tuple(sorted(enumerate(self.spaces), key=itemgetter(1)))
-        self.swamp_key: PerSpace | None = None  # the swamp value of the last swamp_spaces answer, by identity
-        self.swamp_answer: tuple[str, ...] = ()
+        #: (swamp value, swamp_spaces' answer) of the last call, the value by identity; one
+        #: tuple for the same reason as free_memo
+        self.swamp_memo: tuple[PerSpace | None, tuple[str, ...]] = (None, ())
         self.constants: dict[str, Any] = {
             name: rules.constant(name)
             for name in (
@@ -396,28 +409,26 @@ def building_sites(
     building and without a swamp tile and not in ``blocked`` (spaces drained this turn),
     in the building's shape (or on a connection of its ``site`` kind, for a Ponte)."""
     f = _facts(ctx)
-    key = f.free_key
-    if not (key and key[0] is built and key[1] is swamp and key[2] is blocked):
+    memo = f.free_memo
+    if memo is None or memo.built is not built or memo.swamp is not swamp or memo.blocked is not blocked:
         free: set[str] = set()
         for space, building_on, swamp_on in zip(f.spaces, built, swamp):
             if building_on is None and swamp_on is None:
                 free.add(space)
         if blocked:
             free.difference_update(blocked)
-        f.free_key, f.free = (built, swamp, blocked), free  # strong references: ids stay valid
-        f.free_sites = {}
-    found = f.free_sites.get(building)
+        memo = f.free_memo = _FreeMemo(built, swamp, blocked, free, {})
+    found = memo.sites.get(building)
     if found is not None:
         return found
-    free = f.free
     out = []
     for site in f.sites[building]:  # plain loops: issuperset would make a set of every site
         for space in site:
-            if space not in free:
+            if space not in memo.free:
                 break
         else:
             out.append(site)
-    found = f.free_sites[building] = tuple(out)
+    found = memo.sites[building] = tuple(out)
     return found
 
 
@@ -456,9 +467,10 @@ def per_space(ctx: Context, spaces: Sequence[str], values: Sequence[Any]) -> tup
 def swamp_spaces(ctx: Context, swamp: PerSpace) -> tuple[str, ...]:
     """The spaces a swamp tile lies on, sorted."""
     f = _facts(ctx)
-    if f.swamp_key is not swamp:
-        f.swamp_key, f.swamp_answer = swamp, tuple([space for i, space in f.by_name if swamp[i] is not None])
-    return f.swamp_answer
+    memo = f.swamp_memo
+    if memo[0] is not swamp:
+        memo = f.swamp_memo = (swamp, tuple([space for i, space in f.by_name if swamp[i] is not None]))
+    return memo[1]
 
 
 @P(example='placed(built, "palazzo")')
