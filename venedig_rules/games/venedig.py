@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, product
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..data.board import Track
 from ..effects.context import Context, RulesQuery
@@ -74,14 +74,22 @@ PerSpace = tuple[str | None, ...]
 
 
 # -- facts of the ruleset, computed once per ruleset ------------------------------------------
-class _FreeMemo(NamedTuple):
-    """building_sites' free spaces for one (built, swamp, blocked), and its answers by building."""
+class _FreeMemo:
+    """building_sites' free spaces for one (built, swamp, blocked), and its answers by
+    building. A plain class: a NamedTuple or dataclass compiles code when the module is
+    imported, which a game module is at every ruleset's first load."""
 
-    built: PerSpace
-    swamp: PerSpace
-    blocked: Sequence[str] | None
-    free: set[str]
-    sites: dict[str, tuple[tuple[str, ...], ...]]
+    __slots__ = ("blocked", "built", "free", "sites", "swamp")
+
+    def __init__(
+        self,
+        built: PerSpace,
+        swamp: PerSpace,
+        blocked: Sequence[str] | None,
+        free: set[str],
+        sites: dict[str, tuple[tuple[str, ...], ...]],
+    ):
+        self.built, self.swamp, self.blocked, self.free, self.sites = built, swamp, blocked, free, sites
 
 
 class _Facts:
