@@ -6,7 +6,7 @@ Which modules: ``compiled-modules`` in ``pyproject.toml``
 (``[tool.hatch.build.targets.wheel.hooks.custom]``), one path or glob a line, ``__init__.py``
 left out. The wheel keeps every ``.py`` file beside its compiled module (Python imports the
 compiled one first), so tracebacks, ``inspect`` and the doctests still find the source. A
-``.pxd`` file beside a module (``engine/machine.pxd``) makes the classes it names extension
+``.pxd`` file beside a module (``engine/run/machine.pxd``) makes the classes it names extension
 types with their attributes declared: Cython reads it, Python never does.
 
 The generated modules: each bundled ruleset's DSL compiled to Python source (which the

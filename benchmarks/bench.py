@@ -77,7 +77,7 @@ def by_number(rules, players: int, games: int) -> tuple[float, float]:
     """ms to number the ruleset's actions (``action_space``, once per ruleset), then
     actions/s of random playouts by number (``legal_action_ids`` -> ``apply_index``, the loop
     of the OpenSpiel and PettingZoo adapters)."""
-    from venedig_rules.engine.actions import action_space
+    from venedig_rules.engine.research.actions import action_space
 
     start = time.perf_counter()
     action_space(rules, players)

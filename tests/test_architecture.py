@@ -32,6 +32,16 @@ LAYERS = {
     "venedig_rules.__main__": 9,
 }
 
+#: The engine's floors, each a folder (its top modules, ``game``, ``ruleset``, ``loading``,
+#: ``startup``, lie in ``engine/`` itself): an engine module may import from its own floor
+#: and below.
+ENGINE_FLOORS = {
+    "venedig_rules.engine.run": 0,  # the machine, its events, states, notation, views, undo history
+    "venedig_rules.engine.seat": 1,  # a game's play as a record, and what a seat is told of it
+    "venedig_rules.engine.research": 2,  # sampling, observations, the action space
+    "venedig_rules.engine": 3,  # the Game, the Ruleset, loading
+}
+
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
@@ -44,10 +54,14 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
-def layer(module: str) -> int:
+def layer(module: str, layers: dict[str, int] = LAYERS) -> int:
     """The layer of the longest part name ``module`` starts with."""
-    best = max((name for name in LAYERS if module == name or module.startswith(name + ".")), key=len)
-    return LAYERS[best]
+    best = max((name for name in layers if module == name or module.startswith(name + ".")), key=len)
+    return layers[best]
+
+
+def in_engine(module: str) -> bool:
+    return module == "venedig_rules.engine" or module.startswith("venedig_rules.engine.")
 
 
 def imports(module: str, path: Path, known: set[str]) -> set[str]:
@@ -103,7 +117,23 @@ def test_imports_run_down_the_layers(module: str):
     assert upward == [], f"{module} (layer {layer(module)}) imports from above: {upward}"
 
 
+@pytest.mark.parametrize("module", sorted(m for m in modules() if in_engine(m)))
+def test_engine_imports_run_down_its_floors(module: str):
+    graph = import_graph()
+    floor = layer(module, ENGINE_FLOORS)
+    upward = [t for t in graph.successors(module) if in_engine(t) and layer(t, ENGINE_FLOORS) > floor]
+    assert upward == [], f"{module} (engine floor {floor}) imports from a floor above: {upward}"
+
+
+def test_the_engine_floors_are_its_folders():
+    """Every folder of the engine is a floor, and each floor holds modules."""
+    folders = {module_name(init.parent / "__init__.py") for init in (PACKAGE / "engine").glob("*/__init__.py")}
+    assert folders == set(ENGINE_FLOORS) - {"venedig_rules.engine"}
+    for floor in folders:
+        assert any(m.startswith(floor + ".") for m in modules()), f"{floor} holds no module"
+
+
 def test_each_folder_says_what_lives_there_and_what_it_may_import():
-    for init in PACKAGE.glob("*/__init__.py"):
+    for init in PACKAGE.glob("*/**/__init__.py"):
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
         assert "May import" in doc, f"{init.relative_to(PACKAGE.parent)} does not say what it may import"

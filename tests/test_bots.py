@@ -148,7 +148,7 @@ def test_a_searching_bot_is_handed_a_view_and_a_sampler_never_the_game():
 def _twins(seed: int) -> tuple[vr.Game, vr.Game, int] | None:
     """A position and a sample of it for the seat to move: two games the seat cannot tell
     apart, with different hidden cards."""
-    from venedig_rules.engine import sampling
+    from venedig_rules.engine.research import sampling
 
     game = vr.load(LAGOON).new_game(3, seed=seed)
     chooser = random.Random(seed)

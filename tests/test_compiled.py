@@ -111,7 +111,7 @@ def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_rules_a
         "tests/test_fuzz.py",
     ]
     code = (
-        "import sys, pytest, venedig_rules.engine.machine as m\n"
+        "import sys, pytest, venedig_rules.engine.run.machine as m\n"
         "assert 'site-packages' in m.__file__ and not m.__file__.endswith('.py'), m.__file__\n"
         f"sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', *{tests!r}]))\n"
     )
@@ -158,7 +158,7 @@ def _hook(tmp_path: Path):
     from hatchling.plugin.manager import PluginManager
 
     metadata = ProjectMetadata(str(ROOT), PluginManager())
-    config = {"compiled-modules": ["venedig_rules/engine/rng.py"]}
+    config = {"compiled-modules": ["venedig_rules/engine/run/rng.py"]}
     return _hatch_build().CompiledBuildHook(str(ROOT), config, None, metadata, str(tmp_path), "wheel")
 
 
@@ -205,7 +205,7 @@ def test_the_compiled_random_number_generator_gives_the_pure_ones_numbers(compil
     run as Python, for seeds of every width and sign and bounds up to 2**64."""
     source = ROOT / "venedig_rules" / "engine" / "rng.py"
     code = (
-        "import importlib.util, random, venedig_rules.engine.rng as c\n"
+        "import importlib.util, random, venedig_rules.engine.run.rng as c\n"
         "assert not c.__file__.endswith('.py'), c.__file__\n"
         f"spec = importlib.util.spec_from_file_location('pure_rng', {str(source)!r})\n"
         "p = importlib.util.module_from_spec(spec); spec.loader.exec_module(p)\n"

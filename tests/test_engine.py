@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import venedig_rules as vr
 from venedig_rules import RuleRuntimeError
 from venedig_rules.engine import SaveFileError
-from venedig_rules.engine.notation import Action, IllegalActionError
+from venedig_rules.engine.run.notation import Action, IllegalActionError
 
 ROOT = Path(__file__).resolve().parent.parent
 LAGOON = ROOT / "tests" / "rulesets" / "lagoon"
@@ -712,7 +712,7 @@ def test_a_clone_of_a_viewed_game_gives_the_views_of_a_fresh_game_however_either
 
 
 def test_a_clone_of_a_viewed_game_tells_only_its_new_events(rules, monkeypatch):
-    from venedig_rules.engine.wording import Wording
+    from venedig_rules.engine.seat.wording import Wording
 
     game, rng = finished(rules, 3, 34), random.Random(34)
     while game.is_over:
@@ -988,7 +988,7 @@ def test_the_machines_quick_pending_choice_is_the_dataclass_with_every_field():
     give what the constructor gives, and set every field the class declares."""
     import dataclasses
 
-    from venedig_rules.engine.machine import PendingChoice
+    from venedig_rules.engine.run.machine import PendingChoice
 
     values = (2, "place", (("a", "b"), ("c", "d")), True, "cells", True)
     quick = PendingChoice.at_once(*values)
@@ -1002,7 +1002,7 @@ def test_an_option_offered_again_gets_the_action_made_before_but_never_one_of_an
     """Decisions share the Action of an option offered before (speed), kept apart by player,
     label and the options' kind: ``1`` and ``True`` are equal in Python, yet ``p0 x(1)`` and
     ``p0 x(true)`` are different actions."""
-    from venedig_rules.engine import machine
+    from venedig_rules.engine.run import machine
 
     first = machine._actions(0, "x", ("a", "b"), False)
     again = machine._actions(0, "x", ("b", "c"), True)
@@ -1020,7 +1020,7 @@ def test_an_option_offered_again_gets_the_action_made_before_but_never_one_of_an
 
 
 def test_the_actions_kept_for_sharing_stay_bounded(monkeypatch):
-    from venedig_rules.engine import machine
+    from venedig_rules.engine.run import machine
 
     monkeypatch.setattr(machine, "MADE_MAX", 100)
     for n in range(250):
@@ -1050,7 +1050,7 @@ _ATOMS = st.one_of(st.integers(-3, 3), st.booleans(), st.sampled_from(["a", "b"]
 
 @given(st.lists(st.one_of(_ATOMS, st.lists(_ATOMS, max_size=3).map(tuple)), max_size=6))
 def test_the_plain_kind_of_options_is_their_one_type_of_words_numbers_or_lists_of_one(options):
-    from venedig_rules.engine import machine
+    from venedig_rules.engine.run import machine
 
     assert machine._plain_kind(options) == _plain_kind_by_definition(options)
     distinct = dict.fromkeys(options)  # as _options passes them (1 and True are one key)
@@ -1060,7 +1060,7 @@ def test_the_plain_kind_of_options_is_their_one_type_of_words_numbers_or_lists_o
 def test_an_item_param_is_frozen_once_per_ruleset_and_an_error_is_never_kept():
     """Machine.param keeps each (item, param, default) it answered for the ruleset's life;
     an unknown item fails every time, and a default that cannot be a key is answered anyway."""
-    from venedig_rules.engine.machine import Machine
+    from venedig_rules.engine.run.machine import Machine
 
     rules = vr.load("rialto")
     game = rules.new_game(2, 1)
@@ -1077,7 +1077,7 @@ def test_an_item_param_is_frozen_once_per_ruleset_and_an_error_is_never_kept():
 
 def test_new_games_start_from_equal_variables_that_are_never_one_dict():
     """The starting variables are made once per player count; each game gets its own dict."""
-    from venedig_rules.engine.machine import initial_state
+    from venedig_rules.engine.run.machine import initial_state
 
     rules = vr.load("rialto")
     a, b = initial_state(rules, 3, 1), initial_state(rules, 3, 2)
@@ -1105,7 +1105,7 @@ def _splitmix_below(state, n):
 def test_random_draws_are_splitmix64s_below_every_bound(state, n):
     """rng.below and rng.shuffled draw in 64-bit steps (C integers in the compiled build):
     the numbers of the plain definition, also for bounds where most draws are drawn again."""
-    from venedig_rules.engine import rng
+    from venedig_rules.engine.run import rng
 
     assert rng.below(state, n) == _splitmix_below(state, n)
     out, expected = list(range(12)), state

@@ -18,7 +18,7 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.cli import main
-from venedig_rules.engine.wording import Wording
+from venedig_rules.engine.seat.wording import Wording
 from venedig_rules.present.render import render_svg, render_view
 from venedig_rules.present.zones import SEPARATOR, TIMES, describe_value
 from venedig_rules.testing.pictures import hidden_ids, render_problems

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import venedig_rules as vr
 from venedig_rules import testing as kit
-from venedig_rules.engine.actions import PASS_ID, ActionSpaceError
+from venedig_rules.engine.research.actions import PASS_ID, ActionSpaceError
 from venedig_rules.errors import InvalidRulesError
 from venedig_rules.testing import api_test
 
@@ -167,7 +167,7 @@ def test_an_observation_has_the_declared_shape_and_shows_nothing_hidden(game):
 
 def test_an_observation_shows_the_seats_own_hand_but_only_the_size_of_others():
     game = rules(str(LAGOON)).new_game(2, seed=7)
-    from venedig_rules.engine.observation import observation_layout
+    from venedig_rules.engine.research.observation import observation_layout
 
     layout = observation_layout(game.rules, 2)
     hand = next(b for b in layout.blocks if b.name == "hand")

@@ -13,8 +13,8 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.effects.compile import freeze
-from venedig_rules.engine.machine import Machine, State
-from venedig_rules.engine.notation import IllegalActionError
+from venedig_rules.engine.run.machine import Machine, State
+from venedig_rules.engine.run.notation import IllegalActionError
 
 RULES = vr.load("rialto")
 GERMAN = vr.load("rialto", variants=["german_summary"])

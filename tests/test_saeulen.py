@@ -20,7 +20,7 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.effects.compile import freeze
-from venedig_rules.engine.notation import IllegalActionError
+from venedig_rules.engine.run.notation import IllegalActionError
 
 RULES = vr.load("saeulen")
 

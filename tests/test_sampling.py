@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import venedig_rules as vr
 from venedig_rules import testing as kit
-from venedig_rules.engine import sampling
+from venedig_rules.engine.research import sampling
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 GAMES = ["saeulen", "rialto", "venedig", str(LAGOON)]

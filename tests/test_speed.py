@@ -14,8 +14,8 @@ import pytest
 import venedig_rules as vr
 from venedig_rules.bots import ISMCTSBot, RandomBot, play_out
 from venedig_rules.engine.game import NotRecordedError
-from venedig_rules.engine.notation import IllegalActionError
 from venedig_rules.engine.reference import ReferenceGame
+from venedig_rules.engine.run.notation import IllegalActionError
 from venedig_rules.errors import GameArgumentError, RuleRuntimeError
 from venedig_rules.limits import MAX_INT, MAX_LIST, MAX_STEPS
 
@@ -99,7 +99,7 @@ def test_views_of_a_game_without_record_tell_no_events_and_so_read_none(monkeypa
     """The view of a game without record is its state only: the events it keeps are not
     redacted and told at every view (that made a simulation's views quadratic)."""
     from venedig_rules.bots import SeatViews
-    from venedig_rules.engine import seatview
+    from venedig_rules.engine.seat import seatview
 
     told = []
     monkeypatch.setattr(seatview, "redact_event", lambda *args: told.append(args))

@@ -181,8 +181,8 @@ def test_importing_and_loading_a_bundled_ruleset_needs_no_graph_schema_yaml_or_p
         "lark",
         "yaml",
         "venedig_rules.effects.flow",  # (the checks that only find mistakes)
-        "venedig_rules.engine.sampling",  # (what playing does not need)
-        "venedig_rules.engine.wording",
+        "venedig_rules.engine.research.sampling",  # (what playing does not need)
+        "venedig_rules.engine.seat.wording",
     )
     code = f"import sys, venedig_rules as vr; vr.load('venedig'); print([m for m in {unneeded} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT).stdout

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 import venedig_rules as vr
 from venedig_rules import testing
 from venedig_rules.cli import main
-from venedig_rules.engine import views
+from venedig_rules.engine.run import views
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 RULES = vr.load(LAGOON)
@@ -66,7 +66,7 @@ def test_a_view_that_leaks_hidden_data_is_reported(monkeypatch):
             for name, value in views.json_safe(values).items()
         }
 
-    monkeypatch.setattr("venedig_rules.engine.seatview.redact_state", no_redaction)
+    monkeypatch.setattr("venedig_rules.engine.seat.seatview.redact_state", no_redaction)
     report = testing.api_test(RULES, games=1)
     assert report.violation.check == "view" and "hidden" in report.violation.message
 

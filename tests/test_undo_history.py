@@ -1,5 +1,5 @@
 """The undo history keeps few states and makes the others again by replay
-(engine/undohistory.py): every undo must still give back exactly the game that was."""
+(engine/run/undohistory.py): every undo must still give back exactly the game that was."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.engine.reference import ReferenceGame
-from venedig_rules.engine.undohistory import CHECKPOINT, RECENT
+from venedig_rules.engine.run.undohistory import CHECKPOINT, RECENT
 
 BUNDLED = ["venedig", "saeulen", "rialto"]
 

@@ -17,8 +17,8 @@ import pytest
 
 import venedig_rules as vr
 from venedig_rules.effects.compile import freeze
-from venedig_rules.engine.machine import Machine, State
-from venedig_rules.engine.notation import IllegalActionError, parse_action
+from venedig_rules.engine.run.machine import Machine, State
+from venedig_rules.engine.run.notation import IllegalActionError, parse_action
 
 RULES = vr.load("venedig")
 PLAIN_TWO = vr.load("venedig", variants=["no_imaginary_player"])

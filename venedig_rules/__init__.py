@@ -17,8 +17,8 @@ from ._version import __version__
 from .data.reading import bundled, bundled_variants, rules_hash
 from .engine.game import Game, NotRecordedError, SaveFileError
 from .engine.loading import load, validate
-from .engine.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .engine.ruleset import Ruleset
+from .engine.run.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .errors import (
     CountError,
     DeclarationError,

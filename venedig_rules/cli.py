@@ -595,7 +595,7 @@ def _new_variant(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from .engine.wording import Wording
+    from .engine.seat.wording import Wording
     from .present.render import render_svg
 
     rules = _playable(args)

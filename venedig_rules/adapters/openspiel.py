@@ -50,12 +50,12 @@ except ImportError as exc:  # the core never imports this module
 
 from ..bots.evaluate import outcome
 from ..data.reading import bundled
-from ..engine.actions import action_space
 from ..engine.game import Game
 from ..engine.loading import load
-from ..engine.observation import observed
+from ..engine.research.actions import action_space
+from ..engine.research.observation import observed
 from ..engine.ruleset import Ruleset
-from ..engine.seatview import cursor
+from ..engine.seat.seatview import cursor
 
 #: The name OpenSpiel knows each bundled ruleset by.
 GAME_NAMES: dict[str, str] = {ruleset: f"venedig_rules_{ruleset}" for ruleset in bundled()}

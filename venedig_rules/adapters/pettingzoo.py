@@ -41,8 +41,8 @@ except ImportError as exc:  # the core never imports this module
 from ..bots.evaluate import outcome
 from ..engine.game import Game
 from ..engine.loading import load
-from ..engine.observation import observed
-from ..engine.seatview import cursor
+from ..engine.research.observation import observed
+from ..engine.seat.seatview import cursor
 
 
 def env(

@@ -23,10 +23,10 @@ from .ismcts import ISMCTSBot
 from .seat import NeedsSamples, Sampler, SamplingBot, decide, reads_view
 
 if TYPE_CHECKING:
-    from ..engine.events import Event
     from ..engine.game import Game, Position
-    from ..engine.notation import Action
-    from ..engine.views import GameView
+    from ..engine.run.events import Event
+    from ..engine.run.notation import Action
+    from ..engine.run.views import GameView
 
 
 __all__ = [

@@ -16,8 +16,8 @@ from .evaluate import margin, outcome
 from .seat import Sampler, only_action
 
 if TYPE_CHECKING:
-    from ..engine.notation import Action
-    from ..engine.views import GameView
+    from ..engine.run.notation import Action
+    from ..engine.run.views import GameView
 
 
 class GreedyBot:

@@ -29,8 +29,8 @@ from .seat import Sampler, only_action
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.notation import Action
-    from ..engine.views import GameView
+    from ..engine.run.notation import Action
+    from ..engine.run.views import GameView
 
 
 @dataclass

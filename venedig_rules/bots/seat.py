@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.notation import Action
-    from ..engine.views import GameView
+    from ..engine.run.notation import Action
+    from ..engine.run.views import GameView
 
 
 class Sampler:
@@ -43,7 +43,7 @@ class Sampler:
 
 class SamplingBot(Protocol):
     """A bot that looks ahead: it picks one of ``actions`` from ``view`` and from games
-    ``sample(seed)`` consistent with it (see :mod:`venedig_rules.engine.sampling`)."""
+    ``sample(seed)`` consistent with it (see :mod:`venedig_rules.engine.research.sampling`)."""
 
     def act(self, view: GameView, actions: list[Action]) -> Action: ...
 

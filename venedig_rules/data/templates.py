@@ -3,7 +3,7 @@
 A placeholder is ``{field}``, ``{field.N}`` (item N of a list field, from 0) or
 ``{field:format}`` / ``{field:format=arg}``; ``{{`` and ``}}`` stand for braces. Which
 fields and formats a template may use is checked when the ruleset loads
-(``data.texts``); filling one is the engine's (``engine.wording``).
+(``data.texts``); filling one is the engine's (``engine.seat.wording``).
 
 >>> t = parse_template("{player} lays out {cards:count} ({{{n}}})")
 >>> [p.field for p in t.placeholders], t.placeholders[1].format

@@ -1,4 +1,4 @@
-# The compiled build's declarations for context.py (see engine/machine.pxd).
+# The compiled build's declarations for context.py (see engine/run/machine.pxd).
 
 cdef class Ref:
     cdef public object ctx, index, name

@@ -5,8 +5,8 @@ May import: ``errors``, ``data``, ``effects``, ``games`` (never a client: presen
 
 from .game import Game, NotRecordedError, SaveFileError
 from .loading import load, validate
-from .notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .ruleset import Ruleset
+from .run.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 
 __all__ = [
     "Action",

@@ -28,17 +28,25 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
 from ..limits import MAX_SEED_BITS, SEED_BITS
-from .events import Event
-from .machine import Machine, Pending, State, initial_state
-from .notation import Action, ActionSyntaxError, IllegalActionError, has_number, parse_action, plain_action, same_value
-from .ruleset_base import RulesetBase
-from .undohistory import UndoHistory, UndoPoint
-from .views import GameView, json_safe
+from .run.events import Event
+from .run.machine import Machine, Pending, State, initial_state
+from .run.notation import (
+    Action,
+    ActionSyntaxError,
+    IllegalActionError,
+    has_number,
+    parse_action,
+    plain_action,
+    same_value,
+)
+from .run.ruleset_base import RulesetBase
+from .run.undohistory import UndoHistory, UndoPoint
+from .run.views import GameView, json_safe
 
 if TYPE_CHECKING:
-    from .actions import ActionSpace
-    from .decisions import DecisionDescription
-    from .tableundo import TableUndo
+    from .research.actions import ActionSpace
+    from .seat.decisions import DecisionDescription
+    from .seat.tableundo import TableUndo
 
 # Views, descriptions, refusals, table undo, sampling, numbering and observations are
 # imported where they are first used: a process that loads a ruleset and plays needs none
@@ -270,13 +278,13 @@ class Game:
                 raise self._not_recorded(
                     f"the events since {_shown(since)} in a view (ask view(p, since=game.position.events))"
                 )
-            from .seatview import build_view
+            from .seat.seatview import build_view
 
             # a game without record gives a state only: the types keep_events keeps are no seat's whole log
             view = build_view(self, seat, 0, compact=compact, lang=lang, names=names, events=False)
             view["cursor"] = since
             return view
-        from .seatview import build_view
+        from .seat.seatview import build_view
 
         return build_view(self, seat, since, compact=compact, lang=lang, names=names)
 
@@ -292,7 +300,7 @@ class Game:
         >>> game.decision(1) is None
         True
         """
-        from .decisions import describe
+        from .seat.decisions import describe
 
         return describe(self, player, lang, names)
 
@@ -306,7 +314,7 @@ class Game:
         >>> bool(game.can_undo(0)), game.can_undo(1).reason
         (True, 'p1 has not acted yet')
         """
-        from .tableundo import check
+        from .seat.tableundo import check
 
         return check(self, player)
 
@@ -392,7 +400,7 @@ class Game:
         text = str(action)
         if len(text) > 200 and all(len(str(a)) < len(text) for options in legal.values() for a in options):
             return f"{_short(text)} is not legal: it is {len(text)} characters long, longer than any legal action now"
-        from .refusal import why_illegal
+        from .seat.refusal import why_illegal
 
         return why_illegal(self, action)
 
@@ -423,17 +431,17 @@ class Game:
         other._actions = list(self._actions)
         other._history = self._history.copy()
         if "_seat_logs" in self.__dict__ or "_seat_logs_of_original" in self.__dict__:
-            from .seatview import follow_views  # the game has given views: the clone starts from them
+            from .seat.seatview import follow_views  # the game has given views: the clone starts from them
 
             follow_views(self, other)
         return other
 
-    # -- research (engine/sampling.py, engine/actions.py, engine/observation.py) ------------
+    # -- research (engine/research/: sampling, actions, observation) -----------------------
     def sample(self, player: int, seed: int) -> Game:
         """A new game consistent with everything ``player`` has seen: the same
         ``view(player)``, with what that seat cannot see (other hands, face-down items,
         deck order, others' secret commits, future chance) drawn anew from ``seed``. For
-        search; see :mod:`venedig_rules.engine.sampling` and docs/bots.md.
+        search; see :mod:`venedig_rules.engine.research.sampling` and docs/bots.md.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=7)
@@ -443,7 +451,7 @@ class Game:
         """
         if not self.record:
             raise self._not_recorded("a sample of what a seat cannot see (a sample follows the seat's events)")
-        from .sampling import sample
+        from .research.sampling import sample
 
         return sample(self, player, seed)
 
@@ -491,7 +499,7 @@ class Game:
         return self._space().decode(index, player, self.legal_actions(player))
 
     def _space(self) -> ActionSpace:
-        from .actions import action_space
+        from .research.actions import action_space
 
         return action_space(self.rules, self.players)
 
@@ -508,14 +516,14 @@ class Game:
 
     def observation(self, player: int) -> list[float]:
         """What ``player`` may see, as a flat list of numbers of ``rules.observation_shape``;
-        see :mod:`venedig_rules.engine.observation` and docs/research.md.
+        see :mod:`venedig_rules.engine.research.observation` and docs/research.md.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
         >>> (len(game.observation(0)),) == game.rules.observation_shape(2)
         True
         """
-        from .observation import observation
+        from .research.observation import observation
 
         return observation(self, player)
 
@@ -528,7 +536,7 @@ class Game:
         >>> json.loads(game.information_state_string(1)) == game.view(1)
         True
         """
-        from .observation import information_state_string
+        from .research.observation import information_state_string
 
         return information_state_string(self, player)
 

@@ -23,10 +23,10 @@ from typing import Any, NoReturn
 from ..effects.reference import WAIT, CallOp, ChooseOp, Code, Fn, combine, compile_program
 from ..effects.runtime import freeze
 from ..errors import Location, RuleRuntimeError
-from . import events
 from .game import Game
-from .machine import MAX_DEPTH, Frame, GameOver, Locals, Machine, PendingChoice, PendingCommits, State, _options
-from .ruleset_base import RulesetBase
+from .run import events
+from .run.machine import MAX_DEPTH, Frame, GameOver, Locals, Machine, PendingChoice, PendingCommits, State, _options
+from .run.ruleset_base import RulesetBase
 
 __all__ = ["ReferenceGame", "ReferenceMachine", "reference_codes"]
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .game import Game
-from .notation import Action, parse_action
-from .ruleset_base import RulesetBase
+from .run.notation import Action, parse_action
+from .run.ruleset_base import RulesetBase
 
 if TYPE_CHECKING:
-    from .actions import ActionSpace
+    from .research.actions import ActionSpace
 
 
 @dataclass(frozen=True)
@@ -79,14 +79,14 @@ class Ruleset(RulesetBase):
     def action_space(self, players: int) -> ActionSpace:
         """The integer actions at ``players`` players: an int (how many) that also holds
         their layout (``labels``) and ``encode``/``decode``; see
-        :mod:`venedig_rules.engine.actions` and docs/research.md.
+        :mod:`venedig_rules.engine.research.actions` and docs/research.md.
 
         >>> import venedig_rules as vr
         >>> space = vr.load("tests/rulesets/lagoon").action_space(3)
         >>> int(space), sorted(space.labels)
         (21, ['bid', 'claim', 'keep'])
         """
-        from .actions import action_space
+        from .research.actions import action_space
 
         return action_space(self, players)
 
@@ -113,6 +113,6 @@ class Ruleset(RulesetBase):
         >>> vr.load("tests/rulesets/lagoon").observation_shape(2)
         (175,)
         """
-        from .observation import observation_layout
+        from .research.observation import observation_layout
 
         return (observation_layout(self, players).size,)

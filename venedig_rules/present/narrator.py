@@ -1,7 +1,7 @@
 """The narrator: a game's events as a log of sentences, for the ``play`` command, golden
 playthroughs and any front end that prints a log.
 
-Every event has a sentence (``engine.wording``); a log shows the rule events and the
+Every event has a sentence (``engine.seat.wording``); a log shows the rule events and the
 players' choices, and with ``verbose`` also the state changes (``change`` and ``move``
 events: a card drawn, a variable set). Seats are ``p0``, ``p1``, ... or the names given.
 
@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..engine.wording import Wording
+from ..engine.seat.wording import Wording
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.ruleset_base import RulesetBase
+    from ..engine.run.ruleset_base import RulesetBase
 
 #: The event types that only record a change of the state (shown with ``verbose``).
 STATE_CHANGES = frozenset({"change", "move"})

@@ -2,7 +2,7 @@
 hidden values named as hidden.
 
 >>> import venedig_rules as vr
->>> from venedig_rules.engine.wording import Wording
+>>> from venedig_rules.engine.seat.wording import Wording
 >>> game = vr.load("venedig").new_game(players=3, seed=7)
 >>> lines = position_lines(Wording(game.rules), game.view(1))
 >>> [line for line in lines if "hand" in line]
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..engine.views import is_redacted
-from ..engine.wording import NUMBER, Wording
+from ..engine.run.views import is_redacted
+from ..engine.seat.wording import NUMBER, Wording
 
 
 def position_lines(wording: Wording, view: Mapping[str, Any]) -> list[str]:

@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..data.layout import Layout, ShowLayout, along, border, show_entry
-from ..engine.wording import Wording
+from ..engine.seat.wording import Wording
 from .svg import PLAYER_DEFAULT, color, element, number, points, readable_on, spare_color, text
 from .zones import Zones, describe_value
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.ruleset_base import RulesetBase
+    from ..engine.run.ruleset_base import RulesetBase
 
 #: Pixels per board unit, bounded so small boards stay legible and large ones fit a screen.
 SCALE_RANGE = (28.0, 60.0)

@@ -28,7 +28,7 @@ from .position import position_lines
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.notation import Action
+    from ..engine.run.notation import Action
 
 HELP = """  a number picks that option, and so does its action (drain(f11)); any other text
   shows the options containing it (one alone is picked)

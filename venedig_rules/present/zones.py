@@ -6,7 +6,7 @@ their shape ("3 hidden").
 Every word comes from the ruleset's texts (``texts.yaml``) in the view's language:
 
 >>> import venedig_rules as vr
->>> from venedig_rules.engine.wording import Wording
+>>> from venedig_rules.engine.seat.wording import Wording
 >>> wording = Wording(vr.load("venedig"))
 >>> describe_value(wording, ["casa_card", "ponte_card"]), describe_value(wording, {"hidden": 3})
 ('Casa card; Ponte card', '3 hidden items')
@@ -21,8 +21,8 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..engine.views import is_redacted
-from ..engine.wording import NUMBER, PLAYER, TEXT, Wording
+from ..engine.run.views import is_redacted
+from ..engine.seat.wording import NUMBER, PLAYER, TEXT, Wording
 from .svg import element, text
 
 if TYPE_CHECKING:

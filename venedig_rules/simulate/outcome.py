@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.ruleset_base import RulesetBase
+    from ..engine.run.ruleset_base import RulesetBase
 
 #: The end of a game that ran out of ``flow.max_actions`` before it was over.
 UNFINISHED = "unfinished (max_actions reached)"

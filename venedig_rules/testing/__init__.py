@@ -38,11 +38,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.actions import ActionSpaceError, action_space
 from ..engine.game import Game
-from ..engine.machine import PendingChoice, PendingCommits
-from ..engine.notation import Action, IllegalActionError, sort_key
-from ..engine.seatview import cursor
+from ..engine.research.actions import ActionSpaceError, action_space
+from ..engine.run.machine import PendingChoice, PendingCommits
+from ..engine.run.notation import Action, IllegalActionError, sort_key
+from ..engine.seat.seatview import cursor
 from .describing import decision_problem, log_problem, view_problem
 from .pictures import layout_problems, render_problems
 
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from hypothesis.strategies import DrawFn, SearchStrategy
 
     from ..engine.ruleset import Ruleset
-    from ..engine.views import GameView
+    from ..engine.run.views import GameView
 
 #: The expensive checks (save round trip, every legal action applied, whole event logs) run at
 #: steps 1, 2, 4, 8, ..., every ``CHECKPOINT_EVERY``-th step, and at the end.

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..data.valuetypes import ID_KINDS, Ids, ValueType, fits, resolve
-from ..engine.decisions import option_texts
-from ..engine.decisions import waiting as waiting_for
-from ..engine.seatview import cursor
-from ..engine.wording import Wording, language_codes, tables
+from ..engine.seat.decisions import option_texts
+from ..engine.seat.decisions import waiting as waiting_for
+from ..engine.seat.seatview import cursor
+from ..engine.seat.wording import Wording, language_codes, tables
 from ..present.narrator import Narrator, is_state_change
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from ..present.render import render_svg
 
 if TYPE_CHECKING:
     from ..engine.game import Game
-    from ..engine.ruleset_base import RulesetBase
+    from ..engine.run.ruleset_base import RulesetBase
 
 #: The corners of a space's outline, by its shape.
 CORNERS = {"square": 4, "hex": 6}

@@ -25,7 +25,7 @@ from ..present.narrator import Narrator
 
 if TYPE_CHECKING:
     from ..engine.ruleset import Ruleset
-    from ..engine.ruleset_base import RulesetBase
+    from ..engine.run.ruleset_base import RulesetBase
 
 _HEADER = re.compile(r"# venedig-rules playthrough: (\S+), (\d+) players, seed (-?\d+)")
 

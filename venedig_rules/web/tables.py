@@ -30,9 +30,9 @@ from typing import Any
 from ..bots import Bot, SeatViews, bot_names, make_bot
 from ..data.texts import languages
 from ..engine.game import Game
-from ..engine.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from ..engine.ruleset import Ruleset
-from ..engine.views import GameView
+from ..engine.run.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
+from ..engine.run.views import GameView
 from ..present.render import render_view
 from .catalog import Catalog, GameKey
 from .refusals import BadRequest, Conflict, Forbidden

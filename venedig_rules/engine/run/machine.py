@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..effects.compile import Function, Generated
-from ..effects.context import CallRequestLike, Ref
-from ..effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int
-from ..errors import Location, RuleRuntimeError
-from ..limits import MAX_CALL_DEPTH, MAX_INT, MAX_STEPS
+from ...effects.compile import Function, Generated
+from ...effects.context import CallRequestLike, Ref
+from ...effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int
+from ...errors import Location, RuleRuntimeError
+from ...limits import MAX_CALL_DEPTH, MAX_INT, MAX_STEPS
 from . import events
 from . import rng as rnglib
 from .events import ChangeEvent, Event, MoveEvent, RulesetEvent

@@ -4,7 +4,7 @@ The engine's own kinds and their fields are declared here, once; a ruleset adds 
 its own (``narrate("claim", ...)``, sentences in ``game.yaml`` ``events:``). An event's
 keys come in the order given here: saves, golden playthroughs and clients see that order.
 A player's view holds JSON-safe copies (lists for tuples), with hidden values redacted
-(see :mod:`~venedig_rules.engine.views`). The constructors below build each kind; the
+(see :mod:`~venedig_rules.engine.run.views`). The constructors below build each kind; the
 machine uses them for the events of a decision and the end, and builds the ones that come
 at every step (``change``, ``move``, a ruleset's) in place, typed by the same TypedDicts.
 

@@ -22,13 +22,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..data.templates import Placeholder, Template
-from ..data.texts import NAMED, Declarations, Language, Name, declarations, languages
-from ..data.valuetypes import ANY, ID_KINDS, Ids, ValueType, resolve
-from .views import is_redacted
+from ...data.templates import Placeholder, Template
+from ...data.texts import NAMED, Declarations, Language, Name, declarations, languages
+from ...data.valuetypes import ANY, ID_KINDS, Ids, ValueType, resolve
+from ..run.views import is_redacted
 
 if TYPE_CHECKING:
-    from .ruleset_base import RulesetBase
+    from ..run.ruleset_base import RulesetBase
 
 PLAYER = ValueType("player")
 NUMBER = ValueType("number")

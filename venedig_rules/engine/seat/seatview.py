@@ -25,10 +25,9 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import GameArgumentError
-from .decisions import prompt, waiting
-from .machine import PendingCommits
-from .views import (
+from ...errors import GameArgumentError
+from ..run.machine import PendingCommits
+from ..run.views import (
     SPECTATOR,
     DecisionView,
     GameView,
@@ -38,10 +37,11 @@ from .views import (
     redact_event,
     redact_state,
 )
+from .decisions import prompt, waiting
 from .wording import Wording
 
 if TYPE_CHECKING:
-    from .events import Event
+    from ..run.events import Event
     from .played import PlayedGame
 
 

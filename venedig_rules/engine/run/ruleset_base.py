@@ -15,11 +15,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..data.board import Board, grid_spaces
-from ..data.yamlsource import PositionMap
-from ..effects import Compiled, Generated
-from ..effects.compile import freeze as _freeze
-from ..errors import RuleRuntimeError, VenedigError, did_you_mean
+from ...data.board import Board, grid_spaces
+from ...data.yamlsource import PositionMap
+from ...effects import Compiled, Generated
+from ...effects.compile import freeze as _freeze
+from ...errors import RuleRuntimeError, VenedigError, did_you_mean
 
 #: ``item_param`` without a default: the declared one.
 _DECLARED = object()

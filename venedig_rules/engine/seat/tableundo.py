@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .views import redact_event, visible
+from ..run.views import redact_event, visible
 from .wording import Wording
 
 if TYPE_CHECKING:

@@ -30,14 +30,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..data.yamlsource import pointer
-from ..effects.compile import freeze
-from ..errors import RuleRuntimeError, VenedigError
-from .machine import Machine, initial_state
-from .notation import PASS, Action
+from ...data.yamlsource import pointer
+from ...effects.compile import freeze
+from ...errors import RuleRuntimeError, VenedigError
+from ..run.machine import Machine, initial_state
+from ..run.notation import PASS, Action
 
 if TYPE_CHECKING:
-    from .ruleset_base import RulesetBase
+    from ..run.ruleset_base import RulesetBase
 
 #: The number of ``pass`` (declining an optional decision), whatever its label.
 PASS_ID = 0

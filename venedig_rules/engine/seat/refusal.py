@@ -19,7 +19,7 @@ import difflib
 from typing import TYPE_CHECKING
 
 from .decisions import prompt, waiting
-from .notation import PASS, Action
+from ..run.notation import PASS, Action
 from .wording import Wording
 
 if TYPE_CHECKING:

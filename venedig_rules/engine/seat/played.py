@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .events import Event
-    from .machine import State
-    from .notation import Action
-    from .ruleset_base import RulesetBase
-    from .undohistory import UndoPoint
-    from .views import GameView
+    from ..run.events import Event
+    from ..run.machine import State
+    from ..run.notation import Action
+    from ..run.ruleset_base import RulesetBase
+    from ..run.undohistory import UndoPoint
+    from ..run.views import GameView
 
 
 class PlayedGame(Protocol):

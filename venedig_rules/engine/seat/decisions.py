@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict
 
-from ..data.valuetypes import ANY
-from .machine import PendingChoice, PendingCommits
-from .notation import PASS, Action, value_text
-from .views import Waiting
+from ...data.valuetypes import ANY
+from ..run.machine import PendingChoice, PendingCommits
+from ..run.notation import PASS, Action, value_text
+from ..run.views import Waiting
 from .wording import PLAYER, RefView, Typed, Wording
 
 if TYPE_CHECKING:

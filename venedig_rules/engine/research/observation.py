@@ -39,12 +39,12 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
-from .machine import Machine, State, initial_state
+from ..run.machine import Machine, State, initial_state
 
 if TYPE_CHECKING:
-    from .events import Event
-    from .ruleset_base import RulesetBase
-    from .views import GameView
+    from ..run.events import Event
+    from ..run.ruleset_base import RulesetBase
+    from ..run.views import GameView
 
 
 class Game(Protocol):

@@ -44,15 +44,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
-from ..errors import RuleRuntimeError
-from . import rng as rnglib
-from .machine import Frame, Machine, PendingChoice, PendingCommits, State, initial_state
-from .seatview import forget_views
-from .undohistory import UndoHistory
+from ...errors import RuleRuntimeError
+from ..run import rng as rnglib
+from ..run.machine import Frame, Machine, PendingChoice, PendingCommits, State, initial_state
+from ..run.undohistory import UndoHistory
+from ..seat.seatview import forget_views
 
 if TYPE_CHECKING:
-    from .events import Event
-    from .ruleset_base import RulesetBase
+    from ..run.events import Event
+    from ..run.ruleset_base import RulesetBase
 
 
 class Game(Protocol):

@@ -18,8 +18,8 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from ..errors import VenedigError
-from ..limits import MAX_ACTION_DEPTH, MAX_ACTION_DIGITS, MAX_ACTION_TEXT
+from ...errors import VenedigError
+from ...limits import MAX_ACTION_DEPTH, MAX_ACTION_DIGITS, MAX_ACTION_TEXT
 
 _WORD = re.compile(r"[A-Za-z0-9_.#:-]+")
 _ACTION = re.compile(r"p(\d+) ([a-z][a-z0-9_]*)(?:\((.*)\))?")
@@ -115,7 +115,7 @@ def parse_action(text: str) -> Action:
     >>> parse_action("p0 pay(" + "9" * 5000 + ")")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    venedig_rules.engine.notation.ActionSyntaxError: 'p0 pay(9...9)': a number of 5000 digits; expected at most 1000
+    venedig_rules.engine.run.notation.ActionSyntaxError: 'p0 pay(9...9)': a number of 5000 digits; expected at most 1000
     """
     if not isinstance(text, str):
         raise ActionSyntaxError(f"{_shown(text)} is not an action text; expected a string like 'p1 drain(c4)'")
@@ -201,7 +201,7 @@ def plain_action(action: Action) -> Action:
     >>> plain_action(Action(0.0, "steal", 1))
     Traceback (most recent call last):
     ...
-    venedig_rules.engine.notation.IllegalActionError: the player of an action is a seat number (0, 1, ...), not 0.0
+    venedig_rules.engine.run.notation.IllegalActionError: the player of an action is a seat number (0, 1, ...), not 0.0
     """
     player, name, value = action
     if not isinstance(player, int) or isinstance(player, bool):

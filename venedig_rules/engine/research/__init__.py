@@ -1,0 +1,7 @@
+"""The engine's floor for search and learning: games one seat cannot tell from the real one
+(``sampling``), observations as numbers and information-state strings (``observation``)
+and the numbered action space (``actions``).
+
+May import: ``errors``, ``limits``, ``data``, ``effects``, the engine's ``run`` and ``seat``
+floors (never the engine's top modules).
+"""
