@@ -18,8 +18,8 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING
 
-from .decisions import prompt, waiting
 from ..run.notation import PASS, Action
+from .decisions import prompt, waiting
 from .wording import Wording
 
 if TYPE_CHECKING:
