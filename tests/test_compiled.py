@@ -203,7 +203,7 @@ def test_a_failed_compile_falls_back_to_the_pure_wheel_unless_compiling_is_requi
 def test_the_compiled_random_number_generator_gives_the_pure_ones_numbers(compiled_python: Path, tmp_path: Path):
     """rng.pxd runs SplitMix64 on 64-bit C integers: the same states and numbers as rng.py
     run as Python, for seeds of every width and sign and bounds up to 2**64."""
-    source = ROOT / "venedig_rules" / "engine" / "rng.py"
+    source = ROOT / "venedig_rules" / "engine" / "run" / "rng.py"
     code = (
         "import importlib.util, random, venedig_rules.engine.run.rng as c\n"
         "assert not c.__file__.endswith('.py'), c.__file__\n"
