@@ -1,9 +1,10 @@
 """The reference interpreter: the DSL compiled to closures and instructions, as the engine
-ran it before it compiled whole programs to Python source (:mod:`.compile`).
+ran it before it compiled whole programs to Python source (:mod:`venedig_rules.effects.compile`).
 
 Tests run every bundled ruleset through both and compare every state, so the generated
 code keeps the meaning this simpler interpreter gives the DSL. Nothing in the engine
-uses it; :mod:`venedig_rules.engine.reference` is the machine that runs it.
+uses it (it lives with the tests, out of the package); :mod:`reference.machine` is the machine
+that runs it.
 
 Expressions become Python closures ``f(L, C)`` (``L`` the frame's local names, ``C`` the
 running game); statements that may stop at a decision (a ``choose``, a procedure, a
@@ -22,8 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..errors import RuleRuntimeError
-from .check import (
+from venedig_rules.effects.check import (
     ConstantValue,
     LocalName,
     PerIndex,
@@ -34,8 +34,8 @@ from .check import (
     RulesetId,
     StateVar,
 )
-from .context import Ref
-from .parse import (
+from venedig_rules.effects.context import Ref
+from venedig_rules.effects.parse import (
     Assign,
     BinOp,
     Block,
@@ -55,12 +55,13 @@ from .parse import (
     Repeat,
     Unary,
 )
-from .runtime import ARITH as _ARITH
-from .runtime import RULE_FAILURES, freeze
-from .runtime import item as _item
-from .runtime import loop_items as _loop_items
-from .runtime import number as _number
-from .runtime import repeat_count as _repeat_count
+from venedig_rules.effects.runtime import ARITH as _ARITH
+from venedig_rules.effects.runtime import RULE_FAILURES, freeze
+from venedig_rules.effects.runtime import item as _item
+from venedig_rules.effects.runtime import loop_items as _loop_items
+from venedig_rules.effects.runtime import number as _number
+from venedig_rules.effects.runtime import repeat_count as _repeat_count
+from venedig_rules.errors import RuleRuntimeError
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
