@@ -38,7 +38,6 @@ from .check import Checked, LocalName, PrimitiveCall, ProcedureCall, Resolution,
 from .parse import (
     Assign,
     BinOp,
-    Break,
     Call,
     Choose,
     Const,
@@ -54,6 +53,7 @@ from .parse import (
     Repeat,
     Unary,
 )
+from .visitor import NodeVisitor
 
 #: Every seat sees it.
 ALL = None
@@ -166,9 +166,11 @@ class FlowScope:
     stored: dict[str, set[str]] = field(default_factory=dict)  # state variable -> secret decisions written to it
 
 
-class _Flow:
+class _Flow(NodeVisitor):
     """One program's flow analysis; procedures are analysed at each call with the
-    arguments' secrets (a call already under way with the same secrets is not followed again)."""
+    arguments' secrets (a call already under way with the same secrets is not followed again).
+    Statements are visited with the locals' secrets and those of the branch they stand in
+    (``pc``); expressions with the locals' secrets, giving their value's."""
 
     def __init__(
         self,
@@ -229,42 +231,47 @@ class _Flow:
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body: Iterable[Node], env: _Env, pc: Taint) -> None:
+        """Follow statements; ``pc`` holds the secrets deciding whether they run at all."""
         for stmt in body:
-            self.statement(stmt, env, pc)
+            self.visit(stmt, env, pc)
 
-    def statement(self, node: Node, env: _Env, pc: Taint) -> None:
-        if isinstance(node, Let):
-            value = self.top(node.value, env, pc)
-            env.taint[node.name] = _then(_union(value, pc), f"let {node.name} at {self.at(node)}")
-            if isinstance(node.value, Choose) or self.is_none_public(node.value, env):
-                env.none_public.add(node.name)
-            else:
-                env.none_public.discard(node.name)
-            self.result = env.taint[node.name]
-        elif isinstance(node, ExprStmt):
-            self.result = _union(self.top(node.expr, env, pc), pc)
-        elif isinstance(node, Assign):
-            self.assign(node, env, pc)
-        elif isinstance(node, If):
-            cond = self.expr(node.cond, env)
-            inner = _union(pc, _then(cond, f"the condition at {self.at(node.cond)}"))
-            then_env = env.copy()
-            self.block(node.then.body, then_env, inner)
-            else_env = env.copy()
-            if node.orelse is not None:
-                self.block(node.orelse.body, else_env, inner)
-            then_env.merge(else_env)
-            env.taint, env.none_public = then_env.taint, then_env.none_public
-        elif isinstance(node, For):
-            items = self.expr(node.iterable, env)
-            walks = {} if self.is_state(node.iterable) else items
-            inner = _union(pc, _then(self.index_taint(node.iterable, env, walks), f"the loop at {self.at(node)}"))
-            self.loop(node.body.body, env, inner, (node.var, _then(_union(items, pc), f"for {node.var}")))
-        elif isinstance(node, Repeat):
-            count = self.expr(node.count, env)
-            self.loop(node.body.body, env, _union(pc, _then(count, f"the repeat count at {self.at(node)}")), None)
-        elif isinstance(node, Break):
-            pass
+    def visit_Let(self, node: Let, env: _Env, pc: Taint) -> None:
+        value = self.top(node.value, env, pc)
+        env.taint[node.name] = _then(_union(value, pc), f"let {node.name} at {self.at(node)}")
+        if isinstance(node.value, Choose) or self.is_none_public(node.value, env):
+            env.none_public.add(node.name)
+        else:
+            env.none_public.discard(node.name)
+        self.result = env.taint[node.name]
+
+    def visit_ExprStmt(self, node: ExprStmt, env: _Env, pc: Taint) -> None:
+        self.result = _union(self.top(node.expr, env, pc), pc)
+
+    def visit_If(self, node: If, env: _Env, pc: Taint) -> None:
+        cond = self.expr(node.cond, env)
+        inner = _union(pc, _then(cond, f"the condition at {self.at(node.cond)}"))
+        then_env = env.copy()
+        self.block(node.then.body, then_env, inner)
+        else_env = env.copy()
+        if node.orelse is not None:
+            self.block(node.orelse.body, else_env, inner)
+        then_env.merge(else_env)
+        env.taint, env.none_public = then_env.taint, then_env.none_public
+
+    def visit_For(self, node: For, env: _Env, pc: Taint) -> None:
+        items = self.expr(node.iterable, env)
+        walks = {} if self.is_state(node.iterable) else items
+        inner = _union(pc, _then(self.index_taint(node.iterable, env, walks), f"the loop at {self.at(node)}"))
+        self.loop(node.body.body, env, inner, (node.var, _then(_union(items, pc), f"for {node.var}")))
+
+    def visit_Repeat(self, node: Repeat, env: _Env, pc: Taint) -> None:
+        count = self.expr(node.count, env)
+        self.loop(node.body.body, env, _union(pc, _then(count, f"the repeat count at {self.at(node)}")), None)
+
+    def generic_visit(self, node: Node, *args: Any) -> Taint:
+        """A ``break`` (no flow), a decision inside an expression (the checker refuses it),
+        a constant: no secret."""
+        return {}
 
     def index_taint(self, iterable: Node, env: _Env, walks: Taint) -> Taint:
         """The secrets deciding how often a loop over ``iterable`` runs: a state variable's
@@ -286,7 +293,7 @@ class _Flow:
             if {n: set(t) for n, t in env.taint.items()} == before:
                 break
 
-    def assign(self, node: Assign, env: _Env, pc: Taint) -> None:
+    def visit_Assign(self, node: Assign, env: _Env, pc: Taint) -> None:
         value = _union(self.expr(node.value, env), pc)
         what = self.resolved.get(id(node))
         if isinstance(what, LocalName):
@@ -337,34 +344,40 @@ class _Flow:
         return {}
 
     def expr(self, node: Node, env: _Env) -> Taint:
-        if isinstance(node, Const):
-            return {}
-        if isinstance(node, Name):
-            what = self.resolved.get(id(node))
-            if isinstance(what, LocalName):
-                return env.taint.get(node.name, {})
-            if isinstance(what, StateVar):
-                return self.source(node.name, None, node)
-            return {}
-        if isinstance(node, Index):
-            index = self.expr(node.index, env)
-            if self.is_state(node):
-                assert isinstance(node.base, Name)
-                return _union(self.source(node.base.name, node.index, node), index)
-            return _union(self.expr(node.base, env), index)
-        if isinstance(node, ListExpr):
-            return _union(*(self.expr(i, env) for i in node.items))
-        if isinstance(node, Unary):
-            return self.expr(node.operand, env)
-        if isinstance(node, BinOp):
-            if node.op in ("==", "!="):
-                for a, b in ((node.left, node.right), (node.right, node.left)):
-                    if isinstance(b, Const) and b.value is None and self.is_none_public(a, env):
-                        return self.index_taint(a, env, {}) if isinstance(a, Index) else {}
-            return _union(self.expr(node.left, env), self.expr(node.right, env))
-        if isinstance(node, Call):
-            return self.call(node, env, {})
+        """The secrets of an expression's value."""
+        taint: Taint = self.visit(node, env)
+        return taint
+
+    def visit_Name(self, node: Name, env: _Env) -> Taint:
+        what = self.resolved.get(id(node))
+        if isinstance(what, LocalName):
+            return env.taint.get(node.name, {})
+        if isinstance(what, StateVar):
+            return self.source(node.name, None, node)
         return {}
+
+    def visit_Index(self, node: Index, env: _Env) -> Taint:
+        index = self.expr(node.index, env)
+        if self.is_state(node):
+            assert isinstance(node.base, Name)
+            return _union(self.source(node.base.name, node.index, node), index)
+        return _union(self.expr(node.base, env), index)
+
+    def visit_ListExpr(self, node: ListExpr, env: _Env) -> Taint:
+        return _union(*(self.expr(i, env) for i in node.items))
+
+    def visit_Unary(self, node: Unary, env: _Env) -> Taint:
+        return self.expr(node.operand, env)
+
+    def visit_BinOp(self, node: BinOp, env: _Env) -> Taint:
+        if node.op in ("==", "!="):
+            for a, b in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(b, Const) and b.value is None and self.is_none_public(a, env):
+                    return self.index_taint(a, env, {}) if isinstance(a, Index) else {}
+        return _union(self.expr(node.left, env), self.expr(node.right, env))
+
+    def visit_Call(self, node: Call, env: _Env) -> Taint:
+        return self.call(node, env, {})
 
     def call(self, node: Call, env: _Env, pc: Taint) -> Taint:
         what = self.resolved.get(id(node))
