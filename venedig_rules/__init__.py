@@ -22,6 +22,7 @@ from .engine.ruleset import Ruleset
 from .errors import (
     CountError,
     DeclarationError,
+    DslCompileError,
     DslError,
     DslLeakError,
     DslLimitError,
@@ -52,6 +53,7 @@ __all__ = [
     "ActionSyntaxError",
     "CountError",
     "DeclarationError",
+    "DslCompileError",
     "DslError",
     "DslLeakError",
     "DslLimitError",

@@ -27,7 +27,7 @@ from ..errors import (
 )
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
 from .check import Checked, Problem, ProcInfo, Resolution, Scope, VarInfo, check
-from .compile import CheckedProgram, Generated, Kind, generate
+from .compile import CheckedProgram, Generated, Kind, Locator, generate
 from .parse import Choose, DslParseError, ExprStmt, Program, parse, walk
 from .parse import caret as _caret
 from .registry import CORE, Registry
@@ -98,6 +98,8 @@ class Compiled:
     _revealed: frozenset[str] | None = field(default=None, repr=False)
     _flow: Callable[[], frozenset[str]] | None = field(default=None, repr=False, compare=False)
     _generated: Generated | None = field(default=None, repr=False, compare=False)
+    #: Where a program's offset is in the rule files (what locates a compile error).
+    _locate: Locator | None = field(default=None, repr=False, compare=False)
 
     def generated(self, key: str | None = None) -> Generated:
         """The programs compiled to Python functions (once; shared by every load of the same
@@ -110,6 +112,7 @@ class Compiled:
                 self.item_code,
                 self.rules_by_when,
                 key,
+                self._locate,
             )
         return self._generated
 
@@ -171,7 +174,7 @@ def compile_ruleset(
         errors += check_declarations(programs, data, positions)
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
-    compiled = Compiled(registry=registry)
+    compiled = Compiled(registry=registry, _locate=positions.in_scalar)
     base = _base_scope(data, compiled)
     reads = None
     if not trusted:
