@@ -32,28 +32,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .check import Checked, LocalName, PrimitiveCall, ProcedureCall, Resolution, Scope, StateVar, check
-from .parse import (
-    Assign,
-    BinOp,
-    Call,
-    Choose,
-    Const,
-    ExprStmt,
-    For,
-    If,
-    Index,
-    Let,
-    ListExpr,
-    Name,
-    Node,
-    Program,
-    Repeat,
-    Unary,
-)
+from .parse import Call, Choose, Const, Index, ListExpr, Name
+from .registry import Primitive
 from .visitor import NodeVisitor
+
+if TYPE_CHECKING:
+    # only annotations name these
+    from .parse import Assign, BinOp, ExprStmt, For, If, Let, Node, Program, Repeat, Unary
 
 #: Every seat sees it.
 ALL = None
@@ -164,6 +152,19 @@ class FlowScope:
     item_results: dict[str, Taint] = field(default_factory=dict)  # item code field -> its value's secrets
     done: dict[Any, Taint] = field(default_factory=dict)  # (procedure, arguments' and pc's secrets) -> value
     stored: dict[str, set[str]] = field(default_factory=dict)  # state variable -> secret decisions written to it
+
+
+class _Use(NamedTuple):
+    """A call of a primitive being followed: the call, the primitive, the secrets of its
+    arguments (in order) and of its keyword arguments, the locals' secrets, and the
+    secrets deciding whether the call runs at all (``pc``)."""
+
+    node: Call
+    primitive: Primitive
+    args: list[Taint]
+    kwargs: dict[str, Taint]
+    env: _Env
+    pc: Taint
 
 
 class _Flow(NodeVisitor):
@@ -391,52 +392,83 @@ class _Flow(NodeVisitor):
             self.index_taint(a, env, {}) if p.name in shape and self.is_state(a) else self.expr(a, env)
             for a, p in zip(node.args, prim.params + (prim.params[-1:] * len(node.args) if prim.params else ()))
         ]
-        kwargs = {k: self.expr(v, env) for k, v in node.kwargs}
+        use = _Use(node, prim, args, {k: self.expr(v, env) for k, v in node.kwargs}, env, pc)
+        special = _CORE_FLOWS.get(prim.name)
+        found = special(self, use) if special is not None else None
+        return found if found is not None else self.primitive(use)
+
+    # -- the core primitives whose flow is their own: None when a call is not of that form ------
+    def declassify(self, use: _Use) -> Taint:
+        node = use.node
+        why = node.args[1] if len(node.args) > 1 else None
+        if not (isinstance(why, Const) and isinstance(why.value, str) and why.value.strip()):
+            self.leaks.append(
+                Leak(self.home, node.pos, "declassify() needs the rulebook sentence that shows the value, as text")
+            )
+        else:
+            self.revealed.append(Revealed(why.value, tuple(use.args[0]) if use.args else ()))
+        return {}
+
+    def count(self, use: _Use) -> Taint | None:
+        # a state variable's size is public: only which one an index picks may be secret
+        args = use.node.args
+        if not (args and self.is_state(args[0])):
+            return None
+        return self.expr(args[0].index, use.env) if isinstance(args[0], Index) else {}
+
+    def event(self, use: _Use) -> Taint:
+        node = use.node
+        to = dict(node.kwargs).get("to")
+        audience = ALL if to is None or isinstance(to, ListExpr) else frozenset({self.seat(to)})
+        kind = node.args[0].value if node.args and isinstance(node.args[0], Const) else "?"
+        self.sink(node, use.pc, ALL, f'whether event "{kind}" happens')
+        for (key, _), t in zip(node.kwargs, use.kwargs.values()):
+            if key != "to":
+                self.sink(node, t, audience, f'field {key!r} of event "{kind}"')
+        return {}
+
+    def move(self, use: _Use) -> Taint | None:
+        node = use.node
+        if len(node.args) != 3:
+            return None
+        src, dst = node.args[1], node.args[2]
+        self.sink(node, use.pc, ALL, "whether move() happens")
+        item = {s: p for s, p in use.args[0].items() if not self.from_zone(s, src)}
+        a, b = self.zone_audience(src), self.zone_audience(dst)
+        audience = ALL if a is ALL or b is ALL else a | b
+        self.sink(node.args[0], item, audience, "the item move() moves")
+        return {}
+
+    def put_or_remove(self, use: _Use) -> Taint | None:
+        node, name = use.node, use.primitive.name
+        if len(node.args) != 2:
+            return None
+        self.sink(node, use.pc, ALL, f"whether {name}() happens")
+        self.sink(node.args[0], use.args[0], self.zone_audience(node.args[1]), f"the item {name}() moves")
+        return {}
+
+    def draw(self, use: _Use) -> Taint | None:
+        node = use.node
+        if len(node.args) != 2:
+            return None
+        self.sink(node, use.pc, ALL, "whether draw() happens")
+        src, dst = node.args
+        base = src.base if isinstance(src, Index) else src
+        audience = self.zone_audience(dst)
+        if audience is ALL or not isinstance(base, Name):
+            return {}
+        if self.scope.visibility.get(base.name, "all") == "all":
+            return {}
+        owner = next(iter(audience)) if len(audience) == 1 else None
+        return {Secret(f"the item drawn from {base.name}", owner): (f"drawn at {self.at(node)}",)}
+
+    def primitive(self, use: _Use) -> Taint:
+        """Any other primitive: one that runs an effect shows which and with what; one that
+        changes the game shows its arguments; its value holds the secrets it reads."""
+        node, prim, args, kwargs = use.node, use.primitive, use.args, use.kwargs
         name = prim.name
-        if name == "declassify":
-            why = node.args[1] if len(node.args) > 1 else None
-            if not (isinstance(why, Const) and isinstance(why.value, str) and why.value.strip()):
-                self.leaks.append(
-                    Leak(self.home, node.pos, "declassify() needs the rulebook sentence that shows the value, as text")
-                )
-            else:
-                self.revealed.append(Revealed(why.value, tuple(args[0]) if args else ()))
-            return {}
-        if name == "count" and node.args and self.is_state(node.args[0]):
-            arg = node.args[0]
-            return self.expr(arg.index, env) if isinstance(arg, Index) else {}
-        if name == "event":
-            to = dict(node.kwargs).get("to")
-            audience = ALL if to is None or isinstance(to, ListExpr) else frozenset({self.seat(to)})
-            kind = node.args[0].value if node.args and isinstance(node.args[0], Const) else "?"
-            self.sink(node, pc, ALL, f'whether event "{kind}" happens')
-            for (key, _), t in zip(node.kwargs, kwargs.values()):
-                if key != "to":
-                    self.sink(node, t, audience, f'field {key!r} of event "{kind}"')
-            return {}
-        if name == "move" and len(node.args) == 3:
-            src, dst = node.args[1], node.args[2]
-            self.sink(node, pc, ALL, "whether move() happens")
-            item = {s: p for s, p in args[0].items() if not self.from_zone(s, src)}
-            a, b = self.zone_audience(src), self.zone_audience(dst)
-            audience = ALL if a is ALL or b is ALL else a | b
-            self.sink(node.args[0], item, audience, "the item move() moves")
-            return {}
-        if name in ("put", "remove") and len(node.args) == 2:
-            self.sink(node, pc, ALL, f"whether {name}() happens")
-            self.sink(node.args[0], args[0], self.zone_audience(node.args[1]), f"the item {name}() moves")
-            return {}
-        if name == "draw" and len(node.args) == 2:
-            self.sink(node, pc, ALL, "whether draw() happens")
-            src, dst = node.args
-            base = src.base if isinstance(src, Index) else src
-            audience = self.zone_audience(dst)
-            if audience is ALL or not isinstance(base, Name) or self.scope.visibility.get(base.name, "all") == "all":
-                return {}
-            owner = next(iter(audience)) if len(audience) == 1 else None
-            return {Secret(f"the item drawn from {base.name}", owner): (f"drawn at {self.at(node)}",)}
         if prim.calls:
-            self.sink(node, _union(pc, *args, *kwargs.values()), ALL, f"which effect {name}() runs, and with what")
+            self.sink(node, _union(use.pc, *args, *kwargs.values()), ALL, f"which effect {name}() runs, and with what")
             field_name = node.args[1].value if len(node.args) > 1 and isinstance(node.args[1], Const) else None
             return dict(self.scope.item_results.get(str(field_name), {}))
         reads: Taint = {}
@@ -445,7 +477,7 @@ class _Flow(NodeVisitor):
             reads = _union(reads, self.source(var, seat_arg, node))
         if prim.changes:
             shown = [t for a, p, t in zip(node.args, prim.params, args) if not p.ref]
-            self.sink(node, _union(pc, *shown, *kwargs.values()), ALL, f"what {name}() changes (its arguments)")
+            self.sink(node, _union(use.pc, *shown, *kwargs.values()), ALL, f"what {name}() changes (its arguments)")
         return _union(reads, *args, *kwargs.values())
 
     def from_zone(self, s: Secret, zone: Node) -> bool:
@@ -487,6 +519,19 @@ class _Flow(NodeVisitor):
         self.revealed += sub.revealed
         self.scope.done[key] = sub.result
         return _then(seats(sub.result, back), f"the value of {name}()")
+
+
+#: The core primitives whose flow is their own (by name), each giving the secrets of the
+#: call's value, or None for a call of another form (then it is followed as any primitive).
+_CORE_FLOWS: dict[str, Callable[[_Flow, _Use], Taint | None]] = {
+    "declassify": _Flow.declassify,
+    "count": _Flow.count,
+    "event": _Flow.event,
+    "move": _Flow.move,
+    "put": _Flow.put_or_remove,
+    "remove": _Flow.put_or_remove,
+    "draw": _Flow.draw,
+}
 
 
 def leaks(

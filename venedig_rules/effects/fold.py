@@ -20,12 +20,15 @@ catch it in play.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_INT, MAX_RANGE, MAX_REPEAT
 from .check import ConstantValue, PrimitiveCall, Problem, Resolution
-from .parse import Assign, BinOp, Block, Call, Const, For, If, ListExpr, Name, Node, Program, Repeat, Unary
 from .visitor import NodeVisitor, children
+
+if TYPE_CHECKING:
+    # only annotations name these
+    from .parse import Assign, BinOp, Block, Call, Const, For, If, ListExpr, Name, Node, Program, Repeat, Unary
 
 #: A value the program only knows in play.
 UNKNOWN: Any = object()
