@@ -61,16 +61,10 @@ def reference_codes(rules: RulesetBase) -> dict[str, Code]:
 class ReferenceMachine(Machine):
     """The machine running the reference interpreter's instructions."""
 
-    def __init__(
-        self,
-        rules: RulesetBase,
-        players: int,
-        state: State,
-        events: list[Any] | None,
-        keep: frozenset[str] | None = None,
-    ):
-        super().__init__(rules, players, state, events, keep)
-        self.codes = reference_codes(rules)
+    @property
+    def codes(self) -> dict[str, Code]:
+        """The ruleset's programs as the reference compiler makes them (once per ruleset)."""
+        return reference_codes(self.rules)
 
     def _raise_located(self, exc: Exception) -> NoReturn:
         error = RuleRuntimeError.of(exc)
