@@ -144,6 +144,13 @@ class _Env(dict[str, str]):
         return _Env(self, self.slots)
 
 
+class Signature(NamedTuple):
+    """A flow procedure's name and its parameters' names, in order."""
+
+    name: str
+    params: tuple[str, ...]
+
+
 class Checked(NamedTuple):
     """A DSL string that passed the name checker: where it is, its program and names, and
     what it is (``root``: main, an item's code or a scoring rule; ``procedure``: its name and
@@ -153,7 +160,7 @@ class Checked(NamedTuple):
     program: ast.Program
     resolved: Resolution
     root: bool
-    procedure: tuple[str, tuple[str, ...]] | None = None
+    procedure: Signature | None = None
     field: str | None = None
 
 
@@ -403,20 +410,11 @@ class _Checker(NodeVisitor):
         return "bool" if op in ("<", "<=", ">", ">=") else "int"
 
     def call(self, node: ast.Call, env: _Env, top: bool) -> str:
+        """A call's type; ``top``: it stands alone or is the value of a ``let`` (where a
+        call may wait for a decision)."""
         s, n = self.scope, node.name
         if n in s.procedures:
-            self.resolved[id(node)] = ProcedureCall(n)
-            if not top:
-                self.problem(node, "dsl/syntax", f"procedure {n!r} can only be called alone or as the value of 'let'")
-            if not s.may_wait:
-                self.problem(node, "dsl/syntax", f"procedure {n!r} cannot be called here")
-            params = s.procedures[n].params
-            self.arity(node, n, len(params), len(params))
-            for arg, (pname, ptype) in zip(node.args, params):
-                self.want(arg, env, ptype, f"argument {pname!r} of {n}()")
-            for key, value in node.kwargs:
-                self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
-            return "any"
+            return self.procedure_call(node, env, top)
         prim = s.registry.get(n)
         if prim is None:
             self.problem(
@@ -452,6 +450,21 @@ class _Checker(NodeVisitor):
                 self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
             self.expr(value, env)
         return prim.result
+
+    def procedure_call(self, node: ast.Call, env: _Env, top: bool) -> str:
+        s, n = self.scope, node.name
+        self.resolved[id(node)] = ProcedureCall(n)
+        if not top:
+            self.problem(node, "dsl/syntax", f"procedure {n!r} can only be called alone or as the value of 'let'")
+        if not s.may_wait:
+            self.problem(node, "dsl/syntax", f"procedure {n!r} cannot be called here")
+        params = s.procedures[n].params
+        self.arity(node, n, len(params), len(params))
+        for arg, (pname, ptype) in zip(node.args, params):
+            self.want(arg, env, ptype, f"argument {pname!r} of {n}()")
+        for key, value in node.kwargs:
+            self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
+        return "any"
 
     def ref(self, arg: ast.Node, env: _Env, fname: str, param: Param) -> None:
         base = arg.base if isinstance(arg, ast.Index) else arg

@@ -120,6 +120,21 @@ class CheckedProgram:
     given: frozenset[str] = frozenset({"players"})  # the names its callers bind
 
 
+class Place(NamedTuple):
+    """A place in a program's DSL text: its code id and the offset there."""
+
+    code: str
+    offset: int
+
+
+class FunctionName(NamedTuple):
+    """How a program is compiled (``resumable``, ``direct`` or ``invariant``) and the number
+    in its functions' names (``r7``, ``d7``, ``i7``)."""
+
+    how: Literal["resumable", "direct", "invariant"]
+    number: int
+
+
 class Generated:
     """A ruleset's compiled functions, their source and its line table."""
 
@@ -127,9 +142,9 @@ class Generated:
         self,
         text: str,
         filename: str,
-        lines: Sequence[tuple[str, int] | None],
+        lines: Sequence[Place | None],
         namespace: dict[str, Any],
-        names: Mapping[str, tuple[Kind | Literal["resumable", "direct"], int]],
+        names: Mapping[str, FunctionName],
         cases: Mapping[str, tuple[int, ...]],
     ):
         self.source = text
@@ -147,14 +162,15 @@ class Generated:
         #: code id -> decision case -> the locals in scope there, name -> frame slot (what a
         #: decision's texts may show of the code that decides)
         self.choose_names: dict[str, dict[int, dict[str, str]]] = {}
-        for code_id, (how, i) in names.items():
-            if how == "invariant":
+        for code_id, name in names.items():
+            i = name.number
+            if name.how == "invariant":
                 self.invariants[code_id] = namespace[f"i{i}"]
                 continue
             self.resume[code_id] = namespace[f"r{i}"]
-            self.direct[code_id] = namespace[f"d{i}"] if how == "direct" else None
+            self.direct[code_id] = namespace[f"d{i}"] if name.how == "direct" else None
 
-    def locate(self, tb: TracebackType | None) -> tuple[str, int] | None:
+    def locate(self, tb: TracebackType | None) -> Place | None:
         """(code id, DSL offset) of the innermost generated statement in a traceback."""
         line = None
         while tb is not None:
@@ -266,7 +282,7 @@ class _Module:
         self.registry = registry
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.constants: dict[int, str] = {}  # id of a constant value -> its global's name
-        self.table: list[tuple[str, int] | None] = []
+        self.table: list[Place | None] = []
         self.out: list[str] = []
         self.cases: dict[str, tuple[int, ...]] = {}
         #: code id -> decision case -> the locals in scope there, name -> frame slot
@@ -277,7 +293,7 @@ class _Module:
         self.rules_by_when = rules_by_when
         self.stops = _stopping(programs, self)
         #: code id -> (how it is compiled, the number in its functions' names)
-        self.function_names: dict[str, tuple[Kind | Literal["resumable", "direct"], int]] = {}
+        self.function_names: dict[str, FunctionName] = {}
 
     # -- what the module's functions call --------------------------------------------------
     def primitive(self, prim: Primitive) -> str:
@@ -339,22 +355,22 @@ class _Module:
             if checked.kind == "invariant":
                 fn = _Function(self, checked, f"i{i}", frame=False)
                 fn.invariant()
-                self.function_names[code_id] = ("invariant", i)
+                self.function_names[code_id] = FunctionName("invariant", i)
             elif self.stops[code_id]:
                 fn = _Function(self, checked, f"r{i}", frame=True)
                 fn.resumable()
                 self.cases[code_id] = tuple(fn.case_offsets)
-                self.function_names[code_id] = ("resumable", i)
+                self.function_names[code_id] = FunctionName("resumable", i)
             else:
                 fn = _Function(self, checked, f"d{i}", frame=False)
                 fn.direct()
-                self.function_names[code_id] = ("direct", i)
+                self.function_names[code_id] = FunctionName("direct", i)
                 wrapper = _Function(self, checked, f"r{i}", frame=True)
                 wrapper.wrapper(f"d{i}")
                 fn.lines += wrapper.lines
             for line in fn.lines:
                 self.out.append("    " * line.indent + line.text)
-                self.table.append((code_id, line.offset) if line.offset is not None else None)
+                self.table.append(Place(code_id, line.offset) if line.offset is not None else None)
             self.out.append("")
             self.table.append(None)
         return "\n".join(self.out) + "\n"

@@ -31,7 +31,7 @@ read at 1:45 (hand[p]), escapes at 1:28 (shown[p])
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .check import Checked, LocalName, PrimitiveCall, ProcedureCall, Resolution, Scope, StateVar, check
@@ -52,10 +52,13 @@ Seat = str
 @dataclass(frozen=True)
 class Secret:
     """Where a secret came from (``what``: ``hand[p]``, ``decision "discard"``) and the one
-    seat that may know it (``owner``; None: no seat)."""
+    seat that may know it (``owner``; None: no seat). ``var`` is the state variable it was
+    read from, ``decision`` the label of the ``secretly`` decision it is the value of."""
 
     what: str
     owner: Seat | None
+    var: str | None = None
+    decision: str | None = None
 
 
 #: A value's secrets, each with the path it took (read location first).
@@ -228,7 +231,7 @@ class _Flow(NodeVisitor):
             return {}
         owner = self.seat(index) if (vis == "owner" and index is not None) else None
         what = f"{name}[{owner}]" if owner is not None else name
-        return {Secret(what, owner): (f"read at {self.at(node)} ({what})",)}
+        return {Secret(what, owner, var=name): (f"read at {self.at(node)} ({what})",)}
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body: Iterable[Node], env: _Env, pc: Taint) -> None:
@@ -263,11 +266,11 @@ class _Flow(NodeVisitor):
         items = self.expr(node.iterable, env)
         walks = {} if self.is_state(node.iterable) else items
         inner = _union(pc, _then(self.index_taint(node.iterable, env, walks), f"the loop at {self.at(node)}"))
-        self.loop(node.body.body, env, inner, (node.var, _then(_union(items, pc), f"for {node.var}")))
+        self.loop(node.body.body, env, inner, {node.var: _then(_union(items, pc), f"for {node.var}")})
 
     def visit_Repeat(self, node: Repeat, env: _Env, pc: Taint) -> None:
         count = self.expr(node.count, env)
-        self.loop(node.body.body, env, _union(pc, _then(count, f"the repeat count at {self.at(node)}")), None)
+        self.loop(node.body.body, env, _union(pc, _then(count, f"the repeat count at {self.at(node)}")), {})
 
     def generic_visit(self, node: Node, *args: Any) -> Taint:
         """A ``break`` (no flow), a decision inside an expression (the checker refuses it),
@@ -281,15 +284,16 @@ class _Flow(NodeVisitor):
             return self.expr(iterable.index, env)
         return walks
 
-    def loop(self, body: tuple[Node, ...], env: _Env, pc: Taint, var: tuple[str, Taint] | None) -> None:
+    def loop(self, body: tuple[Node, ...], env: _Env, pc: Taint, bound: dict[str, Taint]) -> None:
+        """A loop's body, run until the locals' secrets no longer change; ``bound``: the names
+        the loop binds (a ``for``'s variable) and their secrets, unknown after the loop."""
         for _ in range(4):  # to a fixed point: a secret may reach a local on a later round
             before = {n: set(t) for n, t in env.taint.items()}
             inner = env.copy()
-            if var is not None:
-                inner.taint[var[0]] = var[1]
+            inner.taint.update(bound)
             self.block(body, inner, pc)
-            if var is not None:
-                inner.taint.pop(var[0], None)
+            for name in bound:
+                inner.taint.pop(name, None)
             env.merge(inner)
             if {n: set(t) for n, t in env.taint.items()} == before:
                 break
@@ -304,8 +308,8 @@ class _Flow(NodeVisitor):
             return
         if isinstance(what, StateVar):
             for secret in value:
-                if secret.what.startswith('the decision "'):
-                    self.scope.stored.setdefault(node.name, set()).add(secret.what.split('"')[1])
+                if secret.decision is not None:
+                    self.scope.stored.setdefault(node.name, set()).add(secret.decision)
             index = self.expr(node.index, env) if node.index is not None else {}
             shown = f"{node.name}[{self.seat(node.index)}]" if node.index is not None else node.name
             self.sink(node, _union(value, index), self.var_audience(node.name, node.index), shown)
@@ -339,7 +343,7 @@ class _Flow(NodeVisitor):
         if node.secret:
             seat = self.seat(node.player)
             self.sink(node.options, options, frozenset({seat}), f"the options of {label}")
-            mine = {Secret(f"{label} of {seat}", seat): (f"chosen at {self.at(node)}",)}
+            mine = {Secret(f"{label} of {seat}", seat, decision=node.label): (f"chosen at {self.at(node)}",)}
             return _union(mine, options)
         self.sink(node.options, options, ALL, f"the options of {label} (not secretly)")
         return {}
@@ -483,7 +487,7 @@ class _Flow(NodeVisitor):
     def from_zone(self, s: Secret, zone: Node) -> bool:
         """Whether ``s`` is the content of ``zone`` itself: an item moves with its zone's visibility."""
         base = zone.base if isinstance(zone, Index) else zone
-        return isinstance(base, Name) and s.what.split("[")[0] == base.name
+        return isinstance(base, Name) and s.var == base.name
 
     def zone_audience(self, zone: Node) -> frozenset[Seat] | None:
         if self.is_state(zone):
@@ -502,7 +506,7 @@ class _Flow(NodeVisitor):
         def seats(t: Taint, table: Mapping[str, str]) -> Taint:
             # a seat named nowhere in the other program becomes one that matches no name there
             return {
-                Secret(s.what, None if s.owner is None else table.get(s.owner, _elsewhere(s.owner))): path
+                replace(s, owner=None if s.owner is None else table.get(s.owner, _elsewhere(s.owner))): path
                 for s, path in t.items()
             }
 
@@ -588,9 +592,10 @@ class RulesetFlow:
         out: set[str] = set()
         for r in self.revealed:
             for s in r.secrets:
-                if s.what.startswith('the decision "'):
-                    out.add(s.what.split('"')[1])
-                out |= self.stored.get(s.what.split("[")[0], set())
+                if s.decision is not None:
+                    out.add(s.decision)
+                if s.var is not None:
+                    out |= self.stored.get(s.var, set())
         return frozenset(out)
 
 
@@ -605,7 +610,7 @@ def ruleset_flow(
     calls. ``locate(ptr, offset)`` names a place (``file:line:column``)."""
     items = list(checked)
     procedures = {
-        c.procedure[0]: Procedure(c.program, c.resolved, c.procedure[1], _at(locate, c.ptr), c.ptr)
+        c.procedure.name: Procedure(c.program, c.resolved, c.procedure.params, _at(locate, c.ptr), c.ptr)
         for c in items
         if c.procedure is not None
     }
