@@ -485,7 +485,7 @@ _CASE_LEVEL = 3
 class _Function(NodeVisitor):
     """The lines of one generated function.
 
-    Statements are visited twice over: ``visit_<Class>`` writes one as native Python,
+    A statement is written one of two ways: ``visit_<Class>`` writes it as native Python,
     ``stop_<Class>`` as ``pc`` cases (a statement that may stop at a decision). Expressions
     are visited with ``truth`` (only their truth counts) and give Python text. Lines go out
     at the current indentation, which :meth:`indent` and :meth:`outdent` move."""
@@ -701,6 +701,7 @@ class _Function(NodeVisitor):
         self.pos = node.pos
         try:
             if self.stops(node):
+                assert self.depth == _CASE_LEVEL, "a statement that may stop is written at the case level"
                 self.visitor(node, "stop_")(node)
             else:
                 self.visit(node)
