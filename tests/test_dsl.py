@@ -8,6 +8,7 @@ program (or a procedure it calls) computes into state variables, then reads them
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import textwrap
@@ -19,7 +20,7 @@ import yaml
 import venedig_rules as vr
 from venedig_rules.effects import CORE
 from venedig_rules.effects.check import ProcInfo, Scope, VarInfo, check
-from venedig_rules.effects.compile import MAX_REPEAT
+from venedig_rules.effects.compile import MAX_REPEAT, CheckedProgram, source
 from venedig_rules.effects.parse import (
     Assign,
     BinOp,
@@ -848,6 +849,39 @@ def test_a_ruleset_without_flow_is_syntax_checked_but_not_name_checked(tmp_path)
     assert not rules.playable
     (root / "invariants.yaml").write_text("invariants:\n  - {id: i, check: 'nobody(knows) == ', message: m}\n")
     assert [e[:4] for e in load_errors(root)] == [("dsl/syntax", "invariants.yaml", 2, 38)]
+
+
+# == compiling ===================================================================================
+# The checker passes only what the compiler writes: a program without its checked names stands
+# for a checker that let one through.
+def test_a_program_the_compiler_cannot_write_is_a_compile_error_located_in_the_rule_file():
+    compiled = vr.load(LAGOON).compiled_flow
+    main = compiled.programs[compiled.main]
+    unchecked = dataclasses.replace(main, resolved={})
+    broken = dataclasses.replace(compiled, programs={**compiled.programs, main.id: unchecked}, _generated=None)
+    with pytest.raises(vr.DslCompileError) as info:
+        broken.generated()
+    error = info.value
+    line, col = where(LAGOON / "game.yaml", 'copies("cards")')
+    assert (error.code, Path(error.location.file).name, error.location.line, error.location.column) == (
+        "dsl/compile",
+        "game.yaml",
+        line,
+        col,
+    )
+    assert error.message == "copies() cannot be used inside an expression"
+    assert isinstance(error, vr.DslError) and isinstance(error, ValueError)
+
+
+def test_without_rule_files_the_compiler_locates_its_failure_in_the_program_text():
+    program = parse("let n = 1;\nn + count(n)")
+    with pytest.raises(vr.DslCompileError) as info:
+        source({"main": CheckedProgram("main", program, {}, "main")})
+    assert info.value.location == vr.Location("main", 2, 5)
+    assert (
+        str(info.value)
+        == "main:2:5: dsl/compile: count() cannot be used inside an expression\n    n + count(n)\n        ^"
+    )
 
 
 # == semantics: numbers, logic, lists ==========================================================

@@ -38,6 +38,8 @@ def test_wheel_ships_rules_schemas_and_type_marker(wheel: Path):
     assert "venedig_rules/_data/schemas/defs.schema.json" in names
     for game in ("venedig", "saeulen", "rialto"):
         assert f"venedig_rules/_data/rules/{game}/game.yaml" in names
+    # the reference interpreter is a test oracle: it lives in tests/reference, out of the wheel
+    assert not [n for n in names if n.rpartition("/")[2] in ("reference.py", "interpreter.py")]
 
 
 def _see_dependencies(python: Path) -> None:

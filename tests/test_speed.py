@@ -10,11 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
+from reference.machine import ReferenceGame
 
 import venedig_rules as vr
 from venedig_rules.bots import ISMCTSBot, RandomBot, play_out
 from venedig_rules.engine.game import NotRecordedError
-from venedig_rules.engine.reference import ReferenceGame
 from venedig_rules.engine.run.notation import IllegalActionError
 from venedig_rules.errors import GameArgumentError, RuleRuntimeError
 from venedig_rules.limits import MAX_INT, MAX_LIST, MAX_STEPS

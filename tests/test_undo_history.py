@@ -8,9 +8,9 @@ import random
 import weakref
 
 import pytest
+from reference.machine import ReferenceGame
 
 import venedig_rules as vr
-from venedig_rules.engine.reference import ReferenceGame
 from venedig_rules.engine.run.undohistory import CHECKPOINT, RECENT
 
 BUNDLED = ["venedig", "saeulen", "rialto"]

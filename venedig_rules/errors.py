@@ -179,6 +179,14 @@ class DslValueError(DslError):
     code = "dsl/value"
 
 
+class DslCompileError(DslError):
+    """A checked DSL program the compiler cannot write as Python: a fault of venedig-rules
+    (the checker passes only what the compiler can write), located at the DSL statement or
+    expression it could not write."""
+
+    code = "dsl/compile"
+
+
 class UnreadDataError(RulesError):
     """A game constant or item param that nothing reads: no DSL, no game module."""
 

@@ -26,11 +26,12 @@ from ..errors import (
     did_you_mean,
 )
 from . import primitives as _core  # noqa: F401  (registers the core primitives)
-from .check import Checked, Problem, ProcInfo, Resolution, Scope, VarInfo, check
-from .compile import CheckedProgram, Generated, Kind, generate
-from .parse import Choose, DslParseError, ExprStmt, Program, parse, walk
+from .check import Checked, Problem, ProcInfo, Resolution, Scope, Signature, VarInfo, check
+from .compile import CheckedProgram, Generated, Kind, Locator, generate
+from .parse import Choose, DslParseError, ExprStmt, Program, parse
 from .parse import caret as _caret
 from .registry import CORE, Registry
+from .visitor import walk
 
 if TYPE_CHECKING:
     from .flow import RulesetFlow
@@ -98,6 +99,8 @@ class Compiled:
     _revealed: frozenset[str] | None = field(default=None, repr=False)
     _flow: Callable[[], frozenset[str]] | None = field(default=None, repr=False, compare=False)
     _generated: Generated | None = field(default=None, repr=False, compare=False)
+    #: Where a program's offset is in the rule files (what locates a compile error).
+    _locate: Locator | None = field(default=None, repr=False, compare=False)
 
     def generated(self, key: str | None = None) -> Generated:
         """The programs compiled to Python functions (once; shared by every load of the same
@@ -110,6 +113,7 @@ class Compiled:
                 self.item_code,
                 self.rules_by_when,
                 key,
+                self._locate,
             )
         return self._generated
 
@@ -129,7 +133,7 @@ class Compiled:
         """Every decision label of the flow -> where its first ``choose`` stands."""
         out: dict[str, Decision] = {}
         for code_id, checked in self.programs.items():
-            for node in walk(checked.program):
+            for node in walk(checked.program.body):
                 if isinstance(node, Choose):
                     out.setdefault(node.label, Decision(code_id, node.pos, node.each is not None))
         return out
@@ -151,16 +155,8 @@ def compile_ruleset(
     ruleset as shipped), so the checks that only find mistakes are skipped (declarations,
     constant folding, unread data, information flow, contexts, the action space); names
     and types are still resolved, as compiling needs them."""
-    errors: list[RulesError] = []
     sources = list(_dsl_sources(data))
-    programs: dict[str, Program] = {}
-    for ptr, text, _ in sources:
-        try:
-            programs[ptr] = parse(text)
-        except DslParseError as exc:
-            errors.append(
-                DslSyntaxError(exc.describe(), positions.in_scalar(ptr, exc.offset), _caret(text, exc.offset))
-            )
+    programs, errors = _parse_all(sources, positions)
     game = data.get("game") or {}
     flow = game.get("flow")
     if isinstance(flow, dict) and not trusted:
@@ -171,11 +167,10 @@ def compile_ruleset(
         errors += check_declarations(programs, data, positions)
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
-    compiled = Compiled(registry=registry)
+    compiled = Compiled(registry=registry, _locate=positions.in_scalar)
     base = _base_scope(data, compiled)
     reads = None
     if not trusted:
-        from .fold import constant_problems
         from .reads import Reads
 
         reads = Reads()
@@ -184,23 +179,8 @@ def compile_ruleset(
     for ptr, text, role in sources:
         if ptr not in programs:
             continue
-        body = programs[ptr].body
         scope = _scope_for(role, base, data, compiled)
-        problems: list[Problem]
-        resolved: Resolution
-        if isinstance(role, InvariantRole) and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
-            problems = [
-                Problem(
-                    body[1].pos if len(body) > 1 else 0,
-                    "dsl/syntax",
-                    "an invariant's check must be one expression (no 'let', 'if' or ';')",
-                )
-            ]
-            resolved = {}
-        else:
-            problems, resolved = check(programs[ptr], scope)
-            if reads is not None:
-                problems = problems or constant_problems(programs[ptr], resolved)
+        problems, resolved = _problems(programs[ptr], role, scope, fold=reads is not None)
         for p in problems:
             errors.append(_ERRORS[p.code](p.message, positions.in_scalar(ptr, p.offset), _caret(text, p.offset)))
         if problems:
@@ -212,29 +192,7 @@ def compile_ruleset(
                 _declared_params(data, role.kind, role.key) if isinstance(role, ItemRole) else (),
             )
         checked.append(_checked(ptr, programs[ptr], resolved, role))
-        given = frozenset(scope.locals)
-        if isinstance(role, InvariantRole):
-            item = role.item
-            compiled.programs[ptr] = CheckedProgram(ptr, programs[ptr], resolved, "invariant", given=given)
-            compiled.invariants += (Invariant(item["id"], item["message"], item.get("when", "always"), ptr),)
-            continue
-        kind: Kind = "main" if isinstance(role, MainRole) else "procedure" if isinstance(role, ProcRole) else "item"
-        params = tuple(role.params) if isinstance(role, ProcRole) else ()
-        compiled.programs[ptr] = CheckedProgram(ptr, programs[ptr], resolved, kind, params, given)
-        if isinstance(role, ActionSpaceRole):
-            compiled.action_values[role.label] = ptr
-        elif isinstance(role, ProcRole):
-            compiled.procedures[role.name] = Procedure(ptr, tuple(role.params))
-        elif isinstance(role, ItemRole):
-            item, singular = role.item, role.singular
-            compiled.item_code.setdefault((item["id"], role.field), ptr)
-            compiled.code_item_name[ptr] = singular
-            compiled.item_params[ptr] = tuple(
-                n for n, t in scope.locals.items() if n not in ("players", "self", "item", singular)
-            )
-            if role.kind == "scoring":
-                when = item.get("when", "")
-                compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
+        _add_program(compiled, ptr, programs[ptr], resolved, role, scope)
     compiled.main = "/game/flow/main"
     if reads is None:
         compiled._flow = lambda: _flow_of(data, positions, checked, compiled).revealed_decisions()
@@ -250,6 +208,72 @@ def compile_ruleset(
     if not errors:
         errors += _check_action_space(game, compiled, positions)
     return (compiled if not errors else None), errors
+
+
+def _parse_all(
+    sources: list[tuple[str, str, Role]], positions: PositionMap
+) -> tuple[dict[str, Program], list[RulesError]]:
+    """Every DSL string parsed (by its pointer), and the located syntax errors of the rest."""
+    programs: dict[str, Program] = {}
+    errors: list[RulesError] = []
+    for ptr, text, _ in sources:
+        try:
+            programs[ptr] = parse(text)
+        except DslParseError as exc:
+            errors.append(
+                DslSyntaxError(exc.describe(), positions.in_scalar(ptr, exc.offset), _caret(text, exc.offset))
+            )
+    return programs, errors
+
+
+def _problems(program: Program, role: Role, scope: Scope, fold: bool) -> tuple[list[Problem], Resolution]:
+    """The problems of a program in its scope and what its names resolve to; ``fold``: look
+    for the problems its constants show too (only when the checker found none)."""
+    body = program.body
+    if isinstance(role, InvariantRole) and not (len(body) == 1 and isinstance(body[0], ExprStmt)):
+        problem = Problem(
+            body[1].pos if len(body) > 1 else 0,
+            "dsl/syntax",
+            "an invariant's check must be one expression (no 'let', 'if' or ';')",
+        )
+        return [problem], {}
+    problems, resolved = check(program, scope)
+    if fold and not problems:
+        from .fold import constant_problems
+
+        problems = constant_problems(program, resolved)
+    return problems, resolved
+
+
+def _add_program(
+    compiled: Compiled, ptr: str, program: Program, resolved: Resolution, role: Role, scope: Scope
+) -> None:
+    """A checked program into ``compiled``, of the kind its role says, and what the tables
+    say about it: an invariant, a procedure, an item's code and the names it binds, a
+    scoring rule by its trigger word, an action space's values."""
+    given = frozenset(scope.locals)
+    if isinstance(role, InvariantRole):
+        item = role.item
+        compiled.programs[ptr] = CheckedProgram(ptr, program, resolved, "invariant", given=given)
+        compiled.invariants += (Invariant(item["id"], item["message"], item.get("when", "always"), ptr),)
+        return
+    kind: Kind = "main" if isinstance(role, MainRole) else "procedure" if isinstance(role, ProcRole) else "item"
+    params = tuple(role.params) if isinstance(role, ProcRole) else ()
+    compiled.programs[ptr] = CheckedProgram(ptr, program, resolved, kind, params, given)
+    if isinstance(role, ActionSpaceRole):
+        compiled.action_values[role.label] = ptr
+    elif isinstance(role, ProcRole):
+        compiled.procedures[role.name] = Procedure(ptr, tuple(role.params))
+    elif isinstance(role, ItemRole):
+        item, singular = role.item, role.singular
+        compiled.item_code.setdefault((item["id"], role.field), ptr)
+        compiled.code_item_name[ptr] = singular
+        compiled.item_params[ptr] = tuple(
+            n for n, t in scope.locals.items() if n not in ("players", "self", "item", singular)
+        )
+        if role.kind == "scoring":
+            when = item.get("when", "")
+            compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
 
 
 def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: PositionMap) -> list[RulesError]:
@@ -273,7 +297,7 @@ def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: Pos
 
 def _checked(ptr: str, program: Program, resolved: Resolution, role: Role) -> Checked:
     if isinstance(role, ProcRole):
-        return Checked(ptr, program, resolved, False, (role.name, tuple(role.params)))
+        return Checked(ptr, program, resolved, False, Signature(role.name, tuple(role.params)))
     if isinstance(role, ItemRole):
         return Checked(ptr, program, resolved, True, field=role.field if role.kind != "scoring" else None)
     return Checked(ptr, program, resolved, isinstance(role, MainRole))

@@ -21,6 +21,7 @@ from ..errors import did_you_mean
 from . import parse as ast
 from .parse import parse  # noqa: F401  (doctest)
 from .registry import CORE, REQUIRED, Param, Primitive, Registry, compatible
+from .visitor import NodeVisitor
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,13 @@ class _Env(dict[str, str]):
         return _Env(self, self.slots)
 
 
+class Signature(NamedTuple):
+    """A flow procedure's name and its parameters' names, in order."""
+
+    name: str
+    params: tuple[str, ...]
+
+
 class Checked(NamedTuple):
     """A DSL string that passed the name checker: where it is, its program and names, and
     what it is (``root``: main, an item's code or a scoring rule; ``procedure``: its name and
@@ -152,7 +160,7 @@ class Checked(NamedTuple):
     program: ast.Program
     resolved: Resolution
     root: bool
-    procedure: tuple[str, tuple[str, ...]] | None = None
+    procedure: Signature | None = None
     field: str | None = None
 
 
@@ -163,7 +171,11 @@ def check(program: ast.Program, scope: Scope) -> tuple[list[Problem], Resolution
     return checker.problems, checker.resolved
 
 
-class _Checker:
+class _Checker(NodeVisitor):
+    """The name checker: statements are visited with the names in scope, whether a
+    ``break`` may stand there and their block depth; expressions with the names in scope,
+    giving their type."""
+
     def __init__(self, scope: Scope):
         self.scope = scope
         self.problems: list[Problem] = []
@@ -187,32 +199,36 @@ class _Checker:
         self.resolved[id(node)] = LocalName(slot)
 
     def block(self, body: tuple[ast.Node, ...], env: _Env, loop: bool, depth: int) -> None:
+        """Check statements: ``loop`` says whether a ``break`` may stand there, ``depth`` how
+        many blocks they are inside (a name bound there gets a slot of its own)."""
         for stmt in body:
-            self.statement(stmt, env, loop, depth)
+            self.visit(stmt, env, loop, depth)
 
-    def statement(self, node: ast.Node, env: _Env, loop: bool, depth: int) -> None:
-        if isinstance(node, ast.Let):
-            self.bind(env, node.name, self.top(node.value, env), depth, node)
-        elif isinstance(node, ast.ExprStmt):
-            self.top(node.expr, env)
-        elif isinstance(node, ast.Assign):
-            self.assign(node, env)
-        elif isinstance(node, ast.Break):
-            if not loop:
-                self.problem(node, "dsl/syntax", "'break' outside a 'for' or 'repeat' loop")
-        elif isinstance(node, ast.If):
-            self.expr(node.cond, env)
-            self.block(node.then.body, env.child(), loop, depth + 1)
-            if node.orelse is not None:
-                self.block(node.orelse.body, env.child(), loop, depth + 1)
-        elif isinstance(node, ast.For):
-            self.want(node.iterable, env, "list", "the list a 'for' walks")
-            inner = env.child()
-            self.bind(inner, node.var, "any", depth + 1, node)
-            self.block(node.body.body, inner, True, depth + 1)
-        elif isinstance(node, ast.Repeat):
-            self.want(node.count, env, "int", "the count of 'repeat'")
-            self.block(node.body.body, env.child(), True, depth + 1)
+    def visit_Let(self, node: ast.Let, env: _Env, loop: bool, depth: int) -> None:
+        self.bind(env, node.name, self.top(node.value, env), depth, node)
+
+    def visit_ExprStmt(self, node: ast.ExprStmt, env: _Env, loop: bool, depth: int) -> None:
+        self.top(node.expr, env)
+
+    def visit_Break(self, node: ast.Break, env: _Env, loop: bool, depth: int) -> None:
+        if not loop:
+            self.problem(node, "dsl/syntax", "'break' outside a 'for' or 'repeat' loop")
+
+    def visit_If(self, node: ast.If, env: _Env, loop: bool, depth: int) -> None:
+        self.expr(node.cond, env)
+        self.block(node.then.body, env.child(), loop, depth + 1)
+        if node.orelse is not None:
+            self.block(node.orelse.body, env.child(), loop, depth + 1)
+
+    def visit_For(self, node: ast.For, env: _Env, loop: bool, depth: int) -> None:
+        self.want(node.iterable, env, "list", "the list a 'for' walks")
+        inner = env.child()
+        self.bind(inner, node.var, "any", depth + 1, node)
+        self.block(node.body.body, inner, True, depth + 1)
+
+    def visit_Repeat(self, node: ast.Repeat, env: _Env, loop: bool, depth: int) -> None:
+        self.want(node.count, env, "int", "the count of 'repeat'")
+        self.block(node.body.body, env.child(), True, depth + 1)
 
     def top(self, node: ast.Node, env: _Env) -> str:
         """A statement-level value: may be a decision or a call that waits."""
@@ -246,7 +262,7 @@ class _Checker:
         self.want(node.options, env, "list", "the options of 'choose'")
         return "any"
 
-    def assign(self, node: ast.Assign, env: _Env) -> None:
+    def visit_Assign(self, node: ast.Assign, env: _Env, loop: bool, depth: int) -> None:
         value = self.expr(node.value, env)
         if node.name in env:
             if node.index is not None:
@@ -302,33 +318,37 @@ class _Checker:
         return have
 
     def expr(self, node: ast.Node, env: _Env) -> str:
-        if isinstance(node, ast.Const):
-            return type_of_value(node.value)
-        if isinstance(node, ast.Name):
-            return self.name(node, env)
-        if isinstance(node, ast.ListExpr):
-            for item in node.items:
-                self.expr(item, env)
-            return "list"
-        if isinstance(node, ast.Call):
-            return self.call(node, env, top=False)
-        if isinstance(node, ast.Index):
-            return self.index(node, env)
-        if isinstance(node, ast.Unary):
-            if node.op == "not":
-                self.expr(node.operand, env)
-                return "bool"
-            self.want(node.operand, env, "int", "the operand of '-'")
-            return "int"
-        if isinstance(node, ast.BinOp):
-            return self.binop(node, env)
-        if isinstance(node, ast.Choose):
-            self.problem(node, "dsl/syntax", "'choose' can only stand alone or be the value of 'let'")
-            return "any"
+        """The type of expression ``node`` (its problems recorded on the way)."""
+        found: str = self.visit(node, env)
+        return found
+
+    def visit_Const(self, node: ast.Const, env: _Env) -> str:
+        return type_of_value(node.value)
+
+    def visit_ListExpr(self, node: ast.ListExpr, env: _Env) -> str:
+        for item in node.items:
+            self.expr(item, env)
+        return "list"
+
+    def visit_Call(self, node: ast.Call, env: _Env) -> str:
+        return self.call(node, env, top=False)
+
+    def visit_Unary(self, node: ast.Unary, env: _Env) -> str:
+        if node.op == "not":
+            self.expr(node.operand, env)
+            return "bool"
+        self.want(node.operand, env, "int", "the operand of '-'")
+        return "int"
+
+    def visit_Choose(self, node: ast.Choose, env: _Env) -> str:
+        self.problem(node, "dsl/syntax", "'choose' can only stand alone or be the value of 'let'")
+        return "any"
+
+    def generic_visit(self, node: ast.Node, *args: Any) -> str:
         self.problem(node, "dsl/syntax", f"unexpected {type(node).__name__}")
         return "any"
 
-    def name(self, node: ast.Name, env: _Env) -> str:
+    def visit_Name(self, node: ast.Name, env: _Env) -> str:
         s, n = self.scope, node.name
         if n in env:
             self.resolved[id(node)] = LocalName(env.slots[n])
@@ -349,7 +369,7 @@ class _Checker:
         self.problem(node, "dsl/name", f"unknown name {n!r}{did_you_mean(n, self.known_names(env))}")
         return "any"
 
-    def index(self, node: ast.Index, env: _Env) -> str:
+    def visit_Index(self, node: ast.Index, env: _Env) -> str:
         base = node.base
         if isinstance(base, ast.Name) and base.name not in env and base.name in self.scope.state:
             var = self.scope.state[base.name]
@@ -364,7 +384,7 @@ class _Checker:
         self.want(node.index, env, "int", "a list index")
         return "any"
 
-    def binop(self, node: ast.BinOp, env: _Env) -> str:
+    def visit_BinOp(self, node: ast.BinOp, env: _Env) -> str:
         op = node.op
         if op in ("and", "or"):
             self.expr(node.left, env)
@@ -390,20 +410,11 @@ class _Checker:
         return "bool" if op in ("<", "<=", ">", ">=") else "int"
 
     def call(self, node: ast.Call, env: _Env, top: bool) -> str:
+        """A call's type; ``top``: it stands alone or is the value of a ``let`` (where a
+        call may wait for a decision)."""
         s, n = self.scope, node.name
         if n in s.procedures:
-            self.resolved[id(node)] = ProcedureCall(n)
-            if not top:
-                self.problem(node, "dsl/syntax", f"procedure {n!r} can only be called alone or as the value of 'let'")
-            if not s.may_wait:
-                self.problem(node, "dsl/syntax", f"procedure {n!r} cannot be called here")
-            params = s.procedures[n].params
-            self.arity(node, n, len(params), len(params))
-            for arg, (pname, ptype) in zip(node.args, params):
-                self.want(arg, env, ptype, f"argument {pname!r} of {n}()")
-            for key, value in node.kwargs:
-                self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
-            return "any"
+            return self.procedure_call(node, env, top)
         prim = s.registry.get(n)
         if prim is None:
             self.problem(
@@ -439,6 +450,21 @@ class _Checker:
                 self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
             self.expr(value, env)
         return prim.result
+
+    def procedure_call(self, node: ast.Call, env: _Env, top: bool) -> str:
+        s, n = self.scope, node.name
+        self.resolved[id(node)] = ProcedureCall(n)
+        if not top:
+            self.problem(node, "dsl/syntax", f"procedure {n!r} can only be called alone or as the value of 'let'")
+        if not s.may_wait:
+            self.problem(node, "dsl/syntax", f"procedure {n!r} cannot be called here")
+        params = s.procedures[n].params
+        self.arity(node, n, len(params), len(params))
+        for arg, (pname, ptype) in zip(node.args, params):
+            self.want(arg, env, ptype, f"argument {pname!r} of {n}()")
+        for key, value in node.kwargs:
+            self.problem(value, "dsl/type", f"{n}() takes no keyword {key!r}")
+        return "any"
 
     def ref(self, arg: ast.Node, env: _Env, fname: str, param: Param) -> None:
         base = arg.base if isinstance(arg, ast.Index) else arg

@@ -61,9 +61,9 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple, NoReturn
 
-from ..errors import RuleRuntimeError
+from ..errors import DslCompileError, Location, RuleRuntimeError
 from ..limits import MAX_INT, MAX_REPEAT
 from . import aot, runtime
 from . import parse as ast
@@ -79,8 +79,10 @@ from .check import (
     StateVar,
 )
 from .context import Ref
+from .parse import caret
 from .registry import Primitive, Registry
 from .runtime import RULE_FAILURES, STOP, combine, freeze
+from .visitor import NodeVisitor, children
 
 __all__ = [
     "MAX_REPEAT",
@@ -95,6 +97,8 @@ __all__ = [
 ]
 
 Kind = Literal["main", "procedure", "item", "invariant"]
+#: Where an offset of a program's DSL text is in the rule files: (code id, offset) -> location.
+Locator = Callable[[str, int], Location]
 #: A compiled function: resumable ``r(C, F)``, direct ``d(C, N)``, or an invariant ``i(C, N)``.
 Function = Callable[..., Any]
 
@@ -116,6 +120,21 @@ class CheckedProgram:
     given: frozenset[str] = frozenset({"players"})  # the names its callers bind
 
 
+class Place(NamedTuple):
+    """A place in a program's DSL text: its code id and the offset there."""
+
+    code: str
+    offset: int
+
+
+class FunctionName(NamedTuple):
+    """How a program is compiled (``resumable``, ``direct`` or ``invariant``) and the number
+    in its functions' names (``r7``, ``d7``, ``i7``)."""
+
+    how: Literal["resumable", "direct", "invariant"]
+    number: int
+
+
 class Generated:
     """A ruleset's compiled functions, their source and its line table."""
 
@@ -123,9 +142,9 @@ class Generated:
         self,
         text: str,
         filename: str,
-        lines: Sequence[tuple[str, int] | None],
+        lines: Sequence[Place | None],
         namespace: dict[str, Any],
-        names: Mapping[str, tuple[Kind | Literal["resumable", "direct"], int]],
+        names: Mapping[str, FunctionName],
         cases: Mapping[str, tuple[int, ...]],
     ):
         self.source = text
@@ -143,14 +162,15 @@ class Generated:
         #: code id -> decision case -> the locals in scope there, name -> frame slot (what a
         #: decision's texts may show of the code that decides)
         self.choose_names: dict[str, dict[int, dict[str, str]]] = {}
-        for code_id, (how, i) in names.items():
-            if how == "invariant":
+        for code_id, name in names.items():
+            i = name.number
+            if name.how == "invariant":
                 self.invariants[code_id] = namespace[f"i{i}"]
                 continue
             self.resume[code_id] = namespace[f"r{i}"]
-            self.direct[code_id] = namespace[f"d{i}"] if how == "direct" else None
+            self.direct[code_id] = namespace[f"d{i}"] if name.how == "direct" else None
 
-    def locate(self, tb: TracebackType | None) -> tuple[str, int] | None:
+    def locate(self, tb: TracebackType | None) -> Place | None:
         """(code id, DSL offset) of the innermost generated statement in a traceback."""
         line = None
         while tb is not None:
@@ -175,13 +195,16 @@ def generate(
     item_code: Mapping[tuple[str, str], str] | None = None,
     rules_by_when: Mapping[str, Sequence[tuple[str, str]]] | None = None,
     key: str | None = None,
+    locate: Locator | None = None,
 ) -> Generated:
     """Compile a ruleset's checked programs to one module and exec it (once per ``key``,
     e.g. the ruleset's ``rules_hash``: a second load of the same rules reuses the functions).
 
     ``procedures`` maps procedure names to code ids, ``item_code`` (item id, field) to the code
     of that item field, ``rules_by_when`` a trigger word to its scoring rules' (code, rule id):
-    with them the compiler knows which calls may stop at a decision."""
+    with them the compiler knows which calls may stop at a decision. A program it cannot
+    write raises :class:`~venedig_rules.errors.DslCompileError` at ``locate(code id,
+    offset)`` (by default the line and column in the program's own text)."""
     cache_key = None
     if key is not None:
         cache_key = (
@@ -191,7 +214,7 @@ def generate(
         )
         if cache_key in _CACHE:
             return _CACHE[cache_key]
-    module = _Module(programs, registry, procedures or {}, item_code or {}, rules_by_when or {})
+    module = _Module(programs, registry, procedures or {}, item_code or {}, rules_by_when or {}, locate)
     text = module.text()
     ahead = aot.load(text, module.namespace)  # the compiled build's, for a bundled ruleset
     if ahead is not None:
@@ -252,12 +275,14 @@ class _Module:
         procedures: Mapping[str, str],
         item_code: Mapping[tuple[str, str], str],
         rules_by_when: Mapping[str, Sequence[tuple[str, str]]],
+        locate: Locator | None = None,
     ):
         self.programs = programs
+        self.locate = locate or _in_text(programs)
         self.registry = registry
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.constants: dict[int, str] = {}  # id of a constant value -> its global's name
-        self.table: list[tuple[str, int] | None] = []
+        self.table: list[Place | None] = []
         self.out: list[str] = []
         self.cases: dict[str, tuple[int, ...]] = {}
         #: code id -> decision case -> the locals in scope there, name -> frame slot
@@ -268,7 +293,7 @@ class _Module:
         self.rules_by_when = rules_by_when
         self.stops = _stopping(programs, self)
         #: code id -> (how it is compiled, the number in its functions' names)
-        self.function_names: dict[str, tuple[Kind | Literal["resumable", "direct"], int]] = {}
+        self.function_names: dict[str, FunctionName] = {}
 
     # -- what the module's functions call --------------------------------------------------
     def primitive(self, prim: Primitive) -> str:
@@ -330,25 +355,36 @@ class _Module:
             if checked.kind == "invariant":
                 fn = _Function(self, checked, f"i{i}", frame=False)
                 fn.invariant()
-                self.function_names[code_id] = ("invariant", i)
+                self.function_names[code_id] = FunctionName("invariant", i)
             elif self.stops[code_id]:
                 fn = _Function(self, checked, f"r{i}", frame=True)
                 fn.resumable()
                 self.cases[code_id] = tuple(fn.case_offsets)
-                self.function_names[code_id] = ("resumable", i)
+                self.function_names[code_id] = FunctionName("resumable", i)
             else:
                 fn = _Function(self, checked, f"d{i}", frame=False)
                 fn.direct()
-                self.function_names[code_id] = ("direct", i)
+                self.function_names[code_id] = FunctionName("direct", i)
                 wrapper = _Function(self, checked, f"r{i}", frame=True)
                 wrapper.wrapper(f"d{i}")
                 fn.lines += wrapper.lines
-            for indent, text, offset in fn.lines:
-                self.out.append("    " * indent + text)
-                self.table.append((code_id, offset) if offset is not None else None)
+            for line in fn.lines:
+                self.out.append("    " * line.indent + line.text)
+                self.table.append(Place(code_id, line.offset) if line.offset is not None else None)
             self.out.append("")
             self.table.append(None)
         return "\n".join(self.out) + "\n"
+
+
+def _in_text(programs: Mapping[str, CheckedProgram]) -> Locator:
+    """Locate in a program's own text: the code id as the file, its line and column."""
+
+    def locate(code_id: str, offset: int) -> Location:
+        text = programs[code_id].program.text
+        line = text.count("\n", 0, offset) + 1
+        return Location(code_id, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+    return locate
 
 
 def _plain_literal(value: Any) -> bool:
@@ -384,11 +420,33 @@ def _stopping(programs: Mapping[str, CheckedProgram], module: _Module) -> dict[s
 def _statement_values(body: Sequence[ast.Node]) -> Iterator[ast.Node]:
     """The value of every ``let`` and expression statement, in blocks too (where decisions
     and calls that run other programs may stand)."""
-    for node in _walk(body):
-        if isinstance(node, ast.Let):
-            yield node.value
-        elif isinstance(node, ast.ExprStmt):
-            yield node.expr
+    for node in _statements(body):
+        value = _value_of(node)
+        if value is not None:
+            yield value
+
+
+def _statements(body: Sequence[ast.Node]) -> Iterator[ast.Node]:
+    """Every statement of ``body``, those in its blocks too, each before its blocks'."""
+    for node in body:
+        yield node
+        for block in _blocks(node):
+            yield from _statements(block.body)
+
+
+def _blocks(node: ast.Node) -> Iterator[ast.Block]:
+    """The blocks a statement holds (an ``if``'s branches, a loop's body)."""
+    return (child for child in children(node) if isinstance(child, ast.Block))
+
+
+def _value_of(node: ast.Node) -> ast.Node | None:
+    """The value of a ``let`` or an expression statement: where a decision or a call that
+    runs another program may stand (None for other statements)."""
+    if isinstance(node, ast.Let):
+        return node.value
+    if isinstance(node, ast.ExprStmt):
+        return node.expr
+    return None
 
 
 # == one function ==================================================================================
@@ -402,8 +460,35 @@ class _Loop:
         self.end = end
 
 
-class _Function:
-    """The lines of one generated function: (indent, text, DSL offset of their statement)."""
+class _Line(NamedTuple):
+    """A generated line: its indentation (in levels), its text, and the DSL offset of the
+    statement it belongs to (None: no statement's, as a function's first lines)."""
+
+    indent: int
+    text: str
+    offset: int | None
+
+
+class _CaseStart(NamedTuple):
+    """Where a ``pc`` case opened: its number and the DSL offset of its first statement."""
+
+    case: int
+    offset: int
+
+
+#: The indentation of a resumable function's ``pc`` cases' code: ``def`` (0) > ``while
+#: True:`` (1) > ``if pc == k:`` (2) > the case (3). Statements that may stop are written at
+#: this level only: a block holding one is itself written as cases.
+_CASE_LEVEL = 3
+
+
+class _Function(NodeVisitor):
+    """The lines of one generated function.
+
+    A statement is written one of two ways: ``visit_<Class>`` writes it as native Python,
+    ``stop_<Class>`` as ``pc`` cases (a statement that may stop at a decision). Expressions
+    are visited with ``truth`` (only their truth counts) and give Python text. Lines go out
+    at the current indentation, which :meth:`indent` and :meth:`outdent` move."""
 
     def __init__(self, module: _Module, checked: CheckedProgram, name: str, frame: bool):
         self.module = module
@@ -411,8 +496,9 @@ class _Function:
         self.resolved = checked.resolved
         self.fname = name
         self.frame = frame  # locals in the frame's names (L) rather than Python locals
-        self.lines: list[tuple[int, str, int | None]] = []
-        self.pos: int | None = None
+        self.lines: list[_Line] = []
+        self.depth = 0  # the indentation of the next line
+        self.pos: int | None = None  # the DSL offset of the statement being written
         self.temps = 0
         self.loops: list[_Loop] = []
         self.override: dict[str, str] = {}  # slot -> Python name (a ``choose each`` player)
@@ -420,16 +506,31 @@ class _Function:
         self.labels = 1  # pc cases handed out (0 is the start)
         self.loop_slots = 0  # frame slots of pc loops handed out
         self.case_offsets: list[int] = []
-        self._case_at: list[tuple[int, int]] = []  # (case number, offset) as they open
+        self._case_at: list[_CaseStart] = []  # as the cases open
         self.case_lines = 0  # lines in the current case so far
         if not frame and checked.kind in ("item", "main"):
             # names a caller may leave out (a context name) are read where they are used,
             # so a missing one fails there, as it would in a frame
             self.looked_up = set(checked.given) - {"players", "self"}
 
-    def emit(self, indent: int, text: str) -> None:
-        self.lines.append((indent, text, self.pos))
+    # -- writing -----------------------------------------------------------------------------
+    def writeline(self, text: str) -> None:
+        """A line at the current indentation, belonging to the statement being written."""
+        self.lines.append(_Line(self.depth, text, self.pos))
         self.case_lines += 1
+
+    def indent(self) -> None:
+        self.depth += 1
+
+    def outdent(self) -> None:
+        self.depth -= 1
+
+    def fail(self, message: str, node: ast.Node | None = None) -> NoReturn:
+        """Stop: the compiler cannot write this program (the checker should have refused it),
+        located at ``node``, else at the statement being written."""
+        offset = node.pos if node is not None else (self.pos or 0)
+        code_id = self.checked.id
+        raise DslCompileError(message, self.module.locate(code_id, offset), caret(self.checked.program.text, offset))
 
     def temp(self) -> str:
         self.temps += 1
@@ -444,7 +545,7 @@ class _Function:
             return "L['@']" if self.frame else "_r"
         match = _SLOT.match(slot)
         if match is None:
-            raise RuleRuntimeError(f"cannot compile the local name {slot!r}")
+            self.fail(f"cannot compile the local name {slot!r}")
         if self.frame:
             return f"L[{slot!r}]"
         if slot in self.looked_up:
@@ -458,31 +559,34 @@ class _Function:
 
     # -- the kinds of function -----------------------------------------------------------------
     def prologue(self) -> None:
-        self.emit(1, "V = C.vars")
-        self.emit(1, "P = C.player_count")
+        self.writeline("V = C.vars")
+        self.writeline("P = C.player_count")
 
     def direct(self) -> None:
         checked = self.checked
         if checked.kind == "procedure":
             params = [self.local(p) if p != "self" else "v_self" for p in checked.params]
             first = "_S" if "self" in checked.params else "v_self"
-            self.emit(0, f"def {self.fname}(C, {', '.join([first, *params])}):")
+            self.writeline(f"def {self.fname}(C, {', '.join([first, *params])}):")
+            self.indent()
             self.prologue()
             if "players" not in checked.params:
-                self.emit(1, "v_players = C.everyone")
+                self.writeline("v_players = C.everyone")
         else:
-            self.emit(0, f"def {self.fname}(C, N):")
+            self.writeline(f"def {self.fname}(C, N):")
+            self.indent()
             self.prologue()
             if self.assigns_looked_up():
-                self.emit(1, "N = dict(N)")  # a caller's names are never changed
-            self.emit(1, "v_players = N['players']")
-            self.emit(1, "v_self = N.get('self')")
-        self.emit(1, "_r = None")
-        self.body(checked.program.body, 1)
-        self.emit(1, "return _r")
+                self.writeline("N = dict(N)")  # a caller's names are never changed
+            self.writeline("v_players = N['players']")
+            self.writeline("v_self = N.get('self')")
+        self.writeline("_r = None")
+        self.body(checked.program.body)
+        self.writeline("return _r")
+        self.outdent()
 
     def assigns_looked_up(self) -> bool:
-        for node in _walk(self.checked.program.body):
+        for node in _statements(self.checked.program.body):
             if isinstance(node, (ast.Assign, ast.Let)):
                 r = self.resolved.get(id(node))
                 if isinstance(r, LocalName) and r.slot in self.looked_up:
@@ -492,37 +596,47 @@ class _Function:
     def wrapper(self, direct: str) -> None:
         """``r(C, F)`` of a direct program: runs it on a frame's names."""
         checked = self.checked
-        self.emit(0, f"def {self.fname}(C, F):")
+        self.writeline(f"def {self.fname}(C, F):")
+        self.indent()
         if checked.kind == "procedure":
             args = ", ".join(["F.names.get('self')", *(f"F.names[{p!r}]" for p in checked.params)])
-            self.emit(1, f"return {direct}(C, {args})")
+            self.writeline(f"return {direct}(C, {args})")
         else:
-            self.emit(1, f"return {direct}(C, F.own())")
+            self.writeline(f"return {direct}(C, F.own())")
+        self.outdent()
 
     def invariant(self) -> None:
-        self.emit(0, f"def {self.fname}(C, N):")
+        self.writeline(f"def {self.fname}(C, N):")
+        self.indent()
         self.prologue()
-        self.emit(1, "v_players = N['players']")
+        self.writeline("v_players = N['players']")
         statement = self.checked.program.body[0]
         if not isinstance(statement, ast.ExprStmt):
-            raise RuleRuntimeError(f"cannot compile {type(statement).__name__} as an expression")
+            self.fail(f"cannot compile {type(statement).__name__} as an expression", statement)
         self.pos = statement.pos
-        self.emit(1, f"return {self.expr(statement.expr)}")
+        self.writeline(f"return {self.expr(statement.expr)}")
+        self.outdent()
 
     def resumable(self) -> None:
-        self.emit(0, f"def {self.fname}(C, F):")
-        self.emit(1, "L = F.names if F.owned else F.own()")
+        self.writeline(f"def {self.fname}(C, F):")
+        self.indent()
+        self.writeline("L = F.names if F.owned else F.own()")
         self.prologue()
-        self.emit(1, "pc = F.pc")
-        self.emit(1, "while True:")
-        self.emit(2, "if pc == 0:")
+        self.writeline("pc = F.pc")
+        self.writeline("while True:")
+        self.indent()
+        self.writeline("if pc == 0:")
+        self.indent()
         body = self.checked.program.body
         self.case_offsets.append(body[0].pos if body else 0)
         self.case_lines = 0
-        self.body(body, 3)
+        self.body(body)
         if self.case_lines == 0:
-            self.emit(3, "pass")
-        self.emit(2, "return L.get('@')")
+            self.writeline("pass")
+        self.outdent()
+        self.writeline("return L.get('@')")
+        self.outdent()
+        self.outdent()
         # case offsets in the order of their numbers (cases are numbered as they are opened)
         offsets = dict(self._case_at)
         self.case_offsets = [offsets.get(k, self.case_offsets[0]) for k in range(self.labels)]
@@ -535,152 +649,171 @@ class _Function:
 
     def open_case(self, k: int) -> None:
         """End the current case by going on to case ``k``, which starts here."""
-        self.emit(3, f"pc = {k}")
-        self.emit(2, f"if pc == {k}:")
-        self._case_at.append((k, self.pos or 0))
+        self.writeline(f"pc = {k}")
+        self.outdent()
+        self.writeline(f"if pc == {k}:")
+        self.indent()
+        self._case_at.append(_CaseStart(k, self.pos or 0))
         self.case_lines = 0
-        self.emit(3, "pass")  # a case may be empty: the next one may open at once
+        self.writeline("pass")  # a case may be empty: the next one may open at once
 
-    def jump(self, indent: int, k: int) -> None:
-        self.emit(indent, f"pc = {k}")
-        self.emit(indent, "continue")
+    def jump(self, k: int) -> None:
+        """Go on at case ``k``."""
+        self.writeline(f"pc = {k}")
+        self.writeline("continue")
+
+    def jump_if(self, condition: str, k: int) -> None:
+        """Go on at case ``k`` when ``condition`` (Python text) holds."""
+        self.writeline(f"if {condition}:")
+        self.indent()
+        self.jump(k)
+        self.outdent()
 
     # -- statements ----------------------------------------------------------------------------
-    def body(self, body: Sequence[ast.Node], indent: int) -> None:
+    def body(self, body: Sequence[ast.Node]) -> None:
+        """Statements at the current indentation (``pass`` when they write nothing)."""
         before = len(self.lines)
         for node in body:
-            self.statement(node, indent)
+            self.statement(node)
         if len(self.lines) == before:
-            self.emit(indent, "pass")
+            self.writeline("pass")
+
+    def nested(self, body: Sequence[ast.Node]) -> None:
+        """A block's statements, one level in (under an ``if``, ``else`` or ``for`` line)."""
+        self.indent()
+        self.body(body)
+        self.outdent()
 
     def stops(self, node: ast.Node) -> bool:
         """Whether a statement may stop at a decision (it is written as ``pc`` cases)."""
         if not self.frame:
             return False
-        if isinstance(node, (ast.Let, ast.ExprStmt)):
-            value = node.value if isinstance(node, ast.Let) else node.expr
-            if isinstance(value, ast.Choose):
-                return True
-            if isinstance(value, ast.Call):
-                targets = self.module.targets(value, self.resolved)
-                return targets is not None and any(self.module.stops.get(t, False) for t in targets)
-            return False
-        if isinstance(node, ast.If):
-            return any(self.stops(s) for s in node.then.body) or (
-                node.orelse is not None and any(self.stops(s) for s in node.orelse.body)
-            )
-        if isinstance(node, (ast.For, ast.Repeat)):
-            return any(self.stops(s) for s in node.body.body)
-        return False
+        value = _value_of(node)
+        if isinstance(value, ast.Choose):
+            return True
+        if isinstance(value, ast.Call):
+            targets = self.module.targets(value, self.resolved)
+            return targets is not None and any(self.module.stops.get(t, False) for t in targets)
+        return any(self.stops(s) for block in _blocks(node) for s in block.body)
 
-    def statement(self, node: ast.Node, indent: int) -> None:
+    def statement(self, node: ast.Node) -> None:
         outer = self.pos
         self.pos = node.pos
         try:
             if self.stops(node):
-                self.stopping(node)
+                assert self.depth == _CASE_LEVEL, "a statement that may stop is written at the case level"
+                self.visitor(node, "stop_")(node)
             else:
-                self.native(node, indent)
+                self.visit(node)
         finally:
             self.pos = outer
 
-    def native(self, node: ast.Node, indent: int) -> None:
-        """A statement that cannot stop here, as native Python."""
-        if isinstance(node, (ast.Let, ast.ExprStmt)):
-            value = node.value if isinstance(node, ast.Let) else node.expr
-            target = self.slot_of(node, node.name) if isinstance(node, ast.Let) else "@"
-            if isinstance(value, ast.Call) and self.module.targets(value, self.resolved) is not None:
-                self.call_direct(value, target, indent)
-            else:
-                self.emit(indent, f"{self.local(target)} = {self.expr(value)}")
-        elif isinstance(node, ast.Assign):
-            self.assign(node, indent)
-        elif isinstance(node, ast.Break):
-            loop = self.loops[-1]
-            if loop.end is None:
-                self.emit(indent, "break")
-            else:
-                self.jump(indent, loop.end)
-        elif isinstance(node, ast.If):
-            self.emit(indent, f"{self.local('@')} = None")  # an if whose branch does not run has no value
-            self.emit(indent, f"if {self.expr(node.cond, truth=True)}:")
-            self.body(node.then.body, indent + 1)
-            if node.orelse is not None:
-                self.emit(indent, "else:")
-                self.body(node.orelse.body, indent + 1)
-        elif isinstance(node, ast.For):
-            items = self.loop_items(node, indent)
-            var = self.slot_of(node, node.var)
-            self.loops.append(_Loop(None))
-            if self.frame:
-                each = self.temp()
-                self.emit(indent, f"for {each} in {items}:")
-                self.emit(indent + 1, f"{self.local(var)} = {each}")
-            else:
-                self.emit(indent, f"for {self.local(var)} in {items}:")
-            self.body(node.body.body, indent + 1)
-            self.loops.pop()
-        elif isinstance(node, ast.Repeat):
-            count = self.repeat_count(node, indent)
-            self.loops.append(_Loop(None))
-            self.emit(indent, f"for {self.temp()} in range({count}):")
-            self.body(node.body.body, indent + 1)
-            self.loops.pop()
-        else:
-            raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
+    def generic_visit(self, node: ast.Node, *args: Any) -> Any:
+        self.fail(f"cannot compile {type(node).__name__}", node)
 
-    def loop_items(self, node: ast.For, indent: int) -> str:
+    # -- statements that cannot stop, as native Python ----------------------------------------------
+    def visit_Let(self, node: ast.Let) -> None:
+        self.value_statement(node.value, self.slot_of(node, node.name))
+
+    def visit_ExprStmt(self, node: ast.ExprStmt) -> None:
+        self.value_statement(node.expr, "@")
+
+    def value_statement(self, value: ast.Node, target: str) -> None:
+        """``target = value``, a call of another program (that cannot stop) too."""
+        if isinstance(value, ast.Call) and self.module.targets(value, self.resolved) is not None:
+            self.call_direct(value, target)
+        else:
+            self.writeline(f"{self.local(target)} = {self.expr(value)}")
+
+    def visit_Break(self, node: ast.Break) -> None:
+        loop = self.loops[-1]
+        if loop.end is None:
+            self.writeline("break")
+        else:
+            self.jump(loop.end)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.writeline(f"{self.local('@')} = None")  # an if whose branch does not run has no value
+        self.writeline(f"if {self.expr(node.cond, truth=True)}:")
+        self.nested(node.then.body)
+        if node.orelse is not None:
+            self.writeline("else:")
+            self.nested(node.orelse.body)
+
+    def visit_For(self, node: ast.For) -> None:
+        items = self.loop_items(node)
+        var = self.slot_of(node, node.var)
+        self.loops.append(_Loop(None))
+        if self.frame:
+            each = self.temp()
+            self.writeline(f"for {each} in {items}:")
+            self.indent()
+            self.writeline(f"{self.local(var)} = {each}")
+            self.body(node.body.body)
+            self.outdent()
+        else:
+            self.writeline(f"for {self.local(var)} in {items}:")
+            self.nested(node.body.body)
+        self.loops.pop()
+
+    def visit_Repeat(self, node: ast.Repeat) -> None:
+        count = self.repeat_count(node)
+        self.loops.append(_Loop(None))
+        self.writeline(f"for {self.temp()} in range({count}):")
+        self.nested(node.body.body)
+        self.loops.pop()
+
+    def loop_items(self, node: ast.For) -> str:
         """The list a ``for`` walks, fixed when it starts, its rounds counted."""
         items = self.temp()
-        self.emit(indent, f"{items} = {self.expr(node.iterable)}")
-        self.emit(indent, f"if {items}.__class__ is not tuple: {items} = _loop_items({items})")
-        self.charge(indent, f"len({items})")
+        self.writeline(f"{items} = {self.expr(node.iterable)}")
+        self.writeline(f"if {items}.__class__ is not tuple: {items} = _loop_items({items})")
+        self.charge(f"len({items})")
         return items
 
-    def repeat_count(self, node: ast.Repeat, indent: int) -> str:
+    def repeat_count(self, node: ast.Repeat) -> str:
         count = self.temp()
-        self.emit(indent, f"{count} = {self.expr(node.count)}")
-        self.emit(
-            indent,
-            f"if {count}.__class__ is not int or not 0 <= {count} <= {MAX_REPEAT}: {count} = _repeat_count({count})",
+        self.writeline(f"{count} = {self.expr(node.count)}")
+        self.writeline(
+            f"if {count}.__class__ is not int or not 0 <= {count} <= {MAX_REPEAT}: {count} = _repeat_count({count})"
         )
-        self.charge(indent, count)
+        self.charge(count)
         return count
 
-    def charge(self, indent: int, steps: str) -> None:
-        self.emit(indent, f"C.left -= {steps}")
-        self.emit(indent, "if C.left < 0: _out_of_steps()")
+    def charge(self, steps: str) -> None:
+        self.writeline(f"C.left -= {steps}")
+        self.writeline("if C.left < 0: _out_of_steps()")
 
     def slot_of(self, node: ast.Node, name: str) -> str:
         """The slot the checker gave the local ``name`` bound or assigned by ``node``."""
         resolved = self.resolved.get(id(node))
         return resolved.slot if isinstance(resolved, LocalName) else name
 
-    def assign(self, node: ast.Assign, indent: int) -> None:
+    def visit_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
         if not isinstance(self.resolved.get(id(node)), StateVar):
             slot = self.local(self.slot_of(node, node.name))
             if node.op == "=":
-                self.emit(indent, f"{slot} = {value}")
+                self.writeline(f"{slot} = {value}")
             else:
                 v = self.temp()
-                self.emit(indent, f"{v} = {value}")
-                self.emit(indent, f"{slot} = {self.combined(slot, node.op, v)}")
+                self.writeline(f"{v} = {value}")
+                self.writeline(f"{slot} = {self.combined(slot, node.op, v)}")
             return
         name = repr(node.name)
         index = "None"
         if node.index is not None:
             index = self.temp()
-            self.emit(indent, f"{index} = {self.expr(node.index)}")
+            self.writeline(f"{index} = {self.expr(node.index)}")
         v = self.temp()
-        self.emit(indent, f"{v} = {value}")
+        self.writeline(f"{v} = {value}")
         if self.may_be_list(node.value):
-            self.emit(indent, f"if {v}.__class__ is list: {v} = _freeze({v})")
+            self.writeline(f"if {v}.__class__ is list: {v} = _freeze({v})")
         if node.op == "=":
-            self.emit(indent, f"C.write({name}, {index}, {v}, 'set')")
+            self.writeline(f"C.write({name}, {index}, {v}, 'set')")
             return
         old = f"C.read({name}, {index})" if node.index is not None else f"V[{name}]"
-        self.emit(indent, f"C.write({name}, {index}, {self.combined(old, node.op, v)}, {node.op!r})")
+        self.writeline(f"C.write({name}, {index}, {self.combined(old, node.op, v)}, {node.op!r})")
 
     def combined(self, old: str, op: str, value: str) -> str:
         """``old += value`` / ``-=``: whole numbers at once, anything else by ``combine``
@@ -693,67 +826,71 @@ class _Function:
         )
 
     # -- calls of other programs -----------------------------------------------------------------
-    def call_direct(self, node: ast.Call, target: str, indent: int) -> None:
+    def call_direct(self, node: ast.Call, target: str) -> None:
         """A statement-level call that cannot stop: a direct procedure, or effect()/trigger()
         whose programs never stop."""
         resolved = self.resolved.get(id(node))
         if isinstance(resolved, ProcedureCall):
             code = self.module.proc_code.get(resolved.name)
             if code is None:
-                raise RuleRuntimeError(f"unknown procedure {resolved.name!r}")
+                self.fail(f"unknown procedure {resolved.name!r}", node)
             args = [self.expr(a) for a in node.args]
             fn = f"d{self.module.index[code]}"
-            self.emit(indent, "C.enter()")
-            self.emit(indent, f"{self.local(target)} = {fn}(C, {', '.join([self.self_value(), *args])})")
-            self.emit(indent, "C.depth -= 1")
+            self.writeline("C.enter()")
+            self.writeline(f"{self.local(target)} = {fn}(C, {', '.join([self.self_value(), *args])})")
+            self.writeline("C.depth -= 1")
             return
         requests = self.expr(node)
-        self.emit(indent, f"{self.local(target)} = C.requests_direct({requests}, {self.self_value()})")
+        self.writeline(f"{self.local(target)} = C.requests_direct({requests}, {self.self_value()})")
 
-    def stopping(self, node: ast.Node) -> None:
-        """A statement that may stop, written as ``pc`` cases (at the function's case level)."""
-        if isinstance(node, (ast.Let, ast.ExprStmt)):
-            value = node.value if isinstance(node, ast.Let) else node.expr
-            target = self.slot_of(node, node.name) if isinstance(node, ast.Let) else "@"
-            if isinstance(value, ast.Choose):
-                self.choose(value, target)
-            elif isinstance(value, ast.Call):
-                self.call_frame(value, target)
-        elif isinstance(node, ast.If):
-            self.emit(3, "L['@'] = None")
-            other = self.label()
-            end = self.label() if node.orelse is not None else other
-            self.emit(3, f"if not {self.expr(node.cond, truth=True)}:")
-            self.jump(4, other)
-            self.body(node.then.body, 3)
-            if node.orelse is not None:
-                self.jump(3, end)
-                self.open_case(other)
-                self.body(node.orelse.body, 3)
-            self.open_case(end)
-        elif isinstance(node, ast.For):
-            items = self.loop_items(node, 3)
-            state = self.loop_slot("f")
-            head, end = self.label(), self.label()
-            self.emit(3, f"L[{state!r}] = ({items}, 0)")
-            self.open_case(head)
-            at = self.temp()
-            self.emit(3, f"{at} = L[{state!r}]")
-            self.emit(3, f"if {at}[1] >= len({at}[0]):")
-            self.jump(4, end)
-            self.emit(3, f"{self.local(self.slot_of(node, node.var))} = {at}[0][{at}[1]]")
-            self.emit(3, f"L[{state!r}] = ({at}[0], {at}[1] + 1)")
-            self.loop_body(node.body.body, head, end)
-        elif isinstance(node, ast.Repeat):
-            count = self.repeat_count(node, 3)
-            state = self.loop_slot("r")
-            head, end = self.label(), self.label()
-            self.emit(3, f"L[{state!r}] = {count}")
-            self.open_case(head)
-            self.emit(3, f"if L[{state!r}] <= 0:")
-            self.jump(4, end)
-            self.emit(3, f"L[{state!r}] -= 1")
-            self.loop_body(node.body.body, head, end)
+    # -- statements that may stop, as ``pc`` cases (written at the case level) -----------------------
+    def stop_Let(self, node: ast.Let) -> None:
+        self.stopping_value(node.value, self.slot_of(node, node.name))
+
+    def stop_ExprStmt(self, node: ast.ExprStmt) -> None:
+        self.stopping_value(node.expr, "@")
+
+    def stopping_value(self, value: ast.Node, target: str) -> None:
+        if isinstance(value, ast.Choose):
+            self.choose(value, target)
+        elif isinstance(value, ast.Call):
+            self.call_frame(value, target)
+
+    def stop_If(self, node: ast.If) -> None:
+        self.writeline("L['@'] = None")
+        other = self.label()
+        end = self.label() if node.orelse is not None else other
+        self.jump_if(f"not {self.expr(node.cond, truth=True)}", other)
+        self.body(node.then.body)
+        if node.orelse is not None:
+            self.jump(end)
+            self.open_case(other)
+            self.body(node.orelse.body)
+        self.open_case(end)
+
+    def stop_For(self, node: ast.For) -> None:
+        items = self.loop_items(node)
+        state = self.loop_slot("f")
+        head, end = self.label(), self.label()
+        # the loop's place is (the list, the next index) in a frame slot: a pc loop resumes there
+        self.writeline(f"L[{state!r}] = ({items}, 0)")
+        self.open_case(head)
+        at = self.temp()
+        self.writeline(f"{at} = L[{state!r}]")
+        self.jump_if(f"{at}[1] >= len({at}[0])", end)
+        self.writeline(f"{self.local(self.slot_of(node, node.var))} = {at}[0][{at}[1]]")
+        self.writeline(f"L[{state!r}] = ({at}[0], {at}[1] + 1)")
+        self.loop_body(node.body.body, head, end)
+
+    def stop_Repeat(self, node: ast.Repeat) -> None:
+        count = self.repeat_count(node)
+        state = self.loop_slot("r")
+        head, end = self.label(), self.label()
+        self.writeline(f"L[{state!r}] = {count}")  # the rounds left
+        self.open_case(head)
+        self.jump_if(f"L[{state!r}] <= 0", end)
+        self.writeline(f"L[{state!r}] -= 1")
+        self.loop_body(node.body.body, head, end)
 
     def loop_slot(self, kind: str) -> str:
         """A frame slot for a loop's place (``@f1``: no DSL name can be it)."""
@@ -762,9 +899,9 @@ class _Function:
 
     def loop_body(self, body: Sequence[ast.Node], head: int, end: int) -> None:
         self.loops.append(_Loop(end))
-        self.body(body, 3)
+        self.body(body)
         self.loops.pop()
-        self.jump(3, head)
+        self.jump(head)
         self.open_case(end)
 
     def choose(self, node: ast.Choose, target: str) -> None:
@@ -776,25 +913,34 @@ class _Function:
         self.module.choose_names.setdefault(self.checked.id, {})[k] = (
             scope.slots if isinstance(scope, DecisionScope) else {}
         )
-        self.emit(3, f"F.pc = {k}")
+        self.writeline(f"F.pc = {k}")
         if node.each is None:
             waits = (
                 f"C.choose_one(L, {target!r}, C.player_index({self.expr(node.player)}), {self.expr(node.options)}, "
                 f"{node.label!r}, {bool(node.optional)!r}, {bool(node.secret)!r})"
             )
         else:
-            players, per, p = self.temp(), self.temp(), self.temp()
-            each = self.slot_of(node, node.each)
-            self.emit(3, f"{players} = C.choosers({self.expr(node.player)})")
-            self.override[each] = p
-            self.emit(3, f"{per} = []")
-            self.emit(3, f"for {p} in {players}:")
-            self.emit(4, f"{per}.append(C.options({self.expr(node.options)}, {node.label!r}, {p}))")
-            del self.override[each]
-            waits = f"C.choose_each(L, {target!r}, {players}, {per}, {node.label!r})"
-        self.emit(3, f"if {waits}:")
-        self.emit(4, "return _STOP")
+            waits = self.choose_each(node, target)
+        self.writeline(f"if {waits}:")
+        self.indent()
+        self.writeline("return _STOP")
+        self.outdent()
         self.open_case(k + 1)
+
+    def choose_each(self, node: ast.Choose, target: str) -> str:
+        """``choose each``: every chooser's options worked out (the chooser's name bound to a
+        Python local meanwhile); the text of the call that sets the decision up."""
+        players, per, p = self.temp(), self.temp(), self.temp()
+        each = self.slot_of(node, node.each or "")
+        self.writeline(f"{players} = C.choosers({self.expr(node.player)})")
+        self.override[each] = p
+        self.writeline(f"{per} = []")
+        self.writeline(f"for {p} in {players}:")
+        self.indent()
+        self.writeline(f"{per}.append(C.options({self.expr(node.options)}, {node.label!r}, {p}))")
+        self.outdent()
+        del self.override[each]
+        return f"C.choose_each(L, {target!r}, {players}, {per}, {node.label!r})"
 
     def call_frame(self, node: ast.Call, target: str) -> None:
         """A call that may stop: the callee runs at once in a frame of its own; when it
@@ -809,47 +955,45 @@ class _Function:
                 names[param] = self.expr(arg)
             names.setdefault("self", self.self_value())
             args = ", ".join(f"{n!r}: {v}" for n, v in names.items())
-            self.emit(3, f"F.pc = {k}")
+            self.writeline(f"F.pc = {k}")
             value = self.temp()
-            self.emit(3, f"{value} = C.call(r{self.module.index[code]}, {code!r}, {target!r}, {{{args}}})")
+            self.writeline(f"{value} = C.call(r{self.module.index[code]}, {code!r}, {target!r}, {{{args}}})")
         else:
             requests = self.expr(node)
-            self.emit(3, f"L[{target!r}] = None")
-            self.emit(3, f"F.pc = {k}")
+            self.writeline(f"L[{target!r}] = None")
+            self.writeline(f"F.pc = {k}")
             value = self.temp()
-            self.emit(3, f"{value} = C.requests({requests}, {self.self_value()}, {target!r})")
-        self.emit(3, f"if {value} is _STOP:")
-        self.emit(4, "return _STOP")
-        self.emit(3, f"{self.local(target)} = {value}")
+            self.writeline(f"{value} = C.requests({requests}, {self.self_value()}, {target!r})")
+        self.writeline(f"if {value} is _STOP:")
+        self.indent()
+        self.writeline("return _STOP")
+        self.outdent()
+        self.writeline(f"{self.local(target)} = {value}")
         self.open_case(k)
 
     # -- expressions ---------------------------------------------------------------------------------
     def expr(self, node: ast.Node, truth: bool = False) -> str:
         """Python text for an expression; ``truth``: only its truth counts (an ``if`` test)."""
-        if isinstance(node, ast.Const):
-            return self.module.literal(freeze(node.value))
-        if isinstance(node, ast.Name):
-            return self.name(node)
-        if isinstance(node, ast.ListExpr):
-            items = [self.expr(i) for i in node.items]
-            if not items:
-                return "()"
-            text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-            return text if all(not self.may_be_list(i) for i in node.items) else f"_nest({text})"
-        if isinstance(node, ast.Index):
-            return self.index(node)
-        if isinstance(node, ast.Unary):
-            if node.op == "not":
-                return f"(not {self.expr(node.operand, truth=True)})"
-            t = self.temp()
-            return f"(-{t} if ({t} := {self.expr(node.operand)}).__class__ is int else _neg({t}))"
-        if isinstance(node, ast.BinOp):
-            return self.binop(node, truth)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
+        text: str = self.visit(node, truth)
+        return text
 
-    def name(self, node: ast.Name) -> str:
+    def visit_Const(self, node: ast.Const, truth: bool) -> str:
+        return self.module.literal(freeze(node.value))
+
+    def visit_ListExpr(self, node: ast.ListExpr, truth: bool) -> str:
+        items = [self.expr(i) for i in node.items]
+        if not items:
+            return "()"
+        text = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        return text if all(not self.may_be_list(i) for i in node.items) else f"_nest({text})"
+
+    def visit_Unary(self, node: ast.Unary, truth: bool) -> str:
+        if node.op == "not":
+            return f"(not {self.expr(node.operand, truth=True)})"
+        t = self.temp()
+        return f"(-{t} if ({t} := {self.expr(node.operand)}).__class__ is int else _neg({t}))"
+
+    def visit_Name(self, node: ast.Name, truth: bool) -> str:
         match self.resolved.get(id(node), LocalName(node.name)):
             case LocalName(slot):
                 return self.local(slot)
@@ -865,9 +1009,9 @@ class _Function:
             case RulesetId(ident):
                 return self.module.literal(ident)
             case other:
-                raise RuleRuntimeError(f"cannot compile the name {node.name!r} as {type(other).__name__}")
+                self.fail(f"cannot compile the name {node.name!r} as {type(other).__name__}", node)
 
-    def index(self, node: ast.Index) -> str:
+    def visit_Index(self, node: ast.Index, truth: bool) -> str:
         index = self.expr(node.index)
         per = self.resolved.get(id(node))
         t = self.temp()
@@ -878,7 +1022,7 @@ class _Function:
             return f"({var}[{t}] if ({t} := {index}).__class__ is int and 0 <= {t} < P else {var}[C.player_index({t})])"
         return f"_item({self.expr(node.base)}, {index})"
 
-    def binop(self, node: ast.BinOp, truth: bool) -> str:
+    def visit_BinOp(self, node: ast.BinOp, truth: bool) -> str:
         op = node.op
         if op in ("and", "or"):
             a, b = self.expr(node.left, truth=True), self.expr(node.right, truth=True)
@@ -888,6 +1032,7 @@ class _Function:
         if op in ("==", "!=", "in"):
             return f"({a} {op} {b})"
         right = node.right.value if isinstance(node.right, ast.Const) else None
+        # a whole-number constant on the right needs no test of its class (nor of zero)
         constant = right.__class__ is int and -MAX_INT <= right <= MAX_INT and (right != 0 or op not in ("//", "%"))
         x, y, r = self.temp(), self.temp(), self.temp()
         fallback = "_add" if op == "+" else None
@@ -903,10 +1048,10 @@ class _Function:
             return f"({x} {op} {y} if {test} and {y} else {slow})"
         return f"({x} {op} {y} if {test} else {slow})"
 
-    def call(self, node: ast.Call) -> str:
+    def visit_Call(self, node: ast.Call, truth: bool) -> str:
         resolved = self.resolved.get(id(node))
         if not isinstance(resolved, PrimitiveCall):
-            raise RuleRuntimeError(f"{node.name}() cannot be used inside an expression")
+            self.fail(f"{node.name}() cannot be used inside an expression", node)
         prim = resolved.primitive
         fixed = [p for p in prim.params if not p.variadic]
         args = ["C"]
@@ -944,23 +1089,7 @@ class _Function:
         base = arg.base if isinstance(arg, ast.Index) else arg
         resolved = self.resolved.get(id(base))
         if not isinstance(resolved, StateVar):
-            raise RuleRuntimeError(f"cannot compile {type(arg).__name__} as a state variable")
+            self.fail(f"cannot compile {type(arg).__name__} as a state variable", arg)
         if isinstance(arg, ast.Index):
             return f"_Ref(C, {resolved.name!r}, {self.expr(arg.index)})"
         return f"_Ref(C, {resolved.name!r})"
-
-
-def _walk(body: Sequence[ast.Node]) -> Iterator[ast.Node]:
-    """Every statement, and every decision a statement holds, in blocks too."""
-    for node in body:
-        yield node
-        if isinstance(node, ast.Let) and isinstance(node.value, ast.Choose):
-            yield node.value
-        elif isinstance(node, ast.ExprStmt) and isinstance(node.expr, ast.Choose):
-            yield node.expr
-        elif isinstance(node, ast.If):
-            yield from _walk(node.then.body)
-            if node.orelse is not None:
-                yield from _walk(node.orelse.body)
-        elif isinstance(node, (ast.For, ast.Repeat)):
-            yield from _walk(node.body.body)

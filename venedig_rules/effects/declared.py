@@ -16,14 +16,14 @@ event 'drain' has field 'space', which game.yaml events/drain/fields does not de
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ..data.yamlsource import PositionMap
 from ..errors import DeclarationError, RulesError, did_you_mean
 from .check import DecisionScope
 from .compile import CheckedProgram
-from .parse import Call, Choose, Const, Node, Program, caret
+from .parse import Call, Choose, Const, Program, caret
+from .visitor import NodeVisitor, walk
 
 #: Field names every event has: ``type`` (its kind) and ``text`` (its sentence, in views).
 RESERVED = ("type", "text")
@@ -41,19 +41,43 @@ def check_declarations(
     for ptr, program in programs.items():
         if ptr.startswith("/invariants/"):
             continue  # invariants may neither decide nor tell: that is their own error
-        for node in _walk(program.body):
-            if isinstance(node, Choose) and node.label not in decisions:
-                errors.append(
-                    DeclarationError(
-                        f"decision {node.label!r} is not declared in game.yaml decisions"
-                        f"{did_you_mean(node.label, decisions)}; expected decisions: {{{node.label}: {{value: ...}}}}",
-                        positions.in_scalar(ptr, node.pos),
-                        caret(program.text, node.pos),
-                    )
-                )
-            elif isinstance(node, Call) and node.name == "event":
-                errors += _event_problems(node, events, ptr, positions, program.text)
+        uses = _Uses(decisions, events, ptr, positions, program.text)
+        for node in program.body:
+            uses.visit(node)
+        errors += uses.errors
     return errors
+
+
+class _Uses(NodeVisitor):
+    """The undeclared uses in one program (``ptr``): each decision's label, each event's
+    kind and fields."""
+
+    def __init__(
+        self, decisions: Mapping[str, Any], events: Mapping[str, Any], ptr: str, positions: PositionMap, text: str
+    ):
+        self.decisions = decisions
+        self.events = events
+        self.ptr = ptr
+        self.positions = positions
+        self.text = text
+        self.errors: list[RulesError] = []
+
+    def visit_Choose(self, node: Choose) -> None:
+        if node.label not in self.decisions:
+            self.errors.append(
+                DeclarationError(
+                    f"decision {node.label!r} is not declared in game.yaml decisions"
+                    f"{did_you_mean(node.label, self.decisions)}; expected decisions: {{{node.label}: {{value: ...}}}}",
+                    self.positions.in_scalar(self.ptr, node.pos),
+                    caret(self.text, node.pos),
+                )
+            )
+        self.generic_visit(node)
+
+    def visit_Call(self, node: Call) -> None:
+        if node.name == "event":
+            self.errors += _event_problems(node, self.events, self.ptr, self.positions, self.text)
+        self.generic_visit(node)
 
 
 def check_contexts(
@@ -64,7 +88,7 @@ def check_contexts(
     decisions = _mapping(_mapping(data.get("game")).get("decisions"))
     errors: list[RulesError] = []
     for checked in programs:
-        for node in _walk(checked.program.body):
+        for node in walk(checked.program.body):
             if not isinstance(node, Choose):
                 continue
             scope = checked.resolved.get(-id(node))
@@ -117,14 +141,3 @@ def _event_problems(
 
 def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else {}
-
-
-def _walk(nodes: Any) -> Iterator[Node]:
-    """Every node under ``nodes`` (a node, or a tuple of nodes and pairs), depth first."""
-    if isinstance(nodes, tuple):
-        for item in nodes:
-            yield from _walk(item)
-    elif is_dataclass(nodes) and isinstance(nodes, Node):
-        yield nodes
-        for f in fields(nodes):
-            yield from _walk(getattr(nodes, f.name))

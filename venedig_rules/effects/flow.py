@@ -31,29 +31,17 @@ read at 1:45 (hand[p]), escapes at 1:28 (shown[p])
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .check import Checked, LocalName, PrimitiveCall, ProcedureCall, Resolution, Scope, StateVar, check
-from .parse import (
-    Assign,
-    BinOp,
-    Break,
-    Call,
-    Choose,
-    Const,
-    ExprStmt,
-    For,
-    If,
-    Index,
-    Let,
-    ListExpr,
-    Name,
-    Node,
-    Program,
-    Repeat,
-    Unary,
-)
+from .parse import Call, Choose, Const, Index, ListExpr, Name
+from .registry import Primitive
+from .visitor import NodeVisitor
+
+if TYPE_CHECKING:
+    # only annotations name these
+    from .parse import Assign, BinOp, ExprStmt, For, If, Let, Node, Program, Repeat, Unary
 
 #: Every seat sees it.
 ALL = None
@@ -64,10 +52,13 @@ Seat = str
 @dataclass(frozen=True)
 class Secret:
     """Where a secret came from (``what``: ``hand[p]``, ``decision "discard"``) and the one
-    seat that may know it (``owner``; None: no seat)."""
+    seat that may know it (``owner``; None: no seat). ``var`` is the state variable it was
+    read from, ``decision`` the label of the ``secretly`` decision it is the value of."""
 
     what: str
     owner: Seat | None
+    var: str | None = None
+    decision: str | None = None
 
 
 #: A value's secrets, each with the path it took (read location first).
@@ -166,9 +157,24 @@ class FlowScope:
     stored: dict[str, set[str]] = field(default_factory=dict)  # state variable -> secret decisions written to it
 
 
-class _Flow:
+class _Use(NamedTuple):
+    """A call of a primitive being followed: the call, the primitive, the secrets of its
+    arguments (in order) and of its keyword arguments, the locals' secrets, and the
+    secrets deciding whether the call runs at all (``pc``)."""
+
+    node: Call
+    primitive: Primitive
+    args: list[Taint]
+    kwargs: dict[str, Taint]
+    env: _Env
+    pc: Taint
+
+
+class _Flow(NodeVisitor):
     """One program's flow analysis; procedures are analysed at each call with the
-    arguments' secrets (a call already under way with the same secrets is not followed again)."""
+    arguments' secrets (a call already under way with the same secrets is not followed again).
+    Statements are visited with the locals' secrets and those of the branch they stand in
+    (``pc``); expressions with the locals' secrets, giving their value's."""
 
     def __init__(
         self,
@@ -225,46 +231,51 @@ class _Flow:
             return {}
         owner = self.seat(index) if (vis == "owner" and index is not None) else None
         what = f"{name}[{owner}]" if owner is not None else name
-        return {Secret(what, owner): (f"read at {self.at(node)} ({what})",)}
+        return {Secret(what, owner, var=name): (f"read at {self.at(node)} ({what})",)}
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body: Iterable[Node], env: _Env, pc: Taint) -> None:
+        """Follow statements; ``pc`` holds the secrets deciding whether they run at all."""
         for stmt in body:
-            self.statement(stmt, env, pc)
+            self.visit(stmt, env, pc)
 
-    def statement(self, node: Node, env: _Env, pc: Taint) -> None:
-        if isinstance(node, Let):
-            value = self.top(node.value, env, pc)
-            env.taint[node.name] = _then(_union(value, pc), f"let {node.name} at {self.at(node)}")
-            if isinstance(node.value, Choose) or self.is_none_public(node.value, env):
-                env.none_public.add(node.name)
-            else:
-                env.none_public.discard(node.name)
-            self.result = env.taint[node.name]
-        elif isinstance(node, ExprStmt):
-            self.result = _union(self.top(node.expr, env, pc), pc)
-        elif isinstance(node, Assign):
-            self.assign(node, env, pc)
-        elif isinstance(node, If):
-            cond = self.expr(node.cond, env)
-            inner = _union(pc, _then(cond, f"the condition at {self.at(node.cond)}"))
-            then_env = env.copy()
-            self.block(node.then.body, then_env, inner)
-            else_env = env.copy()
-            if node.orelse is not None:
-                self.block(node.orelse.body, else_env, inner)
-            then_env.merge(else_env)
-            env.taint, env.none_public = then_env.taint, then_env.none_public
-        elif isinstance(node, For):
-            items = self.expr(node.iterable, env)
-            walks = {} if self.is_state(node.iterable) else items
-            inner = _union(pc, _then(self.index_taint(node.iterable, env, walks), f"the loop at {self.at(node)}"))
-            self.loop(node.body.body, env, inner, (node.var, _then(_union(items, pc), f"for {node.var}")))
-        elif isinstance(node, Repeat):
-            count = self.expr(node.count, env)
-            self.loop(node.body.body, env, _union(pc, _then(count, f"the repeat count at {self.at(node)}")), None)
-        elif isinstance(node, Break):
-            pass
+    def visit_Let(self, node: Let, env: _Env, pc: Taint) -> None:
+        value = self.top(node.value, env, pc)
+        env.taint[node.name] = _then(_union(value, pc), f"let {node.name} at {self.at(node)}")
+        if isinstance(node.value, Choose) or self.is_none_public(node.value, env):
+            env.none_public.add(node.name)
+        else:
+            env.none_public.discard(node.name)
+        self.result = env.taint[node.name]
+
+    def visit_ExprStmt(self, node: ExprStmt, env: _Env, pc: Taint) -> None:
+        self.result = _union(self.top(node.expr, env, pc), pc)
+
+    def visit_If(self, node: If, env: _Env, pc: Taint) -> None:
+        cond = self.expr(node.cond, env)
+        inner = _union(pc, _then(cond, f"the condition at {self.at(node.cond)}"))
+        then_env = env.copy()
+        self.block(node.then.body, then_env, inner)
+        else_env = env.copy()
+        if node.orelse is not None:
+            self.block(node.orelse.body, else_env, inner)
+        then_env.merge(else_env)
+        env.taint, env.none_public = then_env.taint, then_env.none_public
+
+    def visit_For(self, node: For, env: _Env, pc: Taint) -> None:
+        items = self.expr(node.iterable, env)
+        walks = {} if self.is_state(node.iterable) else items
+        inner = _union(pc, _then(self.index_taint(node.iterable, env, walks), f"the loop at {self.at(node)}"))
+        self.loop(node.body.body, env, inner, {node.var: _then(_union(items, pc), f"for {node.var}")})
+
+    def visit_Repeat(self, node: Repeat, env: _Env, pc: Taint) -> None:
+        count = self.expr(node.count, env)
+        self.loop(node.body.body, env, _union(pc, _then(count, f"the repeat count at {self.at(node)}")), {})
+
+    def generic_visit(self, node: Node, *args: Any) -> Taint:
+        """A ``break`` (no flow), a decision inside an expression (the checker refuses it),
+        a constant: no secret."""
+        return {}
 
     def index_taint(self, iterable: Node, env: _Env, walks: Taint) -> Taint:
         """The secrets deciding how often a loop over ``iterable`` runs: a state variable's
@@ -273,20 +284,21 @@ class _Flow:
             return self.expr(iterable.index, env)
         return walks
 
-    def loop(self, body: tuple[Node, ...], env: _Env, pc: Taint, var: tuple[str, Taint] | None) -> None:
+    def loop(self, body: tuple[Node, ...], env: _Env, pc: Taint, bound: dict[str, Taint]) -> None:
+        """A loop's body, run until the locals' secrets no longer change; ``bound``: the names
+        the loop binds (a ``for``'s variable) and their secrets, unknown after the loop."""
         for _ in range(4):  # to a fixed point: a secret may reach a local on a later round
             before = {n: set(t) for n, t in env.taint.items()}
             inner = env.copy()
-            if var is not None:
-                inner.taint[var[0]] = var[1]
+            inner.taint.update(bound)
             self.block(body, inner, pc)
-            if var is not None:
-                inner.taint.pop(var[0], None)
+            for name in bound:
+                inner.taint.pop(name, None)
             env.merge(inner)
             if {n: set(t) for n, t in env.taint.items()} == before:
                 break
 
-    def assign(self, node: Assign, env: _Env, pc: Taint) -> None:
+    def visit_Assign(self, node: Assign, env: _Env, pc: Taint) -> None:
         value = _union(self.expr(node.value, env), pc)
         what = self.resolved.get(id(node))
         if isinstance(what, LocalName):
@@ -296,8 +308,8 @@ class _Flow:
             return
         if isinstance(what, StateVar):
             for secret in value:
-                if secret.what.startswith('the decision "'):
-                    self.scope.stored.setdefault(node.name, set()).add(secret.what.split('"')[1])
+                if secret.decision is not None:
+                    self.scope.stored.setdefault(node.name, set()).add(secret.decision)
             index = self.expr(node.index, env) if node.index is not None else {}
             shown = f"{node.name}[{self.seat(node.index)}]" if node.index is not None else node.name
             self.sink(node, _union(value, index), self.var_audience(node.name, node.index), shown)
@@ -331,40 +343,46 @@ class _Flow:
         if node.secret:
             seat = self.seat(node.player)
             self.sink(node.options, options, frozenset({seat}), f"the options of {label}")
-            mine = {Secret(f"{label} of {seat}", seat): (f"chosen at {self.at(node)}",)}
+            mine = {Secret(f"{label} of {seat}", seat, decision=node.label): (f"chosen at {self.at(node)}",)}
             return _union(mine, options)
         self.sink(node.options, options, ALL, f"the options of {label} (not secretly)")
         return {}
 
     def expr(self, node: Node, env: _Env) -> Taint:
-        if isinstance(node, Const):
-            return {}
-        if isinstance(node, Name):
-            what = self.resolved.get(id(node))
-            if isinstance(what, LocalName):
-                return env.taint.get(node.name, {})
-            if isinstance(what, StateVar):
-                return self.source(node.name, None, node)
-            return {}
-        if isinstance(node, Index):
-            index = self.expr(node.index, env)
-            if self.is_state(node):
-                assert isinstance(node.base, Name)
-                return _union(self.source(node.base.name, node.index, node), index)
-            return _union(self.expr(node.base, env), index)
-        if isinstance(node, ListExpr):
-            return _union(*(self.expr(i, env) for i in node.items))
-        if isinstance(node, Unary):
-            return self.expr(node.operand, env)
-        if isinstance(node, BinOp):
-            if node.op in ("==", "!="):
-                for a, b in ((node.left, node.right), (node.right, node.left)):
-                    if isinstance(b, Const) and b.value is None and self.is_none_public(a, env):
-                        return self.index_taint(a, env, {}) if isinstance(a, Index) else {}
-            return _union(self.expr(node.left, env), self.expr(node.right, env))
-        if isinstance(node, Call):
-            return self.call(node, env, {})
+        """The secrets of an expression's value."""
+        taint: Taint = self.visit(node, env)
+        return taint
+
+    def visit_Name(self, node: Name, env: _Env) -> Taint:
+        what = self.resolved.get(id(node))
+        if isinstance(what, LocalName):
+            return env.taint.get(node.name, {})
+        if isinstance(what, StateVar):
+            return self.source(node.name, None, node)
         return {}
+
+    def visit_Index(self, node: Index, env: _Env) -> Taint:
+        index = self.expr(node.index, env)
+        if self.is_state(node):
+            assert isinstance(node.base, Name)
+            return _union(self.source(node.base.name, node.index, node), index)
+        return _union(self.expr(node.base, env), index)
+
+    def visit_ListExpr(self, node: ListExpr, env: _Env) -> Taint:
+        return _union(*(self.expr(i, env) for i in node.items))
+
+    def visit_Unary(self, node: Unary, env: _Env) -> Taint:
+        return self.expr(node.operand, env)
+
+    def visit_BinOp(self, node: BinOp, env: _Env) -> Taint:
+        if node.op in ("==", "!="):
+            for a, b in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(b, Const) and b.value is None and self.is_none_public(a, env):
+                    return self.index_taint(a, env, {}) if isinstance(a, Index) else {}
+        return _union(self.expr(node.left, env), self.expr(node.right, env))
+
+    def visit_Call(self, node: Call, env: _Env) -> Taint:
+        return self.call(node, env, {})
 
     def call(self, node: Call, env: _Env, pc: Taint) -> Taint:
         what = self.resolved.get(id(node))
@@ -378,52 +396,83 @@ class _Flow:
             self.index_taint(a, env, {}) if p.name in shape and self.is_state(a) else self.expr(a, env)
             for a, p in zip(node.args, prim.params + (prim.params[-1:] * len(node.args) if prim.params else ()))
         ]
-        kwargs = {k: self.expr(v, env) for k, v in node.kwargs}
+        use = _Use(node, prim, args, {k: self.expr(v, env) for k, v in node.kwargs}, env, pc)
+        special = _CORE_FLOWS.get(prim.name)
+        found = special(self, use) if special is not None else None
+        return found if found is not None else self.primitive(use)
+
+    # -- the core primitives whose flow is their own: None when a call is not of that form ------
+    def declassify(self, use: _Use) -> Taint:
+        node = use.node
+        why = node.args[1] if len(node.args) > 1 else None
+        if not (isinstance(why, Const) and isinstance(why.value, str) and why.value.strip()):
+            self.leaks.append(
+                Leak(self.home, node.pos, "declassify() needs the rulebook sentence that shows the value, as text")
+            )
+        else:
+            self.revealed.append(Revealed(why.value, tuple(use.args[0]) if use.args else ()))
+        return {}
+
+    def count(self, use: _Use) -> Taint | None:
+        # a state variable's size is public: only which one an index picks may be secret
+        args = use.node.args
+        if not (args and self.is_state(args[0])):
+            return None
+        return self.expr(args[0].index, use.env) if isinstance(args[0], Index) else {}
+
+    def event(self, use: _Use) -> Taint:
+        node = use.node
+        to = dict(node.kwargs).get("to")
+        audience = ALL if to is None or isinstance(to, ListExpr) else frozenset({self.seat(to)})
+        kind = node.args[0].value if node.args and isinstance(node.args[0], Const) else "?"
+        self.sink(node, use.pc, ALL, f'whether event "{kind}" happens')
+        for (key, _), t in zip(node.kwargs, use.kwargs.values()):
+            if key != "to":
+                self.sink(node, t, audience, f'field {key!r} of event "{kind}"')
+        return {}
+
+    def move(self, use: _Use) -> Taint | None:
+        node = use.node
+        if len(node.args) != 3:
+            return None
+        src, dst = node.args[1], node.args[2]
+        self.sink(node, use.pc, ALL, "whether move() happens")
+        item = {s: p for s, p in use.args[0].items() if not self.from_zone(s, src)}
+        a, b = self.zone_audience(src), self.zone_audience(dst)
+        audience = ALL if a is ALL or b is ALL else a | b
+        self.sink(node.args[0], item, audience, "the item move() moves")
+        return {}
+
+    def put_or_remove(self, use: _Use) -> Taint | None:
+        node, name = use.node, use.primitive.name
+        if len(node.args) != 2:
+            return None
+        self.sink(node, use.pc, ALL, f"whether {name}() happens")
+        self.sink(node.args[0], use.args[0], self.zone_audience(node.args[1]), f"the item {name}() moves")
+        return {}
+
+    def draw(self, use: _Use) -> Taint | None:
+        node = use.node
+        if len(node.args) != 2:
+            return None
+        self.sink(node, use.pc, ALL, "whether draw() happens")
+        src, dst = node.args
+        base = src.base if isinstance(src, Index) else src
+        audience = self.zone_audience(dst)
+        if audience is ALL or not isinstance(base, Name):
+            return {}
+        if self.scope.visibility.get(base.name, "all") == "all":
+            return {}
+        owner = next(iter(audience)) if len(audience) == 1 else None
+        return {Secret(f"the item drawn from {base.name}", owner): (f"drawn at {self.at(node)}",)}
+
+    def primitive(self, use: _Use) -> Taint:
+        """Any other primitive: one that runs an effect shows which and with what; one that
+        changes the game shows its arguments; its value holds the secrets it reads."""
+        node, prim, args, kwargs = use.node, use.primitive, use.args, use.kwargs
         name = prim.name
-        if name == "declassify":
-            why = node.args[1] if len(node.args) > 1 else None
-            if not (isinstance(why, Const) and isinstance(why.value, str) and why.value.strip()):
-                self.leaks.append(
-                    Leak(self.home, node.pos, "declassify() needs the rulebook sentence that shows the value, as text")
-                )
-            else:
-                self.revealed.append(Revealed(why.value, tuple(args[0]) if args else ()))
-            return {}
-        if name == "count" and node.args and self.is_state(node.args[0]):
-            arg = node.args[0]
-            return self.expr(arg.index, env) if isinstance(arg, Index) else {}
-        if name == "event":
-            to = dict(node.kwargs).get("to")
-            audience = ALL if to is None or isinstance(to, ListExpr) else frozenset({self.seat(to)})
-            kind = node.args[0].value if node.args and isinstance(node.args[0], Const) else "?"
-            self.sink(node, pc, ALL, f'whether event "{kind}" happens')
-            for (key, _), t in zip(node.kwargs, kwargs.values()):
-                if key != "to":
-                    self.sink(node, t, audience, f'field {key!r} of event "{kind}"')
-            return {}
-        if name == "move" and len(node.args) == 3:
-            src, dst = node.args[1], node.args[2]
-            self.sink(node, pc, ALL, "whether move() happens")
-            item = {s: p for s, p in args[0].items() if not self.from_zone(s, src)}
-            a, b = self.zone_audience(src), self.zone_audience(dst)
-            audience = ALL if a is ALL or b is ALL else a | b
-            self.sink(node.args[0], item, audience, "the item move() moves")
-            return {}
-        if name in ("put", "remove") and len(node.args) == 2:
-            self.sink(node, pc, ALL, f"whether {name}() happens")
-            self.sink(node.args[0], args[0], self.zone_audience(node.args[1]), f"the item {name}() moves")
-            return {}
-        if name == "draw" and len(node.args) == 2:
-            self.sink(node, pc, ALL, "whether draw() happens")
-            src, dst = node.args
-            base = src.base if isinstance(src, Index) else src
-            audience = self.zone_audience(dst)
-            if audience is ALL or not isinstance(base, Name) or self.scope.visibility.get(base.name, "all") == "all":
-                return {}
-            owner = next(iter(audience)) if len(audience) == 1 else None
-            return {Secret(f"the item drawn from {base.name}", owner): (f"drawn at {self.at(node)}",)}
         if prim.calls:
-            self.sink(node, _union(pc, *args, *kwargs.values()), ALL, f"which effect {name}() runs, and with what")
+            self.sink(node, _union(use.pc, *args, *kwargs.values()), ALL, f"which effect {name}() runs, and with what")
             field_name = node.args[1].value if len(node.args) > 1 and isinstance(node.args[1], Const) else None
             return dict(self.scope.item_results.get(str(field_name), {}))
         reads: Taint = {}
@@ -432,13 +481,13 @@ class _Flow:
             reads = _union(reads, self.source(var, seat_arg, node))
         if prim.changes:
             shown = [t for a, p, t in zip(node.args, prim.params, args) if not p.ref]
-            self.sink(node, _union(pc, *shown, *kwargs.values()), ALL, f"what {name}() changes (its arguments)")
+            self.sink(node, _union(use.pc, *shown, *kwargs.values()), ALL, f"what {name}() changes (its arguments)")
         return _union(reads, *args, *kwargs.values())
 
     def from_zone(self, s: Secret, zone: Node) -> bool:
         """Whether ``s`` is the content of ``zone`` itself: an item moves with its zone's visibility."""
         base = zone.base if isinstance(zone, Index) else zone
-        return isinstance(base, Name) and s.what.split("[")[0] == base.name
+        return isinstance(base, Name) and s.var == base.name
 
     def zone_audience(self, zone: Node) -> frozenset[Seat] | None:
         if self.is_state(zone):
@@ -457,7 +506,7 @@ class _Flow:
         def seats(t: Taint, table: Mapping[str, str]) -> Taint:
             # a seat named nowhere in the other program becomes one that matches no name there
             return {
-                Secret(s.what, None if s.owner is None else table.get(s.owner, _elsewhere(s.owner))): path
+                replace(s, owner=None if s.owner is None else table.get(s.owner, _elsewhere(s.owner))): path
                 for s, path in t.items()
             }
 
@@ -474,6 +523,19 @@ class _Flow:
         self.revealed += sub.revealed
         self.scope.done[key] = sub.result
         return _then(seats(sub.result, back), f"the value of {name}()")
+
+
+#: The core primitives whose flow is their own (by name), each giving the secrets of the
+#: call's value, or None for a call of another form (then it is followed as any primitive).
+_CORE_FLOWS: dict[str, Callable[[_Flow, _Use], Taint | None]] = {
+    "declassify": _Flow.declassify,
+    "count": _Flow.count,
+    "event": _Flow.event,
+    "move": _Flow.move,
+    "put": _Flow.put_or_remove,
+    "remove": _Flow.put_or_remove,
+    "draw": _Flow.draw,
+}
 
 
 def leaks(
@@ -530,9 +592,10 @@ class RulesetFlow:
         out: set[str] = set()
         for r in self.revealed:
             for s in r.secrets:
-                if s.what.startswith('the decision "'):
-                    out.add(s.what.split('"')[1])
-                out |= self.stored.get(s.what.split("[")[0], set())
+                if s.decision is not None:
+                    out.add(s.decision)
+                if s.var is not None:
+                    out |= self.stored.get(s.var, set())
         return frozenset(out)
 
 
@@ -547,7 +610,7 @@ def ruleset_flow(
     calls. ``locate(ptr, offset)`` names a place (``file:line:column``)."""
     items = list(checked)
     procedures = {
-        c.procedure[0]: Procedure(c.program, c.resolved, c.procedure[1], _at(locate, c.ptr), c.ptr)
+        c.procedure.name: Procedure(c.program, c.resolved, c.procedure.params, _at(locate, c.ptr), c.ptr)
         for c in items
         if c.procedure is not None
     }

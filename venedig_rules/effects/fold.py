@@ -20,29 +20,15 @@ catch it in play.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_INT, MAX_RANGE, MAX_REPEAT
 from .check import ConstantValue, PrimitiveCall, Problem, Resolution
-from .parse import (
-    Assign,
-    BinOp,
-    Block,
-    Call,
-    Choose,
-    Const,
-    ExprStmt,
-    For,
-    If,
-    Index,
-    Let,
-    ListExpr,
-    Name,
-    Node,
-    Program,
-    Repeat,
-    Unary,
-)
+from .visitor import NodeVisitor, children
+
+if TYPE_CHECKING:
+    # only annotations name these
+    from .parse import Assign, BinOp, Block, Call, Const, For, If, ListExpr, Name, Node, Program, Repeat, Unary
 
 #: A value the program only knows in play.
 UNKNOWN: Any = object()
@@ -52,11 +38,14 @@ def constant_problems(program: Program, resolved: Resolution) -> list[Problem]:
     """The problems of ``program`` (checked, with its ``resolved`` names) that its constants show."""
     folder = _Folder(resolved)
     for stmt in program.body:
-        folder.statement(stmt, 1)
+        folder.visit(stmt, 1)
     return folder.problems
 
 
-class _Folder:
+class _Folder(NodeVisitor):
+    """Statements are visited with ``runs``, how often the loops around them run (None:
+    not known); expressions without, giving their value or ``UNKNOWN``."""
+
     def __init__(self, resolved: Resolution):
         self.resolved = resolved
         self.problems: list[Problem] = []
@@ -66,38 +55,46 @@ class _Folder:
         self.problems.append(Problem(node.pos, code, message))
 
     # -- statements: ``runs`` is how often the enclosing loops run them, when known --------
-    def statement(self, node: Node, runs: int | None) -> None:
-        if isinstance(node, If):
-            self.value(node.cond)
-            self.block(node.then, runs)
-            if node.orelse is not None:
-                self.block(node.orelse, runs)
-        elif isinstance(node, Repeat):
-            count = self.value(node.count)
-            if not _is_int(count):
-                self.block(node.body, None)
-            elif count > MAX_REPEAT:
-                self.problem(
-                    node,
-                    "dsl/limit",
-                    f"'repeat' runs {count} times; at most {MAX_REPEAT} (a loop in play stops there too)",
-                )
-                self.block(node.body, None)
-            else:
-                self.block(node.body, self.nested(node, runs, count))
-        elif isinstance(node, For):
-            items = self.value(node.iterable)
-            self.block(node.body, self.nested(node, runs, len(items)) if isinstance(items, tuple) else None)
-        elif isinstance(node, (Let, Assign)):
-            self.value(node.value)
-            if isinstance(node, Assign) and node.index is not None:
-                self.value(node.index)
-        elif isinstance(node, ExprStmt):
-            self.value(node.expr)
+    def visit_If(self, node: If, runs: int | None) -> None:
+        self.value(node.cond)
+        self.block(node.then, runs)
+        if node.orelse is not None:
+            self.block(node.orelse, runs)
+
+    def visit_Repeat(self, node: Repeat, runs: int | None) -> None:
+        count = self.value(node.count)
+        if not _is_int(count):
+            self.block(node.body, None)
+        elif count > MAX_REPEAT:
+            self.problem(
+                node,
+                "dsl/limit",
+                f"'repeat' runs {count} times; at most {MAX_REPEAT} (a loop in play stops there too)",
+            )
+            self.block(node.body, None)
+        else:
+            self.block(node.body, self.nested(node, runs, count))
+
+    def visit_For(self, node: For, runs: int | None) -> None:
+        items = self.value(node.iterable)
+        self.block(node.body, self.nested(node, runs, len(items)) if isinstance(items, tuple) else None)
+
+    def visit_Assign(self, node: Assign, runs: int | None) -> None:
+        self.value(node.value)  # the value first, as the program runs it
+        if node.index is not None:
+            self.value(node.index)
+
+    def generic_visit(self, node: Node, *args: Any) -> Any:
+        """A statement without a block (``let``, an assignment, an expression): the values of
+        its parts; an expression whose value is not folded (an index, a decision): the
+        values of its parts, and it is ``UNKNOWN``."""
+        for child in children(node):
+            self.value(child)
+        return UNKNOWN
 
     def block(self, block: Block, runs: int | None) -> None:
         for stmt in block.body:
-            self.statement(stmt, runs)
+            self.visit(stmt, runs)
 
     def nested(self, loop: Node, runs: int | None, count: int) -> int | None:
         """How often a loop's body runs, inside loops that run ``runs`` times."""
@@ -119,33 +116,24 @@ class _Folder:
         (every part of it is looked at either way, for the problems inside)."""
         key = id(node)
         if key not in self.values:
-            self.values[key] = self.fold(node)
+            self.values[key] = self.visit(node)
         return self.values[key]
 
-    def fold(self, node: Node) -> Any:
-        if isinstance(node, Const):
-            return node.value
-        if isinstance(node, Name):
-            return _constant(self.resolved.get(id(node)))
-        if isinstance(node, ListExpr):
-            items = tuple(self.value(item) for item in node.items)
-            return UNKNOWN if any(item is UNKNOWN for item in items) else items
-        if isinstance(node, Unary):
-            operand = self.value(node.operand)
-            return -operand if node.op == "-" and _is_int(operand) else UNKNOWN
-        if isinstance(node, BinOp):
-            return self.binop(node)
-        if isinstance(node, Call):
-            return self.call(node)
-        if isinstance(node, Index):
-            self.value(node.base)
-            self.value(node.index)
-        elif isinstance(node, Choose):
-            self.value(node.player)
-            self.value(node.options)
-        return UNKNOWN
+    def visit_Const(self, node: Const) -> Any:
+        return node.value
 
-    def binop(self, node: BinOp) -> Any:
+    def visit_Name(self, node: Name) -> Any:
+        return _constant(self.resolved.get(id(node)))
+
+    def visit_ListExpr(self, node: ListExpr) -> Any:
+        items = tuple(self.value(item) for item in node.items)
+        return UNKNOWN if any(item is UNKNOWN for item in items) else items
+
+    def visit_Unary(self, node: Unary) -> Any:
+        operand = self.value(node.operand)
+        return -operand if node.op == "-" and _is_int(operand) else UNKNOWN
+
+    def visit_BinOp(self, node: BinOp) -> Any:
         left, right = self.value(node.left), self.value(node.right)
         op = node.op
         if op in ("//", "%") and _is_int(right) and right == 0:
@@ -163,7 +151,7 @@ class _Folder:
         self.problem(node, "dsl/limit", f"this is {result}, past {MAX_INT}, the largest number allowed")
         return UNKNOWN
 
-    def call(self, node: Call) -> Any:
+    def visit_Call(self, node: Call) -> Any:
         args = [self.value(arg) for arg in node.args]
         for _, value in node.kwargs:
             self.value(value)

@@ -21,27 +21,16 @@ building's colour) says so in its declaration: ``read_by: people``.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..data.yamlsource import PositionMap, pointer
 from ..errors import RulesError, UnreadDataError, did_you_mean
 from .check import ConstantValue, LocalName, PrimitiveCall, Resolution
-from .parse import Call, Const, Name, Node, Program
+from .parse import Call, Const, Name, Program
 from .registry import Registry
-
-
-def nodes(node: object) -> Iterator[Node]:
-    """``node`` and every node below it (any AST node, or a tuple of them)."""
-    if isinstance(node, Node):
-        yield node
-        for f in dataclasses.fields(node):
-            yield from nodes(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from nodes(item)
+from .visitor import NodeVisitor
 
 
 @dataclass
@@ -53,23 +42,39 @@ class Reads:
 
     def add(self, program: Program, resolved: Resolution, item_params: Iterable[str]) -> None:
         """What ``program`` reads; ``item_params`` are the params bound as names in its scope."""
-        bound = set(item_params)
-        for node in nodes(program.body):
-            what = resolved.get(id(node))
-            if isinstance(node, Name):
-                if isinstance(what, ConstantValue):
-                    self.constants.add(node.name)
-                elif isinstance(what, LocalName) and what.slot in bound:
-                    self.params.add(node.name)
-            elif isinstance(node, Call) and isinstance(what, PrimitiveCall) and what.primitive.name == "param":
-                name = node.args[1] if len(node.args) > 1 else None
-                if isinstance(name, Const) and isinstance(name.value, str):
-                    self.params.add(name.value)
+        finder = _ReadsOf(self, resolved, frozenset(item_params))
+        for node in program.body:
+            finder.visit(node)
 
     def add_registry(self, registry: Registry) -> None:
         """What the game modules' Python reads, as they declare it."""
         self.constants |= registry.constants_read
         self.params |= registry.params_read
+
+
+class _ReadsOf(NodeVisitor):
+    """The reads pass of one program: a name that is a constant or a bound param, and
+    ``param(item, "name")``, add to ``reads``."""
+
+    def __init__(self, reads: Reads, resolved: Resolution, bound: frozenset[str]):
+        self.reads = reads
+        self.resolved = resolved
+        self.bound = bound  # the frame slots of the params bound as names
+
+    def visit_Name(self, node: Name) -> None:
+        what = self.resolved.get(id(node))
+        if isinstance(what, ConstantValue):
+            self.reads.constants.add(node.name)
+        elif isinstance(what, LocalName) and what.slot in self.bound:
+            self.reads.params.add(node.name)
+
+    def visit_Call(self, node: Call) -> None:
+        what = self.resolved.get(id(node))
+        if isinstance(what, PrimitiveCall) and what.primitive.name == "param" and len(node.args) > 1:
+            name = node.args[1]
+            if isinstance(name, Const) and isinstance(name.value, str):
+                self.reads.params.add(name.value)
+        self.generic_visit(node)
 
 
 def unread(data: dict[str, Any], positions: PositionMap, reads: Reads) -> list[RulesError]:

@@ -4,8 +4,8 @@ and the budgets that keep every program small and short.
 The compiler (:mod:`.compile`) writes each operator as a fast path for the common case
 (two whole numbers) and falls back to a function here, which checks the operands and
 raises a :class:`~venedig_rules.errors.RuleRuntimeError` saying what went wrong. The
-reference interpreter (:mod:`.reference`) calls the same functions, so both agree on every
-value and every error.
+reference interpreter the tests keep (``tests/reference``) calls the same functions, so both
+agree on every value and every error.
 
 **Budgets.** A program may not run for hours nor make values no game needs:
 

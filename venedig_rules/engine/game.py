@@ -89,9 +89,6 @@ class Game:
     ruleset's own events a simulation's report counts.
     """
 
-    #: What runs the rules (the tests swap in the reference interpreter's machine).
-    machine: type[Machine] = Machine
-
     def __init__(
         self,
         rules: RulesetBase,
@@ -119,7 +116,7 @@ class Game:
         self._history = UndoHistory()
         self._legal: dict[int, tuple[Action, ...]] | None = None
         if _start:
-            run = self.machine(rules, self.players, initial_state(rules, self.players, self.seed), *self._event_sink())
+            run = Machine(rules, self.players, initial_state(rules, self.players, self.seed), *self._event_sink())
             self._state = run.run()
             self._unrecorded = run.unrecorded
 
@@ -370,7 +367,7 @@ class Game:
     def _resume(self, pending: Pending, action: Action) -> Game:
         """Apply a legal ``action`` at ``pending``; the game is left as it was when a rule fails."""
         before, n_events = self._state, len(self._events)
-        run = self.machine(self.rules, self.players, before, *self._event_sink())
+        run = Machine(self.rules, self.players, before, *self._event_sink())
         try:
             self._state = run.resume(pending, action)
         except Exception:
@@ -621,7 +618,7 @@ class Game:
         states it dropped again with it)."""
         pending = state.pending
         assert pending is not None, "a state before an action waits for it"
-        return self.machine(self.rules, self.players, state, None).resume(pending, action)
+        return Machine(self.rules, self.players, state, None).resume(pending, action)
 
     def _replayed(self) -> Game:
         """This game played again with its events and undo history kept."""

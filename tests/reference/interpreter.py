@@ -1,9 +1,10 @@
 """The reference interpreter: the DSL compiled to closures and instructions, as the engine
-ran it before it compiled whole programs to Python source (:mod:`.compile`).
+ran it before it compiled whole programs to Python source (:mod:`venedig_rules.effects.compile`).
 
 Tests run every bundled ruleset through both and compare every state, so the generated
 code keeps the meaning this simpler interpreter gives the DSL. Nothing in the engine
-uses it; :mod:`venedig_rules.engine.reference` is the machine that runs it.
+uses it (it lives with the tests, out of the package); :mod:`reference.machine` is the machine
+that runs it.
 
 Expressions become Python closures ``f(L, C)`` (``L`` the frame's local names, ``C`` the
 running game); statements that may stop at a decision (a ``choose``, a procedure, a
@@ -18,12 +19,12 @@ instruction): it cannot stop halfway, so it needs no instruction index. Nothing 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..errors import RuleRuntimeError
-from .check import (
+from venedig_rules.effects.check import (
     ConstantValue,
     LocalName,
     PerIndex,
@@ -34,33 +35,17 @@ from .check import (
     RulesetId,
     StateVar,
 )
-from .context import Ref
-from .parse import (
-    Assign,
-    BinOp,
-    Block,
-    Break,
-    Call,
-    Choose,
-    Const,
-    ExprStmt,
-    For,
-    If,
-    Index,
-    Let,
-    ListExpr,
-    Name,
-    Node,
-    Program,
-    Repeat,
-    Unary,
-)
-from .runtime import ARITH as _ARITH
-from .runtime import RULE_FAILURES, freeze
-from .runtime import item as _item
-from .runtime import loop_items as _loop_items
-from .runtime import number as _number
-from .runtime import repeat_count as _repeat_count
+from venedig_rules.effects.context import Ref
+from venedig_rules.effects.runtime import ARITH as _ARITH
+from venedig_rules.effects.runtime import RULE_FAILURES, freeze
+from venedig_rules.effects.runtime import item as _item
+from venedig_rules.effects.runtime import loop_items as _loop_items
+from venedig_rules.effects.runtime import number as _number
+from venedig_rules.effects.runtime import repeat_count as _repeat_count
+from venedig_rules.errors import RuleRuntimeError
+
+#: The syntax tree's classes (imported by name: the package's own ``parse`` is the function).
+ast = importlib.import_module("venedig_rules.effects.parse")
 
 # opcodes
 EXPR, LET, SETVAR, SETLOCAL, JUMP, JUMPIFNOT, FORINIT, FORNEXT, REPINIT, REPNEXT, CHOOSE, CALL, BLOCK = range(13)
@@ -98,7 +83,7 @@ class Code:
     steps: tuple[Step, ...] = ()  # per instruction: run it, give the next index
 
 
-def compile_program(code_id: str, program: Program, resolved: Resolution) -> Code:
+def compile_program(code_id: str, program: ast.Program, resolved: Resolution) -> Code:
     """The Code of a checked program (``resolved`` from :func:`check.check`)."""
     builder = _Builder(resolved)
     builder.body(program.body, loops=[])
@@ -217,11 +202,11 @@ def combine(old: Any, op: str, value: Any) -> Any:
     return old + value if op == "+=" else old - value
 
 
-def compile_expression(program: Program, resolved: Resolution) -> Fn:
+def compile_expression(program: ast.Program, resolved: Resolution) -> Fn:
     """A closure evaluating a program made of one expression (invariants; the checker
     makes sure it is one)."""
     statement = program.body[0]
-    if not isinstance(statement, ExprStmt):
+    if not isinstance(statement, ast.ExprStmt):
         raise RuleRuntimeError(f"cannot compile {type(statement).__name__} as an expression")
     return _Builder(resolved).expr(statement.expr)
 
@@ -244,8 +229,8 @@ class _Builder:
         return f"@{self.slots}"
 
     # -- statements ------------------------------------------------------------------------
-    def body(self, body: tuple[Node, ...], loops: list[list[int]]) -> None:
-        run: list[Node] = []  # statements that run through, not yet emitted
+    def body(self, body: tuple[ast.Node, ...], loops: list[list[int]]) -> None:
+        run: list[ast.Node] = []  # statements that run through, not yet emitted
         for stmt in body:
             if self.runs_through(stmt, in_loop=False):
                 run.append(stmt)
@@ -254,34 +239,34 @@ class _Builder:
             self.statement(stmt, loops)
         self.flush(run)
 
-    def flush(self, run: list[Node]) -> None:
+    def flush(self, run: list[ast.Node]) -> None:
         if run:
             self.pos = run[0].pos
             self.emit(BLOCK, self.sequence(run))
             run.clear()
 
     # -- statements that cannot stop: closures that run them through -----------------------
-    def runs_through(self, node: Node, in_loop: bool) -> bool:
+    def runs_through(self, node: ast.Node, in_loop: bool) -> bool:
         """Whether a statement can never stop at a decision or call another effect (and
         any ``break`` in it ends a loop inside it)."""
-        if isinstance(node, (Let, ExprStmt)):
-            value = node.value if isinstance(node, Let) else node.expr
-            if isinstance(value, Choose):
+        if isinstance(node, (ast.Let, ast.ExprStmt)):
+            value = node.value if isinstance(node, ast.Let) else node.expr
+            if isinstance(value, ast.Choose):
                 return False
-            return not (isinstance(value, Call) and _waits(self.resolved.get(id(value))))
-        if isinstance(node, Assign):
+            return not (isinstance(value, ast.Call) and _waits(self.resolved.get(id(value))))
+        if isinstance(node, ast.Assign):
             return True
-        if isinstance(node, Break):
+        if isinstance(node, ast.Break):
             return in_loop
-        if isinstance(node, If):
+        if isinstance(node, ast.If):
             return all(self.runs_through(s, in_loop) for s in node.then.body) and (
                 node.orelse is None or all(self.runs_through(s, in_loop) for s in node.orelse.body)
             )
-        if isinstance(node, (For, Repeat)):
+        if isinstance(node, (ast.For, ast.Repeat)):
             return all(self.runs_through(s, True) for s in node.body.body)
         return False
 
-    def sequence(self, stmts: Sequence[Node]) -> Through:
+    def sequence(self, stmts: Sequence[ast.Node]) -> Through:
         """One closure running statements in order; it returns True when a ``break`` ran."""
         fns = tuple(self.through(s) for s in stmts)
         if not fns:
@@ -303,14 +288,14 @@ class _Builder:
 
         return run
 
-    def through(self, node: Node) -> Through:
+    def through(self, node: ast.Node) -> Through:
         """A statement that runs through, as a closure that returns True when a ``break``
         ran and, when it fails, raises a RuleRuntimeError whose ``offset`` is the innermost
         failing statement's."""
         pos = node.pos
-        if isinstance(node, (Let, ExprStmt)):
+        if isinstance(node, (ast.Let, ast.ExprStmt)):
             # a let binds its name; an expression statement is the program's value so far
-            if isinstance(node, Let):
+            if isinstance(node, ast.Let):
                 slot, f = self.slot_of(node, node.name), self.expr(node.value)
             else:
                 slot, f = "@", self.expr(node.expr)
@@ -322,7 +307,7 @@ class _Builder:
                     _raise_located(exc, pos)
 
             return let
-        if isinstance(node, Assign):
+        if isinstance(node, ast.Assign):
             value = self.expr(node.value)
             to_var = isinstance(self.resolved.get(id(node)), StateVar)
             name = node.name if to_var else self.slot_of(node, node.name)
@@ -341,9 +326,9 @@ class _Builder:
                     _raise_located(exc, pos)
 
             return assign
-        if isinstance(node, Break):
+        if isinstance(node, ast.Break):
             return lambda L, C: True
-        if isinstance(node, If):
+        if isinstance(node, ast.If):
             cond, then = self.expr(node.cond), self.sequence(node.then.body)
             orelse = self.sequence(node.orelse.body) if node.orelse is not None else _const(None)
 
@@ -356,16 +341,16 @@ class _Builder:
                 return then(L, C) if test else orelse(L, C)
 
             return if_
-        if isinstance(node, For):  # the list is fixed when the loop starts
+        if isinstance(node, ast.For):  # the list is fixed when the loop starts
             items_f = self.expr(node.iterable)
             return self.loop_through(node, self.slot_of(node, node.var), lambda L, C: _loop_items(items_f(L, C)))
-        if isinstance(node, Repeat):  # a count, checked
+        if isinstance(node, ast.Repeat):  # a count, checked
             count_f = self.expr(node.count)
             return self.loop_through(node, None, lambda L, C: range(_repeat_count(count_f(L, C))))
         raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
 
     def loop_through(
-        self, node: For | Repeat, var: str | None, start: Callable[[Locals, Running], Iterable[Any]]
+        self, node: ast.For | ast.Repeat, var: str | None, start: Callable[[Locals, Running], Iterable[Any]]
     ) -> Through:
         """A loop that runs through: ``start`` gives what it walks, ``var`` names each item."""
         pos = node.pos
@@ -384,22 +369,22 @@ class _Builder:
 
         return loop
 
-    def statement(self, node: Node, loops: list[list[int]]) -> None:
+    def statement(self, node: ast.Node, loops: list[list[int]]) -> None:
         self.pos = node.pos
-        if isinstance(node, Let):
+        if isinstance(node, ast.Let):
             self.top(node.value, self.slot_of(node, node.name))
-        elif isinstance(node, ExprStmt):
+        elif isinstance(node, ast.ExprStmt):
             self.top(node.expr, "@")
-        elif isinstance(node, Assign):
+        elif isinstance(node, ast.Assign):
             value = self.expr(node.value)
             if isinstance(self.resolved.get(id(node)), StateVar):
                 index = self.expr(node.index) if node.index is not None else None
                 self.emit(SETVAR, node.name, index, node.op, value)
             else:
                 self.emit(SETLOCAL, self.slot_of(node, node.name), node.op, value)
-        elif isinstance(node, Break):
+        elif isinstance(node, ast.Break):
             loops[-1].append(self.emit(JUMP, None))
-        elif isinstance(node, If):
+        elif isinstance(node, ast.If):
             self.emit(EXPR, _const(None))  # an if whose branch does not run has no value
             jump = self.emit(JUMPIFNOT, self.expr(node.cond), None)
             self.body(node.then.body, loops)
@@ -410,16 +395,16 @@ class _Builder:
                 self.ins[jump] = (JUMPIFNOT, self.ins[jump][1], len(self.ins))
                 self.body(node.orelse.body, loops)
                 self.ins[skip] = (JUMP, len(self.ins))
-        elif isinstance(node, For):
+        elif isinstance(node, ast.For):
             slot = self.slot()
             self.emit(FORINIT, slot, self.expr(node.iterable))
             self.loop(FORNEXT, (slot, self.slot_of(node, node.var)), node.body, loops)
-        elif isinstance(node, Repeat):
+        elif isinstance(node, ast.Repeat):
             slot = self.slot()
             self.emit(REPINIT, slot, self.expr(node.count))
             self.loop(REPNEXT, (slot,), node.body, loops)
 
-    def loop(self, op: int, args: tuple[str, ...], body: Block, loops: list[list[int]]) -> None:
+    def loop(self, op: int, args: tuple[str, ...], body: ast.Block, loops: list[list[int]]) -> None:
         head = self.emit(op, *args, None)
         breaks: list[int] = []
         self.body(body.body, loops + [breaks])
@@ -429,13 +414,13 @@ class _Builder:
         for b in breaks:
             self.ins[b] = (JUMP, end)
 
-    def slot_of(self, node: Node, name: str) -> str:
+    def slot_of(self, node: ast.Node, name: str) -> str:
         """The frame slot the checker gave the local ``name`` bound or assigned by ``node``."""
         resolved = self.resolved.get(id(node))
         return resolved.slot if isinstance(resolved, LocalName) else name
 
-    def top(self, node: Node, target: str) -> None:
-        if isinstance(node, Choose):
+    def top(self, node: ast.Node, target: str) -> None:
+        if isinstance(node, ast.Choose):
             each = self.slot_of(node, node.each) if node.each else None
             self.emit(
                 CHOOSE,
@@ -448,7 +433,7 @@ class _Builder:
                 node.secret,
             )
             return
-        if isinstance(node, Call):
+        if isinstance(node, ast.Call):
             resolved = self.resolved.get(id(node))
             if isinstance(resolved, ProcedureCall):
                 self.emit(CALL, target, "proc", node.name, tuple(self.expr(a) for a in node.args), ())
@@ -466,28 +451,28 @@ class _Builder:
         self.emit(LET if target != "@" else EXPR, *((target,) if target != "@" else ()), self.expr(node))
 
     # -- expressions -----------------------------------------------------------------------
-    def expr(self, node: Node) -> Fn:
-        if isinstance(node, Const):
+    def expr(self, node: ast.Node) -> Fn:
+        if isinstance(node, ast.Const):
             return _const(freeze(node.value))
-        if isinstance(node, Name):
+        if isinstance(node, ast.Name):
             return self.name(node)
-        if isinstance(node, ListExpr):
+        if isinstance(node, ast.ListExpr):
             items = tuple(self.expr(i) for i in node.items)
             return lambda L, C: tuple(f(L, C) for f in items)
-        if isinstance(node, Index):
+        if isinstance(node, ast.Index):
             return self.index(node)
-        if isinstance(node, Unary):
+        if isinstance(node, ast.Unary):
             operand = self.expr(node.operand)
             if node.op == "not":
                 return lambda L, C: not operand(L, C)
             return lambda L, C: -_number(operand(L, C), "-")
-        if isinstance(node, BinOp):
+        if isinstance(node, ast.BinOp):
             return self.binop(node)
-        if isinstance(node, Call):
+        if isinstance(node, ast.Call):
             return self.call(node)
         raise RuleRuntimeError(f"cannot compile {type(node).__name__}")
 
-    def name(self, node: Name) -> Fn:
+    def name(self, node: ast.Name) -> Fn:
         match self.resolved.get(id(node), LocalName(node.name)):
             case LocalName(slot):
                 return lambda L, C: L[slot]
@@ -505,7 +490,7 @@ class _Builder:
             case other:
                 raise RuleRuntimeError(f"cannot compile the name {node.name!r} as {type(other).__name__}")
 
-    def index(self, node: Index) -> Fn:
+    def index(self, node: ast.Index) -> Fn:
         base, index = node.base, self.expr(node.index)
         per = self.resolved.get(id(node))
         if isinstance(per, PerIndex):
@@ -524,7 +509,7 @@ class _Builder:
 
         return lambda L, C: _item(items(L, C), index(L, C))
 
-    def binop(self, node: BinOp) -> Fn:
+    def binop(self, node: ast.BinOp) -> Fn:
         a, b, op = self.expr(node.left), self.expr(node.right), node.op
         if op == "and":
             return lambda L, C: bool(a(L, C)) and bool(b(L, C))
@@ -567,11 +552,11 @@ class _Builder:
 
         return arith
 
-    def constant(self, node: Node) -> Any:
+    def constant(self, node: ast.Node) -> Any:
         """The value of a literal (None for anything else)."""
-        return freeze(node.value) if isinstance(node, Const) else None
+        return freeze(node.value) if isinstance(node, ast.Const) else None
 
-    def call(self, node: Call) -> Fn:
+    def call(self, node: ast.Call) -> Fn:
         resolved = self.resolved.get(id(node))
         if not isinstance(resolved, PrimitiveCall):
             raise RuleRuntimeError(f"{node.name}() cannot be used inside an expression")
@@ -598,15 +583,15 @@ class _Builder:
             return lambda L, C: fn(C, f0(L, C), f1(L, C), f2(L, C))
         return lambda L, C: fn(C, *[f(L, C) for f in args])
 
-    def ref(self, arg: Node) -> Fn:
+    def ref(self, arg: ast.Node) -> Fn:
         """A state variable handed to a primitive to change (``deck``, ``hand[p]``)."""
-        if isinstance(arg, Index):
+        if isinstance(arg, ast.Index):
             name, index = self.state_var(arg.base), self.expr(arg.index)
             return lambda L, C: Ref(C, name, index(L, C))
         name = self.state_var(arg)
         return lambda L, C: Ref(C, name)
 
-    def state_var(self, node: Node) -> str:
+    def state_var(self, node: ast.Node) -> str:
         resolved = self.resolved.get(id(node))
         if not isinstance(resolved, StateVar):
             raise RuleRuntimeError(f"cannot compile {type(node).__name__} as a state variable")

@@ -1,6 +1,6 @@
 """The reference machine: runs a ruleset with the reference interpreter
-(:mod:`venedig_rules.effects.reference`: closures and instructions) instead of the
-generated code, as the engine did before it compiled programs to Python source.
+(:mod:`reference.interpreter`: closures and instructions) instead of the generated code,
+as the engine did before it compiled programs to Python source.
 
 It exists for the tests: a game played by :class:`ReferenceGame` and the same game played
 by :class:`~venedig_rules.engine.game.Game` must agree on every state and event (their
@@ -18,15 +18,30 @@ True
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
-from ..effects.reference import WAIT, CallOp, ChooseOp, Code, Fn, combine, compile_program
-from ..effects.runtime import freeze
-from ..errors import Location, RuleRuntimeError
-from .game import Game
-from .run import events
-from .run.machine import MAX_DEPTH, Frame, GameOver, Locals, Machine, PendingChoice, PendingCommits, State, _options
-from .run.ruleset_base import RulesetBase
+from reference.interpreter import WAIT, CallOp, ChooseOp, Code, Fn, combine, compile_program
+from venedig_rules.effects.runtime import freeze
+from venedig_rules.engine.game import Game
+from venedig_rules.engine.run import events
+from venedig_rules.engine.run.machine import (
+    MAX_DEPTH,
+    Frame,
+    GameOver,
+    Locals,
+    Machine,
+    Pending,
+    PendingChoice,
+    PendingCommits,
+    State,
+    _options,
+)
+from venedig_rules.engine.run.notation import Action
+from venedig_rules.engine.run.ruleset_base import RulesetBase
+from venedig_rules.errors import Location, RuleRuntimeError
 
 __all__ = ["ReferenceGame", "ReferenceMachine", "reference_codes"]
 
@@ -46,16 +61,10 @@ def reference_codes(rules: RulesetBase) -> dict[str, Code]:
 class ReferenceMachine(Machine):
     """The machine running the reference interpreter's instructions."""
 
-    def __init__(
-        self,
-        rules: RulesetBase,
-        players: int,
-        state: State,
-        events: list[Any] | None,
-        keep: frozenset[str] | None = None,
-    ):
-        super().__init__(rules, players, state, events, keep)
-        self.codes = reference_codes(rules)
+    @property
+    def codes(self) -> dict[str, Code]:
+        """The ruleset's programs as the reference compiler makes them (once per ruleset)."""
+        return reference_codes(self.rules)
 
     def _raise_located(self, exc: Exception) -> NoReturn:
         error = RuleRuntimeError.of(exc)
@@ -180,7 +189,32 @@ class ReferenceMachine(Machine):
         self.write(name, index, value, "set" if op == "=" else op)
 
 
-class ReferenceGame(Game):
-    """A game played by the reference machine (for tests: compare it with a Game)."""
+@contextmanager
+def _reference_machine() -> Iterator[None]:
+    """Within it, the module of :class:`Game` makes reference machines: its module-level
+    ``Machine`` is swapped for the while (Game has no swap point of its own; tests play one
+    game at a time in a thread, so the swap reaches no other game)."""
+    module = sys.modules[Game.__module__]
+    engine_machine = module.Machine
+    module.Machine = ReferenceMachine
+    try:
+        yield
+    finally:
+        module.Machine = engine_machine
 
-    machine = ReferenceMachine
+
+class ReferenceGame(Game):
+    """A game played by the reference machine (for tests: compare it with a Game). Every
+    method of :class:`Game` that runs the rules makes its machine in one of these three."""
+
+    def __init__(self, rules: RulesetBase, players: int, seed: int | None = None, **options: Any):
+        with _reference_machine():
+            super().__init__(rules, players, seed, **options)
+
+    def _resume(self, pending: Pending, action: Action) -> Game:
+        with _reference_machine():
+            return super()._resume(pending, action)
+
+    def _step(self, state: State, action: Action) -> State:
+        with _reference_machine():
+            return super()._step(state, action)
