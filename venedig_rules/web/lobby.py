@@ -110,6 +110,11 @@ class Saves:
             raise NotFound(f"no saved game {name!r}")
         return self._saves[name]
 
+    def every(self) -> list[dict[str, Any]]:
+        """What is public about every save, newest first: for the server's operator and tests,
+        never for a page (``list`` gives a visitor's own)."""
+        return [save.about for save in reversed(self._saves.values())]
+
     def list(self, visitor: str) -> list[dict[str, Any]]:
         """What is public about each save ``visitor`` (a hashed visitor cookie) made, newest
         first: ``name``, ``game``, ``variants``, ``title``, ``players``, ``actions``, ``over``,
@@ -137,7 +142,7 @@ class Lobby:
         """Load the rules a request for a new table needs (what takes long, so a server does it
         in a worker thread); refusals as ``create`` gives them."""
         if "save" in request:
-            about = self.saves.get(str(request["save"])).about
+            about = self._saved_for(request).about
             self.catalog.rules(about["game"], about["variants"])
         elif isinstance(request.get("game"), str):
             self.catalog.rules(request["game"], wanted_variants(request.get("variants")))
@@ -228,11 +233,16 @@ class Lobby:
         about = _about(brought.key, brought.game, brought.title, None)
         return self.saves.put(brought.game.to_json(), about, keys), token
 
-    def _resume(self, request: Mapping[str, Any], owner: str, client: str) -> Table:
-        data, about, keys = self.saves.get(str(request["save"]))
+    def _saved_for(self, request: Mapping[str, Any]) -> Save:
+        """The save a request names, if it gives the token that goes on with it."""
+        save = self.saves.get(str(request["save"]))
         token = request.get("seat")
-        if not isinstance(token, str) or not secrets.compare_digest(token.encode(), str(keys.get("token")).encode()):
+        if not isinstance(token, str) or not secrets.compare_digest(token.encode(), str(save.keys["token"]).encode()):
             raise Forbidden("only the seat that saved this game can go on with it: send its token as seat")
+        return save
+
+    def _resume(self, request: Mapping[str, Any], owner: str, client: str) -> Table:
+        data, about, keys = self._saved_for(request)
         line = str(keys.get("line"))
         if any(t.provenance.line == line and not t.game.is_over for t in self.tables.values()):
             raise Conflict("this game is still being played at a table; a save goes on once no copy is")

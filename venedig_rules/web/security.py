@@ -45,9 +45,12 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 #: The host name of Starlette's TestClient, allowed by ``create_app`` when no list is given.
 TEST_HOST = "testserver"
 #: The Content-Security-Policy of every response: this server's own scripts, styles (inline
-#: style attributes too: the board's SVG has some), images and sockets only; never framed.
+#: style attributes too: the board's SVG has some), images and sockets only; never framed. No
+#: inline script runs. ``'unsafe-eval'`` because browser automation (Playwright's
+#: ``wait_for_function``, which the browser tests use) evaluates its checks as strings in the
+#: page; the pages' own scripts never evaluate a string.
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 HEADERS = {
