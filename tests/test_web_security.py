@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -369,3 +371,32 @@ def test_a_spectator_is_never_handed_a_token(client: TestClient, lobby: Lobby) -
     made = create(client, "venedig").json()
     page = client.get(f"/api/tables/{made['table']}").json()
     assert page["seat"] is SPECTATOR and not [s for s in made["seats"] if s["token"] in json.dumps(page)]
+
+
+def test_serve_answers_only_to_its_allowed_hosts_and_deals_in_secret() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "venedig_rules", "serve", "--port", "0", "--game", "rialto"]
+        + ["--seats", "human,bot", "--allowed-hosts", "games.example.org,127.0.0.1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        seat = process.stdout.readline().strip().split(": ", 1)[1]
+        base, rest = seat.split("/table/")
+        table, token = rest.split("?seat=")[0], rest.split("?seat=")[1].split("&")[0]
+        api = f"{base}/api/tables/{table}?seat={token}"
+        with urllib.request.urlopen(api, timeout=30) as answer:
+            assert json.load(answer)["public_seed"] is None  # serve without --seed: a secret deal
+        named = urllib.request.Request(api, headers={"Host": "games.example.org"})
+        with urllib.request.urlopen(named, timeout=30) as answer:
+            assert answer.status == 200
+        for host in ("localhost", "evil.example"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(urllib.request.Request(api, headers={"Host": host}), timeout=30)
+            assert refused.value.code == 400
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert '".[web]"' in serve.INSTALL_WEB and ".whl[web]" in serve.INSTALL_WEB

@@ -38,13 +38,13 @@ class Rate:
 class Limits:
     """What one client may do. ``create``: new tables and save files brought in (each loads and
     replays a game); ``connect``: WebSocket connections (each builds a page);
-    ``sockets``: WebSockets open at once; ``tables``: unfinished tables with people that the
-    client made and that are still open (a server keeps those until they end)."""
+    ``sockets``: WebSockets open at once; ``tables``: unfinished tables the client made that are
+    still open (a server keeps those with people until they end; bots' games take its time)."""
 
-    create: Rate = field(default_factory=lambda: Rate(burst=20, per_second=0.2))
+    create: Rate = field(default_factory=lambda: Rate(burst=30, per_second=0.5))
     connect: Rate = field(default_factory=lambda: Rate(burst=60, per_second=5.0))
     sockets: int = 100
-    tables: int = 10
+    tables: int = 20
 
     @classmethod
     def generous(cls) -> Limits:

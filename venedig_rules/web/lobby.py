@@ -170,12 +170,8 @@ class Lobby:
         return self._add(table)
 
     def open_tables(self, client: str) -> int:
-        """How many unfinished tables with people ``client`` made that are still open."""
-        return sum(
-            1
-            for table in self.tables.values()
-            if table.provenance.client == client and table.has_people and not table.game.is_over
-        )
+        """How many unfinished tables ``client`` made that are still open."""
+        return sum(1 for table in self.tables.values() if table.provenance.client == client and not table.game.is_over)
 
     def table(self, ident: str) -> Table:
         """The table with this id."""

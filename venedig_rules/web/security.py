@@ -147,7 +147,7 @@ class CloseCodes:
         if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        connected = False
+        connected = accepted = False
         status, body = 0, bytearray()
 
         async def receive_noting_connect() -> Message:
@@ -157,7 +157,7 @@ class CloseCodes:
             return message
 
         async def send_refusal_as_close(message: Message) -> None:
-            nonlocal status
+            nonlocal status, accepted
             if message["type"] == "websocket.http.response.start":
                 status = int(message["status"])
             elif message["type"] == "websocket.http.response.body":
@@ -165,9 +165,11 @@ class CloseCodes:
                 if not message.get("more_body", False):
                     if not connected:
                         await receive_noting_connect()
-                    await send({"type": "websocket.accept"})
+                    if not accepted:  # a refusal raised after the accept only closes
+                        await send({"type": "websocket.accept"})
                     await send({"type": "websocket.close", "code": 4000 + status, "reason": _reason(bytes(body))})
             else:
+                accepted = accepted or message["type"] == "websocket.accept"
                 await send(message)
 
         extensions = {**scope.get("extensions", {}), "websocket.http.response": {}}
