@@ -24,11 +24,12 @@ from starlette.websockets import WebSocketDisconnect
 
 import venedig_rules as vr
 from venedig_rules.web import catalog as catalog_module
+from venedig_rules.web import lobby as lobby_module
 from venedig_rules.web import serve
 from venedig_rules.web.app import STATIC, create_app
 from venedig_rules.web.catalog import MAX_VARIANT_NAMES, Catalog
 from venedig_rules.web.limits import Holdings, Limits, Rate, RateLimiter, client_key
-from venedig_rules.web.lobby import Lobby
+from venedig_rules.web.lobby import Lobby, Saves
 from venedig_rules.web.security import VISITOR_COOKIE
 from venedig_rules.web.tables import SPECTATOR, Table
 
@@ -400,3 +401,20 @@ def test_serve_answers_only_to_its_allowed_hosts_and_deals_in_secret() -> None:
         process.terminate()
         process.wait(timeout=10)
     assert '".[web]"' in serve.INSTALL_WEB and ".whl[web]" in serve.INSTALL_WEB
+
+
+def test_saves_in_a_folder_are_private_bounded_per_client_and_outlive_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby_module, "MAX_SAVES_PER_CLIENT", 2)
+    folder = tmp_path / "saves"
+    saves = Saves(folder)
+    game = Table.new(Catalog(), "rialto", (), 2, ["human", "human"], seed=1).game
+    keys = {"visitor": "v", "client": "10.0.0.9", "token": "t"}
+    names = [saves.put(game.to_json(), {"game": "rialto"}, keys) for _ in range(3)]
+    assert [s["name"] for s in saves.list("v")] == names[:0:-1]  # the client's oldest went first
+    assert sorted(p.stem for p in folder.iterdir()) == sorted(names[1:])
+    assert all(p.stat().st_mode & 0o077 == 0 for p in [folder, *folder.iterdir()])
+    (folder / "old-1.json").write_text(json.dumps({"save": game.to_json(), "about": {"game": "rialto"}}))
+    again = Saves(folder)  # the server restarted
+    assert [s["name"] for s in again.list("v")] == names[:0:-1] and again.list("") == []

@@ -29,6 +29,7 @@ venedig_rules.web.refusals.Conflict: this game is still being played at a table;
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 from collections.abc import Mapping
@@ -78,7 +79,7 @@ class Saves:
         self.folder = folder
         self._saves: dict[str, Save] = {}
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime):
                 if _SAVE_NAME.fullmatch(path.stem):
                     try:
@@ -99,9 +100,12 @@ class Saves:
         name = re.sub(r"[^a-z0-9_+-]", "_", f"{about['game']}-{secrets.token_hex(6)}".lower())
         about = {**about, "name": name}
         self._saves[name] = Save(data, about, keys)
-        if self.folder is not None:
+        if self.folder is not None:  # readable by the server's user only: it holds hands and tokens
             text = json.dumps({"save": data, "about": about, "keys": keys})
-            (self.folder / f"{name}.json").write_text(text, encoding="utf-8")
+            with os.fdopen(
+                os.open(self.folder / f"{name}.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w"
+            ) as f:
+                f.write(text)
         return name
 
     def get(self, name: str) -> Save:
