@@ -75,6 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "this machine's name and addresses)",
     )
     parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="no per-client rate limits or caps (for a benchmark on one machine, where every client is "
+        "127.0.0.1; never for a server others reach)",
+    )
+    parser.add_argument(
         "--saves", type=Path, default=None, metavar="DIR", help="keep saved games in this folder (default: in memory)"
     )
 
@@ -86,6 +92,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
         from .app import create_app
         from .catalog import Catalog
+        from .limits import Limits
         from .lobby import Lobby, Saves
         from .refusals import Refused
     except ImportError as exc:
@@ -116,7 +123,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         print(f"venedig-rules serve: answering to {', '.join(hosts)} (others: --allowed-hosts)", file=sys.stderr)
     out.flush()
     config = uvicorn.Config(
-        create_app(lobby, bot_delay=args.bot_delay, allowed_hosts=hosts),
+        create_app(
+            lobby, bot_delay=args.bot_delay, allowed_hosts=hosts, limits=Limits.generous() if args.no_limits else None
+        ),
         log_level="warning",
         ws_max_size=64 * 1024,
         lifespan="off",
