@@ -218,7 +218,7 @@ def test_save_stays_on_the_server_and_a_table_goes_on_from_it(client: TestClient
     assert still.status_code == 409 and "still being played" in still.json()["error"]
     del lobby.tables[made["table"]]  # the table is gone (a server without a database restarted)
     again = client.post("/api/tables", json=resume).json()
-    assert again["table"] != made["table"] and again["public_seed"] == 5
+    assert again["table"] == made["table"] and again["public_seed"] == 5  # back at its old address
     copy = lobby.table(again["table"])
     assert copy.game.actions == table.game.actions and copy.game.seed == table.game.seed
     # the table's owner (this visitor made it) gets new links for every seat

@@ -115,6 +115,7 @@ def test_a_forked_save_shows_no_other_hand(lobby: Lobby) -> None:
     assert tokens[1] not in json.dumps(fork) and tokens[2] not in json.dumps(fork)
     copy = lobby.table(fork["table"])
     assert [seat.token for seat in copy.seats] == tokens  # each seat keeps the token only it has
+    assert copy.ident == table.ident  # at the old address: every seat's old link works again
     page = json.dumps(player.get(fork["seats"][0]["url"].replace("/table/", "/api/tables/")).json())
     hidden = secrets_of(copy.game, 0)
     assert hidden and not [text for text in hidden if f'"{text}"' in page or f">{text}<" in page]

@@ -3,11 +3,12 @@ stays on the server: pages get its name and what is public about it, never its c
 
 Who may do what (docs/web.md, Security): a save is listed only to the visitor who made it (by
 the visitor cookie's hash) and goes on only with the token of the seat that saved it. Going on
-keeps every other seat's token, so no one learns a token they did not have; only the table's
-owner (the visitor who made the table, who was given every seat's link then) gets new links for
-every seat. One copy of a game is played at a time: a save goes on only when no unfinished
-table of its line is open, so a copy cannot be used to try out the future. Unfinished tables
-with people are never pushed out; a full server refuses new tables instead.
+keeps every other seat's token, and the table's address when it is free, so every seat's old
+link works again and no one learns a token they did not have; only the table's owner (the
+visitor who made the table, who was given every seat's link then) gets new links for every
+seat. One copy of a game is played at a time: a save goes on only when no unfinished table of
+its line is open, so a copy cannot be used to try out the future. Unfinished tables with people
+are never pushed out; a full server refuses new tables instead.
 
 >>> lobby = Lobby(Catalog())
 >>> table = lobby.create({"game": "saeulen", "players": 2, "seats": ["human", "bot"]}, owner="v1")
@@ -24,6 +25,8 @@ venedig_rules.web.refusals.Conflict: this game is still being played at a table;
 >>> again = lobby.create({"save": name, "seat": table.seats[0].token})
 >>> again.game.seed == table.game.seed, again.seats[0].token == table.seats[0].token, again.provenance.given
 (True, True, (0,))
+>>> again.ident == table.ident  # the same links as before
+True
 """
 
 from __future__ import annotations
@@ -200,6 +203,7 @@ class Lobby:
             "names": table.names,
             "owner": table.provenance.owner,
             "line": table.provenance.line,
+            "table": table.ident,
             "public_seed": table.provenance.public_seed,
             "whole": False,
         }
@@ -275,8 +279,20 @@ class Lobby:
         # the owner stays: it made the table, so it holds every token the copy keeps
         owner = owner if whole else str(keys.get("owner") or "")
         provenance = Provenance(owner=owner, client=client, line=line, given=given, public_seed=seed)
+        # back at its old address when that is free, so the seats' old links work again
+        ident = keys.get("table") if keys.get("table") not in self.tables else None
         table = Table.new(
-            self.catalog, about["game"], about["variants"], game.players, kinds, seed, names, game, tokens, provenance
+            self.catalog,
+            about["game"],
+            about["variants"],
+            game.players,
+            kinds,
+            seed,
+            names,
+            game,
+            tokens,
+            provenance,
+            ident,
         )
         return self._add(table)
 

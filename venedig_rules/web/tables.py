@@ -113,12 +113,14 @@ class Table:
         saved: Game | None = None,
         tokens: Sequence[str | None] | None = None,
         provenance: Provenance | None = None,
+        ident: str | None = None,
     ) -> Table:
         """A new table of ``game`` (a catalog key) with ``variants``; ``kinds``: one per seat,
         ``human``, ``bot`` (the default bot) or a bot's name. ``seed``: a public seed (for tests
         and replays; the bots' seeds follow from it); None, the default: a secret one of
         ``SECRET_SEED_BITS`` bits from :mod:`secrets`, and secret seeds for the bots.
-        ``saved``: go on with this game; ``tokens``: keep these seats' tokens (None: a new one)."""
+        ``saved``: go on with this game; ``tokens``: keep these seats' tokens (None: a new one);
+        ``ident``: the table's id (default a new one)."""
         rules = catalog.rules(game, variants)
         if saved is None:
             if players not in rules.players:
@@ -145,7 +147,7 @@ class Table:
             for p, kind in enumerate(seat_kind(k) for k in kinds)
         ]
         return cls(
-            secrets.token_urlsafe(12),
+            ident or secrets.token_urlsafe(12),
             GameKey(game, tuple(variants)),
             rules,
             played,

@@ -83,7 +83,7 @@ function opened(made) {
   for (const s of made.seats) {
     const item = el("li", {}, `${s.name} (${s.kind}) `);
     if (s.url) item.append(el("a", { href: `${s.url}&lang=${lang}`, "data-testid": `seat-link-${s.player}` }, location.origin + s.url));
-    else if (s.kind === catalog.human) item.append(`keeps its token: ${location.origin}/table/${made.table}?seat=<its token>`);
+    else if (s.kind === catalog.human) item.append(`plays by its own link: ${location.origin}/table/${made.table}?seat=<its token>`);
     list.append(item);
   }
   const watch = el("li", {}, "Spectators ");
