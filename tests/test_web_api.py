@@ -198,7 +198,7 @@ def test_save_stays_on_the_server_and_a_table_goes_on_from_it(client: TestClient
         action = str(table.game.legal_actions(mover)[0])
         client.post(f"/api/tables/{made['table']}/act", json={"seat": tokens[mover], "action": action})
     assert client.post(f"/api/tables/{made['table']}/save", json={"seat": ""}).status_code == 400
-    saved = client.post(f"/api/tables/{made['table']}/save", json={"seat": tokens[0]}).json()
+    saved = client.post(f"/api/tables/{made['table']}/save", json={"seat": tokens[1]}).json()
     assert set(saved) == {"save"}
     listed = client.get("/api/saves").json()["saves"]
     assert listed == [
@@ -209,15 +209,25 @@ def test_save_stays_on_the_server_and_a_table_goes_on_from_it(client: TestClient
             "players": 2,
             "actions": 5,
             "over": False,
+            "seat": 1,
             "name": saved["save"],
         }
     ]
-    again = client.post("/api/tables", json={"save": saved["save"], "seats": ["human", "bot"]}).json()
-    assert again["table"] != made["table"] and again["seats"][0]["token"] != tokens[0]
-    assert lobby.table(again["table"]).game.actions == table.game.actions
+    resume = {"save": saved["save"], "seat": tokens[1]}
+    still = client.post("/api/tables", json=resume)
+    assert still.status_code == 409 and "still being played" in still.json()["error"]
+    del lobby.tables[made["table"]]  # the table is gone (a server without a database restarted)
+    again = client.post("/api/tables", json=resume).json()
+    assert again["table"] == made["table"] and again["public_seed"] == 5  # back at its old address
+    copy = lobby.table(again["table"])
+    assert copy.game.actions == table.game.actions and copy.game.seed == table.game.seed
+    # the table's owner (this visitor made it) gets new links for every seat
+    assert [("token" in s) for s in again["seats"]] == [True, True]
+    assert all(s["token"] not in tokens for s in again["seats"])
     # a save file a person brings: kept if it replays, refused if it was changed
     data = table.game.to_json()
-    assert "save" in client.post("/api/saves", json=data).json()
+    brought = client.post("/api/saves", json=data).json()
+    assert set(brought) == {"save", "seat"} and len(brought["seat"]) >= 32
     assert client.post("/api/saves", json={**data, "seed": 99}).status_code == 400
 
 
@@ -273,9 +283,12 @@ def test_live_pages_see_each_others_moves(client: TestClient) -> None:
         after = (p0, p1)[1 - mover].receive_json()
         assert after["actions"] == 1 and after["events"] and not after["reset"]
         assert after["cursor"] == (first0, first1)[1 - mover]["cursor"] + len(after["events"])
-    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/api/tables/{table}/live?seat=x"):
-        pass
-    assert refused.value.code == 4403
+    with (
+        client.websocket_connect(f"/api/tables/{table}/live?seat=x") as wrong,
+        pytest.raises(WebSocketDisconnect) as refused,
+    ):
+        wrong.receive_json()
+    assert refused.value.code == 4403 and "does not belong to this table" in refused.value.reason
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -236,5 +236,36 @@ def test_the_lobby_makes_a_table_and_the_replay_steps_back(browser: Any, server:
     page.wait_for_selector("[data-testid=replay-at]:has-text('after 0 of')")
     assert page.locator("button[data-action]").count() == 0
     assert page.locator("svg [data-space]").count() == len(table.rules.board.spaces)
-    saved = json.dumps(lobby.saves.list())
+    saved = json.dumps(lobby.saves.every())
     assert "state" not in saved
+
+
+def test_a_save_goes_on_from_the_lobby_of_the_browser_that_saved_it(browser: Any, server: str, lobby: Lobby) -> None:
+    table = lobby.create({"game": "rialto", "players": 2, "seats": ["human", "bot"]})
+    page = open_page(browser, seat_url(server, table, 0))
+    page.wait_for_selector("button[data-action]", timeout=CLICK_TIMEOUT)
+    assert "public seed" not in page.locator("#title").inner_text()  # a secret deal, said nowhere
+    page.click("[data-testid=save]")
+    page.wait_for_selector("[data-testid=saved]:has-text('Saved as')")
+    page.goto(f"{server}/")
+    assert "Math.random" not in page.content()
+    page.wait_for_selector("[data-testid=saves] button[data-save]")
+    page.locator("[data-testid=saves] button[data-save]").first.click()
+    page.wait_for_selector("[data-testid=error]:has-text('still being played')")
+    del lobby.tables[table.ident]  # the table is gone (a server without a database restarted)
+    page.locator("[data-testid=saves] button[data-save]").first.click()
+    page.click("[data-testid=seat-link-0]")
+    page.wait_for_selector("button[data-action]", timeout=CLICK_TIMEOUT)
+    copy = lobby.table(page.url.split("/table/")[1].split("?")[0])
+    assert copy.game.seed == table.game.seed and copy.seats[0].token == table.seats[0].token
+    other = open_page(browser, f"{server}/")  # another browser: neither the save nor its token
+    other.wait_for_selector("[data-testid=create]")
+    assert other.locator("[data-testid=saves] li").count() == 0
+    other.fill("input[name=seed]", "12")
+    other.click("[data-testid=create]")
+    other.wait_for_selector("[data-testid=public-seed-note]")
+    other.click("[data-testid=seat-link-0]")
+    other.wait_for_selector("#title:has-text('public seed 12')", timeout=CLICK_TIMEOUT)
+    assert page.errors == [] and other.errors == []
+    page.context.close()
+    other.context.close()

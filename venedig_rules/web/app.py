@@ -6,19 +6,27 @@ Routes (``{seat}`` is a seat's token, in the query string as ``?seat=``; none: a
 
 - ``GET /``: the lobby; ``GET /table/{table}?seat=TOKEN``: a seat's page (or the spectator's)
 - ``GET /api/games``: the offered games, bots and languages
-- ``POST /api/tables``: a new table (``game``, ``variants``, ``players``, ``seats``, ``seed``,
-  ``names``; or ``save`` and ``seats``); answers each seat's token and page URL and the spectator's
+- ``POST /api/tables``: a new table (``game``, ``variants``, ``players``, ``seats``, ``names``,
+  ``seed``: a public seed, none for a secret deal; or ``save`` with ``seat``, the token of the
+  seat that saved it); answers the seats, the token and page URL of each seat given to the
+  asker, and the spectator's URL
 - ``GET /api/tables/{table}?seat=&since=&generation=&lang=``: the page data
 - ``POST /api/tables/{table}/act`` ``{"seat", "action"}``, ``.../undo`` ``{"seat"}``,
   ``.../save`` ``{"seat"}`` (answers the save's name, never its contents)
 - ``GET /api/tables/{table}/replay?seat=&step=``: the page data after the first ``step`` actions
-- ``GET /api/saves``, ``POST /api/saves`` (a save file, kept on the server)
-- ``WS /api/tables/{table}/live?seat=&lang=``: the page data now and after every change
+- ``GET /api/saves`` (the visitor's own saves), ``POST /api/saves`` (a save file, kept on the
+  server; answers its name and the token that goes on with it)
+- ``WS /api/tables/{table}/live?seat=&lang=``: the page data now and after every change; a
+  refused socket is closed with 4000 + the HTTP status (4403, 4404, 4429) and the sentence
+
+Around every request, ``security.middleware``: security headers, Host and Origin checks, the
+visitor cookie; per client, ``limits``: rates of new tables and connections, open sockets and
+games (docs/web.md, Security).
 
 >>> from starlette.testclient import TestClient
 >>> from venedig_rules.web.catalog import Catalog
 >>> client = TestClient(create_app(Lobby(Catalog()), bot_delay=0))
->>> made = client.post("/api/tables", json={"game": "venedig", "players": 2, "seats": ["human", "bot"], "seed": 1})
+>>> made = client.post("/api/tables", json={"game": "venedig", "players": 2, "seats": ["human", "bot"]})
 >>> page = client.get(made.json()["seats"][0]["url"].replace("/table/", "/api/tables/")).json()
 >>> page["seat_name"], page["decision"]["prompt"] == page["waiting_for"][0]["prompt"]
 ('p0', False)
@@ -30,21 +38,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import bot_names
+from .limits import Holdings, Limits, RateLimiter, client_key
 from .lobby import Lobby
-from .refusals import BadRequest, Refused, TooLarge
+from .refusals import BadRequest, Refused, TooLarge, TooMany
+from .security import LOCAL_HOSTS, TEST_HOST, middleware, visitor
 from .tables import DEFAULT_BOT, HUMAN, Table
 
 #: The largest request body read, in bytes (a save file is the largest thing a page sends).
@@ -60,9 +71,31 @@ SETTLE = 0.5
 STATIC = Path(str(files("venedig_rules.web") / "static"))
 
 
-def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
-    """The web app serving ``lobby``; bots wait ``bot_delay`` seconds before each move."""
+def create_app(
+    lobby: Lobby,
+    bot_delay: float = BOT_DELAY,
+    *,
+    allowed_hosts: Sequence[str] | None = None,
+    limits: Limits | None = None,
+) -> Starlette:
+    """The web app serving ``lobby``; bots wait ``bot_delay`` seconds before each move.
+    ``allowed_hosts``: the names the server answers to (``*.example.com`` patterns; ``*``: any);
+    default this machine's local names and Starlette's TestClient's. ``limits``: what one client
+    may do (default ``Limits()``)."""
     tasks: set[asyncio.Task[None]] = set()
+    limits = limits if limits is not None else Limits()
+    creations, connections = RateLimiter(limits.create), RateLimiter(limits.connect)
+    open_sockets = Holdings(limits.sockets)
+
+    def client(connection: HTTPConnection) -> str:
+        return client_key(connection.client.host if connection.client else None)
+
+    def may_create(request: Request) -> str:
+        """The asking client, unless it asks too often."""
+        asker = client(request)
+        if not creations.allow(asker):
+            raise TooMany("too many new tables or saves from your address; wait a minute")
+        return asker
 
     def start_bots(table: Table) -> None:
         if not table.bots_running and table.bot_move() is not None:
@@ -86,14 +119,24 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
         )
 
     async def new_table(request: Request) -> Response:
-        table = lobby.create(await read_json(request, MAX_SMALL_BODY))
+        body = await read_json(request, MAX_SMALL_BODY)
+        asker = may_create(request)
+        if lobby.open_tables(asker) >= limits.tables:
+            raise TooMany(f"you have {limits.tables} unfinished games open here; finish one before starting another")
+        await anyio.to_thread.run_sync(lobby.prepare, body)  # loading rules takes long: not on the loop
+        table = lobby.create(body, owner=visitor(request), client=asker)
         start_bots(table)
         base = f"/table/{table.ident}"
+        given = set(table.provenance.given)
         seats = [
-            {**seat.public(), **({"token": seat.token, "url": f"{base}?seat={seat.token}"} if seat.bot is None else {})}
+            {
+                **seat.public(),
+                **({"token": seat.token, "url": f"{base}?seat={seat.token}"} if seat.player in given else {}),
+            }
             for seat in table.seats
         ]
-        return JSONResponse({"table": table.ident, "seats": seats, "spectator": base})
+        answer = {"table": table.ident, "seats": seats, "spectator": base}
+        return JSONResponse({**answer, "public_seed": table.provenance.public_seed})
 
     async def table_state(request: Request) -> Response:
         table = lobby.table(request.path_params["table"])
@@ -119,7 +162,9 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
 
     async def save(request: Request) -> Response:
         table = lobby.table(request.path_params["table"])
-        name = lobby.save(table, _text((await read_json(request, MAX_SMALL_BODY)).get("seat")))
+        token = _text((await read_json(request, MAX_SMALL_BODY)).get("seat"))
+        table.seat_for(token)  # a wrong token is refused before it counts against the rate
+        name = lobby.save(table, token, visitor=visitor(request), client=may_create(request))
         return JSONResponse({"save": name})
 
     async def replay(request: Request) -> Response:
@@ -131,18 +176,31 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
 
     async def saves(request: Request) -> Response:
         if request.method == "POST":
-            return JSONResponse({"save": lobby.upload(await read_json(request, MAX_BODY))})
-        return JSONResponse({"saves": lobby.saves.list()})
+            data = await read_json(request, MAX_BODY)
+            asker = may_create(request)
+            brought = await anyio.to_thread.run_sync(lobby.read_upload, data)  # replaying takes long
+            name, token = lobby.upload(brought, visitor=visitor(request), client=asker)
+            return JSONResponse({"save": name, "seat": token})
+        return JSONResponse({"saves": lobby.saves.list(visitor(request))})
 
     async def live(socket: WebSocket) -> None:
+        # a refusal raised before the socket is accepted closes it with 4000 + the HTTP status
+        # and the sentence (security.CloseCodes)
+        asker = client(socket)
+        if not connections.allow(asker):
+            raise TooMany("too many connections from your address; wait a moment")
+        table = lobby.table(socket.path_params["table"])
+        player = table.seat_for(socket.query_params.get("seat"))
+        lang = _lang(socket.query_params.get("lang"))
+        table.check_lang(lang)
+        if not open_sockets.take(asker):
+            raise TooMany(f"{limits.sockets} pages from your address are open already")
         try:
-            table = lobby.table(socket.path_params["table"])
-            player = table.seat_for(socket.query_params.get("seat"))
-            lang = _lang(socket.query_params.get("lang"))
-            table.check_lang(lang)
-        except Refused as exc:  # closed with 4000 + the HTTP status, and the sentence
-            await socket.close(code=4000 + exc.status, reason=str(exc)[:120])
-            return
+            await follow(socket, table, player, lang)
+        finally:
+            open_sockets.release(asker)
+
+    async def follow(socket: WebSocket, table: Table, player: int | None, lang: str) -> None:
         start_bots(table)  # a table made or loaded without a request (a script's) starts here
         await socket.accept()
         left = asyncio.ensure_future(_until_closed(socket))
@@ -162,7 +220,7 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
         finally:
             left.cancel()
 
-    async def refused(request: Request, exc: Exception) -> Response:
+    async def refused(request: HTTPConnection, exc: Exception) -> Response:
         assert isinstance(exc, Refused)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
@@ -183,6 +241,7 @@ def create_app(lobby: Lobby, bot_delay: float = BOT_DELAY) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={Refused: refused},
+        middleware=middleware(allowed_hosts if allowed_hosts is not None else [*LOCAL_HOSTS, TEST_HOST]),
     )
 
 

@@ -1,6 +1,8 @@
 """What a server offers: the bundled rulesets with their variants, and the rulesets or variants
 given on its command line (a designer's), each under a short key. A client names a game by its
-key and variants by name; it never gives the server a path.
+key and variants by name; it never gives the server a path. A list of variants is bounded and
+read without repeats, and the rulesets loaded for lists beyond the single variants are kept in a
+bounded cache, so no client can make the server load or keep without end.
 
 >>> catalog = Catalog()
 >>> [game["id"] for game in catalog.describe()]
@@ -11,10 +13,14 @@ key and variants by name; it never gives the server a path.
 Traceback (most recent call last):
 ...
 venedig_rules.web.refusals.NotFound: no game 'chess' here; games: rialto, saeulen, venedig
+>>> wanted_variants(["short_rules_end", "short_rules_end"])
+('short_rules_end',)
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -25,6 +31,23 @@ from ..engine.loading import load
 from ..engine.ruleset import Ruleset
 from ..errors import did_you_mean
 from .refusals import BadRequest, NotFound
+
+#: The most variant names a request may give (no game offers more; repeats count).
+MAX_VARIANT_NAMES = 16
+#: Rulesets kept loaded beyond each game alone and with each single variant (those stay).
+MAX_LOADED = 16
+
+
+def wanted_variants(value: object) -> tuple[str, ...]:
+    """A request's list of variant names, bounded and without repeats (in their first order);
+    BadRequest for anything else. Cheap: nothing is loaded."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadRequest("variants must be a list of texts")
+    if len(value) > MAX_VARIANT_NAMES:
+        raise BadRequest(f"at most {MAX_VARIANT_NAMES} variant names, not {len(value)}")
+    return tuple(dict.fromkeys(value))
 
 
 class GameKey(NamedTuple):
@@ -41,7 +64,9 @@ class Catalog:
     def __init__(self, extra: Iterable[tuple[str | Path, Sequence[str]]] = ()):
         self._sources: dict[str, tuple[str | Path, tuple[str, ...]]] = {ident: (ident, ()) for ident in bundled()}
         self._variants: dict[str, list[str]] = {ident: bundled_variants(ident) for ident in bundled()}
-        self._loaded: dict[GameKey, Ruleset] = {}
+        self._offered: dict[GameKey, Ruleset] = {}  # each game alone and with one variant: kept
+        self._loaded: OrderedDict[GameKey, Ruleset] = OrderedDict()  # the others, oldest loaded first
+        self._lock = threading.Lock()  # rules load in worker threads too (``Lobby.prepare``)
         for source, variants in extra:
             self.add(source, variants)
 
@@ -66,7 +91,8 @@ class Catalog:
         return list(self._sources)
 
     def rules(self, game: str, variants: Sequence[str] = ()) -> Ruleset:
-        """The ruleset of an offered game with some of its variants (loaded once)."""
+        """The ruleset of an offered game with some of its variants (each named once), loaded
+        once while it stays in the cache."""
         if game not in self._sources:
             raise NotFound(
                 f"no game {game!r} here{did_you_mean(game, self._sources)}; games: {', '.join(self._sources)}"
@@ -75,11 +101,26 @@ class Catalog:
         if unknown:
             offered = ", ".join(self._variants[game]) or "none"
             raise BadRequest(f"{game} has no variant {unknown[0]!r}; its variants: {offered}")
+        if len(set(variants)) != len(variants):
+            raise BadRequest(f"a variant is named twice: {', '.join(variants)}")
         key = GameKey(game, tuple(variants))
-        if key not in self._loaded:
-            source, base_variants = self._sources[game]
-            self._loaded[key] = load(source, [*base_variants, *variants])
-        return self._loaded[key]
+        found = self._offered.get(key) or self._loaded.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            if len(variants) <= 1:
+                if key not in self._offered:
+                    self._offered[key] = self._load(key)
+                return self._offered[key]
+            if key not in self._loaded:
+                self._loaded[key] = self._load(key)
+                while len(self._loaded) > MAX_LOADED:
+                    self._loaded.popitem(last=False)
+            return self._loaded[key]
+
+    def _load(self, key: GameKey) -> Ruleset:
+        source, base_variants = self._sources[key.game]
+        return load(source, [*base_variants, *key.variants])
 
     def describe(self) -> list[dict[str, Any]]:
         """Each playable game for the lobby: ``id``, ``title``, ``players`` (fewest and most),

@@ -43,3 +43,15 @@ class TooLarge(Refused):
     """The request is larger than the server reads."""
 
     status = 413
+
+
+class TooMany(Refused):
+    """The client asks too often (a rate limit) or holds too much (its own games, its sockets)."""
+
+    status = 429
+
+
+class Full(Refused):
+    """The server has no room: every table is a game people are still playing."""
+
+    status = 503

@@ -2,7 +2,7 @@
 one table made at once and its pages' URLs printed (one per person's seat, then the spectator's).
 
 The command's options are declared here (``add_arguments``), so ``cli`` stays free of the web
-libraries: they are imported only when the server starts (``pip install "venedig-rules[web]"``).
+libraries: they are imported only when the server starts (the ``web`` extra: ``INSTALL_WEB``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,17 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # the command's options are read without the web libraries or the engine
     from .catalog import Catalog
+    from .limits import Limits
     from .lobby import Lobby
 
+#: How to get the web extra, from a checkout or from a wheel.
+INSTALL_WEB = (
+    'from a checkout: pip install ".[web]"; from a wheel: pip install "venedig_rules-<version>-py3-none-any.whl[web]"'
+)
 EXAMPLES = (
     "examples:\n  venedig-rules serve                                  # the lobby at http://127.0.0.1:8000/\n"
-    "  venedig-rules serve --game venedig --players 3 --seats human,bot,bot --seed 1\n"
+    "  venedig-rules serve --game venedig --players 3 --seats human,bot,bot\n"
+    "  venedig-rules serve --host 0.0.0.0 --allowed-hosts games.example.org,192.168.1.20\n"
     "  venedig-rules serve --game my_variant.yaml --players 2 --seats human,human --port 8001"
 )
 
@@ -47,11 +53,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KINDS",
         help="who plays each seat, e.g. human,bot,bot (human, bot or a bot's name; default: p0 human, bots)",
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of that table's game (default 0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="a public seed for that table, for tests and replays: whoever knows it can work out every card "
+        "(default: a secret seed of 128 random bits)",
+    )
     parser.add_argument("--names", default=None, metavar="A,B,...", help="the players' names, in seat order")
     parser.add_argument("--lang", default="en", metavar="LANG", help="language of the printed pages (default en)")
     parser.add_argument(
         "--bot-delay", type=float, default=0.1, metavar="SECONDS", help="pause before each bot move (default 0.1)"
+    )
+    parser.add_argument(
+        "--allowed-hosts",
+        default=None,
+        metavar="A,B,...",
+        help="the host names (or addresses) people reach the server by; *.example.org patterns, * for any "
+        "(default: localhost, 127.0.0.1, [::1] and the --host address; listening on every address, also "
+        "this machine's name and addresses)",
+    )
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="no per-client rate limits or caps (for a benchmark on one machine, where every client is "
+        "127.0.0.1; never for a server others reach)",
     )
     parser.add_argument(
         "--saves", type=Path, default=None, metavar="DIR", help="keep saved games in this folder (default: in memory)"
@@ -65,14 +92,15 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
         from .app import create_app
         from .catalog import Catalog
+        from .limits import Limits
         from .lobby import Lobby, Saves
         from .refusals import Refused
     except ImportError as exc:
-        print(
-            f'venedig-rules: error: serve needs the web extra ({exc}): pip install "venedig-rules[web]"',
-            file=sys.stderr,
-        )
+        print(f"venedig-rules: error: serve needs the web extra ({exc}); {INSTALL_WEB}", file=sys.stderr)
         return 2
+    from .security import allowed_hosts
+
+    hosts = [h for h in args.allowed_hosts.split(",") if h.strip()] if args.allowed_hosts else allowed_hosts(args.host)
     lobby = Lobby(Catalog(), Saves(args.saves))
     try:
         listener = _listen(args.host, args.port)
@@ -91,9 +119,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 print(f"{seat.name}: {base}/table/{table.ident}?seat={seat.token}&lang={args.lang}", file=out)
         print(f"spectator: {base}/table/{table.ident}?lang={args.lang}", file=out)
     print(f"venedig-rules serve: the lobby is at {base}/ (Ctrl+C stops)", file=sys.stderr)
+    if args.host in ("0.0.0.0", "::", "") and not args.allowed_hosts:
+        print(f"venedig-rules serve: answering to {', '.join(hosts)} (others: --allowed-hosts)", file=sys.stderr)
     out.flush()
     config = uvicorn.Config(
-        create_app(lobby, bot_delay=args.bot_delay), log_level="warning", ws_max_size=64 * 1024, lifespan="off"
+        create_app(
+            lobby, bot_delay=args.bot_delay, allowed_hosts=hosts, limits=Limits.generous() if args.no_limits else None
+        ),
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        lifespan="off",
     )
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[listener])
@@ -101,9 +136,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 
 @contextlib.contextmanager
-def running(lobby: Lobby, host: str = "127.0.0.1", port: int = 0, bot_delay: float = 0.0) -> Iterator[str]:
+def running(
+    lobby: Lobby, host: str = "127.0.0.1", port: int = 0, bot_delay: float = 0.0, limits: Limits | None = None
+) -> Iterator[str]:
     """The web app of ``lobby`` served in a background thread while the block runs; gives its
-    base URL (``port=0``: a free port). For tests, scripts and notebooks.
+    base URL (``port=0``: a free port). For tests, scripts and notebooks; ``limits``: what one
+    client may do (``Limits.generous()`` for a benchmark playing every client from one address).
 
     >>> import urllib.request
     >>> from venedig_rules.web.catalog import Catalog
@@ -115,9 +153,11 @@ def running(lobby: Lobby, host: str = "127.0.0.1", port: int = 0, bot_delay: flo
     import uvicorn
 
     from .app import create_app
+    from .security import allowed_hosts
 
     listener = _listen(host, port)
-    config = uvicorn.Config(create_app(lobby, bot_delay=bot_delay), log_level="warning", lifespan="off")
+    app = create_app(lobby, bot_delay=bot_delay, allowed_hosts=allowed_hosts(host), limits=limits)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()

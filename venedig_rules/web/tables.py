@@ -5,7 +5,7 @@ Nothing here knows a game: the page data is the view's ``waiting_for``, events' 
 seat's ``game.decision`` and the board drawn from the view by ``present.render``.
 
 >>> from venedig_rules.web.catalog import Catalog
->>> table = Table.new(Catalog(), "venedig", (), players=3, kinds=["human", "bot", "bot"], seed=1)
+>>> table = Table.new(Catalog(), "venedig", (), players=3, kinds=["human", "bot", "bot"], seed=1)  # a public seed
 >>> page = table.page(0)
 >>> page["seat_name"], page["seats"][1]["kind"], page["waiting_for"][0]["player"]
 ('p0', 'random', 0)
@@ -45,6 +45,23 @@ HUMAN = "human"
 DEFAULT_BOT = "random"
 #: Bytes of a token: unguessable, and short enough for a URL.
 TOKEN_BYTES = 24
+#: Bits of the seed a table draws from :mod:`secrets` when none is chosen (a public seed).
+SECRET_SEED_BITS = 128
+
+
+@dataclass
+class Provenance:
+    """Where a table came from, for the lobby's rules (docs/web.md, Security): ``owner``, the
+    hashed visitor cookie of whoever made it (``""``: none); ``client``, the address it came
+    from; ``line``, the game's line (a table and every copy made from its saves share it; one
+    unfinished copy at a time); ``given``, the players whose seat tokens went to whoever made it;
+    ``public_seed``, the seed chosen in the open (None: a secret seed from ``secrets``)."""
+
+    owner: str = ""
+    client: str = ""
+    line: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    given: tuple[int, ...] = ()
+    public_seed: int | None = None
 
 
 @dataclass
@@ -74,6 +91,7 @@ class Table:
     game: Game
     seats: list[Seat]
     names: list[str] | None = None
+    provenance: Provenance = field(default_factory=Provenance)
     created: float = field(default_factory=time.monotonic)
     version: int = 0
     generation: int = 0
@@ -90,37 +108,58 @@ class Table:
         variants: Sequence[str],
         players: int,
         kinds: Sequence[str],
-        seed: int,
+        seed: int | None = None,
         names: Sequence[str] | None = None,
         saved: Game | None = None,
+        tokens: Sequence[str | None] | None = None,
+        provenance: Provenance | None = None,
+        ident: str | None = None,
     ) -> Table:
         """A new table of ``game`` (a catalog key) with ``variants``; ``kinds``: one per seat,
-        ``human``, ``bot`` (the default bot) or a bot's name. ``saved``: go on with this game."""
+        ``human``, ``bot`` (the default bot) or a bot's name. ``seed``: a public seed (for tests
+        and replays; the bots' seeds follow from it); None, the default: a secret one of
+        ``SECRET_SEED_BITS`` bits from :mod:`secrets`, and secret seeds for the bots.
+        ``saved``: go on with this game; ``tokens``: keep these seats' tokens (None: a new one);
+        ``ident``: the table's id (default a new one)."""
         rules = catalog.rules(game, variants)
         if saved is None:
             if players not in rules.players:
                 raise BadRequest(
                     f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}"
                 )
-            played = rules.new_game(players=players, seed=seed)
+            played = rules.new_game(players=players, seed=secrets.randbits(SECRET_SEED_BITS) if seed is None else seed)
         else:
             played, players = saved, saved.players
         if len(kinds) != players:
             raise BadRequest(f"say who plays each of the {players} seats (human or a bot); got {len(kinds)}")
         if names is not None and (len(names) != players or len(set(names)) != players or not all(names)):
             raise BadRequest(f"give {players} different names, one per seat, or none")
+        bot_seed = secrets.randbits(64) if seed is None else seed
+        kept = list(tokens) if tokens is not None else [None] * players
         seats = [
-            Seat(p, kind, names[p] if names else f"p{p}", secrets.token_urlsafe(TOKEN_BYTES), _bot(kind, seed, p))
+            Seat(
+                p,
+                kind,
+                names[p] if names else f"p{p}",
+                kept[p] or secrets.token_urlsafe(TOKEN_BYTES),
+                _bot(kind, bot_seed, p),
+            )
             for p, kind in enumerate(seat_kind(k) for k in kinds)
         ]
         return cls(
-            secrets.token_urlsafe(12),
+            ident or secrets.token_urlsafe(12),
             GameKey(game, tuple(variants)),
             rules,
             played,
             seats,
             list(names) if names else None,
+            provenance if provenance is not None else Provenance(public_seed=seed),
         )
+
+    @property
+    def has_people(self) -> bool:
+        """Whether a person plays a seat (such a table is kept until its game ends)."""
+        return any(seat.bot is None for seat in self.seats)
 
     # -- who is asking ---------------------------------------------------------------------
     def seat_for(self, token: str | None) -> int | None:
@@ -268,6 +307,7 @@ def seat_page(table: Table, game: Game, player: int | None, since: int, lang: st
         "winners": [{"player": p, "name": names[p]} for p in view["winners"]],
         "scores": [{"player": p, "name": names[p], "score": s} for p, s in game.scores.items()] if over else [],
         "lang": lang,
+        "public_seed": table.provenance.public_seed,
     }
 
 

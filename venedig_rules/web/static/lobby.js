@@ -1,5 +1,6 @@
-// The lobby: a new table (game, variants, players, who plays each seat, seed) or a saved game
-// to go on with. Everything it offers comes from /api/games.
+// The lobby: a new table (game, variants, players, who plays each seat, a public seed or a
+// secret deal) or one of this visitor's saved games to go on with. Everything it offers comes
+// from /api/games.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -75,10 +76,14 @@ function opened(made) {
   const links = $("links");
   links.hidden = false;
   links.replaceChildren(el("h2", {}, "Your table"), el("p", {}, "Give each person the link of their seat; keep the others' links secret."));
+  if (made.public_seed !== null) {
+    links.append(el("p", { "data-testid": "public-seed-note" }, `Public seed ${made.public_seed}: whoever knows it can work out every card.`));
+  }
   const list = el("ul");
   for (const s of made.seats) {
     const item = el("li", {}, `${s.name} (${s.kind}) `);
     if (s.url) item.append(el("a", { href: `${s.url}&lang=${lang}`, "data-testid": `seat-link-${s.player}` }, location.origin + s.url));
+    else if (s.kind === catalog.human) item.append(`plays by its own link: ${location.origin}/table/${made.table}?seat=<its token>`);
     list.append(item);
   }
   const watch = el("li", {}, "Spectators ");
@@ -97,7 +102,7 @@ form.addEventListener("submit", async (event) => {
       variants: [...form.querySelectorAll("input[name=variant]:checked")].map((i) => i.value),
       players,
       seats: seats(players),
-      seed: form.seed.value === "" ? Math.floor(Math.random() * 2 ** 31) : Number(form.seed.value),
+      seed: form.seed.value === "" ? null : Number(form.seed.value),   // none: the server deals in secret
       names: names(),
     }));
   } catch (error) { $("error").textContent = error.message; }
@@ -111,7 +116,10 @@ async function listSaves() {
     const button = el("button", { type: "button", "data-save": s.name }, "Go on with it");
     button.addEventListener("click", async () => {
       $("error").textContent = "";
-      try { opened(await call("POST", "/api/tables", { save: s.name, seats: seats(s.players), names: names() })); }
+      // the token of the seat that saved it, kept by its page (table.js) or by the upload below
+      const seat = localStorage.getItem(`venedig-save:${s.name}`);
+      if (!seat) { $("error").textContent = "This browser does not hold the link of the seat that saved it."; return; }
+      try { opened(await call("POST", "/api/tables", { save: s.name, seat })); }
       catch (error) { $("error").textContent = error.message; }
     });
     item.append(button);
@@ -123,7 +131,8 @@ $("upload").addEventListener("change", async () => {
   const file = $("upload").files[0];
   if (!file) return;
   try {
-    await call("POST", "/api/saves", JSON.parse(await file.text()));
+    const kept = await call("POST", "/api/saves", JSON.parse(await file.text()));
+    localStorage.setItem(`venedig-save:${kept.save}`, kept.seat);
     await listSaves();
   } catch (error) { $("error").textContent = error.message; }
 });

@@ -47,7 +47,8 @@ function connect() {
 }
 
 function show(page) {
-  $("title").textContent = page.title + (page.variants.length ? ` (${page.variants.join(", ")})` : "");
+  $("title").textContent = page.title + (page.variants.length ? ` (${page.variants.join(", ")})` : "") +
+    (page.public_seed !== null && page.public_seed !== undefined ? `, public seed ${page.public_seed}: anyone who knows it can work out every card` : "");
   document.title = `${page.title}: ${page.seat_name}`;
   $("who").textContent = page.seat === null ? "You are watching" : `You are ${page.seat_name}`;
   if (curtain(page)) return;
@@ -191,6 +192,7 @@ $("undo").addEventListener("click", async () => {
 $("save").addEventListener("click", async () => {
   try {
     const data = await post("save", {});
+    localStorage.setItem(`venedig-save:${data.save}`, token);   // the lobby goes on with it by this token
     $("saved").textContent = `Saved as ${data.save} (the lobby lists it)`;
   } catch (error) { $("message").textContent = error.message; }
 });
