@@ -257,6 +257,15 @@ def test_pettingzoo_parallel_api_test(pettingzoo_parallel_env, ruleset):
     parallel_api_test(pettingzoo_parallel_env(ruleset, players=3), num_cycles=1000)
 
 
+@pytest.mark.parametrize("ruleset", [*BUNDLED, str(LAGOON)])
+def test_pettingzoo_seed_tests(pettingzoo_env, pettingzoo_parallel_env, ruleset):
+    from pettingzoo.test import parallel_seed_test, seed_test
+
+    seed_test(lambda: pettingzoo_env(ruleset, players=2), num_cycles=100)
+    # unmasked random actions: the first illegal one ends both episodes alike
+    parallel_seed_test(lambda: pettingzoo_parallel_env(ruleset, players=3), num_cycles=100)
+
+
 def test_pettingzoo_parallel_seats_not_asked_play_noop_and_commits_come_together(pettingzoo_parallel_env):
     import numpy as np
 
@@ -301,3 +310,74 @@ def test_pettingzoo_masks_and_rewards(pettingzoo_env):
     assert env.unwrapped.game.is_over
     with pytest.raises(ValueError, match="players"):
         pettingzoo_env("venedig", players=9)
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_pettingzoo_an_illegal_action_ends_the_episode_and_penalises_its_agent(pettingzoo_env):
+    import numpy as np
+
+    env = pettingzoo_env("rialto", players=3)
+    env.reset(seed=1)
+    game = env.unwrapped.game
+    offender = env.agent_selection
+    mask = env.observe(offender)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    actions_before = len(game.actions)
+    env.step(illegal)
+    assert len(game.actions) == actions_before  # nothing applied
+    assert all(env.terminations.values()) and all(env.truncations.values())
+    assert env._cumulative_rewards[offender] == -1.0
+    assert all(r == 0.0 for a, r in env._cumulative_rewards.items() if a != offender)
+    assert env.infos[offender] == {"illegal_action": illegal}
+    seen = {}
+    for agent in env.agent_iter():
+        _obs, reward, terminated, truncated, _ = env.last()
+        seen[agent] = reward
+        assert terminated and truncated
+        env.step(None)
+    assert seen[offender] == -1.0 and set(seen) == set(env.possible_agents) and not env.agents
+    with pytest.raises(ValueError, match="whole number"):  # outside the space: a mistake, not a move
+        env.reset(seed=1)
+        env.step(env.action_space(offender).n)
+    assert pettingzoo_env("rialto", illegal_reward=-5.0).illegal_reward == -5.0
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_pettingzoo_parallel_an_action_a_mask_forbids_ends_the_episode(pettingzoo_parallel_env):
+    import numpy as np
+
+    env = pettingzoo_parallel_env(LAGOON, players=3)
+    observations, _ = env.reset(seed=3)
+    legal = {agent: int(np.flatnonzero(obs["action_mask"])[0]) for agent, obs in observations.items()}
+    env.step(legal)  # the bids; now one seat moves and the others must give noop
+    game = env.unwrapped.game
+    mover = env.possible_agents[game.to_move[0]]
+    other = next(agent for agent in env.agents if agent != mover)
+    actions = {agent: env.noop_action for agent in env.agents}
+    actions[mover] = game.legal_action_ids(game.to_move[0])[0]
+    actions[other] = 0  # a seat not asked gives pass, not noop: illegal
+    before = len(game.actions)
+    _obs, rewards, terminations, truncations, infos = env.step(actions)
+    assert len(game.actions) == before  # nothing of the step applied
+    assert rewards[other] == -1.0 and all(r == 0.0 for a, r in rewards.items() if a != other)
+    assert all(terminations.values()) and all(truncations.values()) and env.agents == []
+    assert infos[other] == {"illegal_action": actions[other]}
+    with pytest.raises(vr.VenedigError, match="reset"):
+        env.step(actions)
+
+
+def test_pettingzoo_says_to_reset_first(pettingzoo_env, pettingzoo_parallel_env):
+    from venedig_rules.adapters.pettingzoo import EnvNotResetError
+
+    env = pettingzoo_env("saeulen", players=2)
+    assert env.agents == [] and issubclass(EnvNotResetError, RuntimeError)
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.last, env.agent_iter):
+        with pytest.raises(EnvNotResetError, match="reset"):
+            call()
+    env.reset(seed=1)
+    env.close()
+    with pytest.raises(EnvNotResetError, match="reset"):
+        env.observe("player_0")
+    parallel = pettingzoo_parallel_env("saeulen", players=2)
+    with pytest.raises(EnvNotResetError, match="reset"):
+        parallel.step({})
