@@ -226,6 +226,19 @@ def test_openspiels_ismcts_bot_plays_a_whole_game(pyspiel, ruleset, monkeypatch)
     assert set(searched) == {0, 1}  # each bot searched states resampled for its seat
 
 
+def test_openspiels_rl_environment_plays_on_observation_tensors(pyspiel):
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment("venedig_rules_rialto", players=2, seed=1)
+    assert env.use_observation  # there is no information-state tensor to use
+    step = env.reset()
+    while not step.last():
+        seat = step.observations["current_player"]
+        step = env.step([step.observations["legal_actions"][seat][-1]])
+    assert sum(step.rewards) == pytest.approx(1.0)
+    assert len(step.observations["info_state"][0]) == vr.load("rialto").observation_shape(2)[0]
+
+
 @pytest.mark.slow
 def test_openspiel_bots_play_a_game(pyspiel):
     import numpy as np
@@ -376,8 +389,9 @@ def test_pettingzoo_says_to_reset_first(pettingzoo_env, pettingzoo_parallel_env)
             call()
     env.reset(seed=1)
     env.close()
-    with pytest.raises(EnvNotResetError, match="reset"):
-        env.observe("player_0")
+    for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.last):
+        with pytest.raises(EnvNotResetError, match="reset"):
+            call()
     parallel = pettingzoo_parallel_env("saeulen", players=2)
     with pytest.raises(EnvNotResetError, match="reset"):
         parallel.step({})

@@ -52,6 +52,7 @@ from ..engine.loading import load
 from ..engine.research.observation import observed
 from ..engine.seat.seatview import cursor
 from ..errors import VenedigError
+from ..limits import SEED_BITS
 
 #: What the agent that plays an illegal action gets, as in PettingZoo's classic games.
 ILLEGAL_REWARD = -1.0
@@ -124,7 +125,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
     def agent_selection(self) -> str:
         """The agent to act (PettingZoo's attribute); EnvNotResetError before ``reset()``."""
         if self._selected is None:
-            raise EnvNotResetError("call reset() first: no episode has started")
+            raise EnvNotResetError("call reset() first: no episode has started (or close() ended it)")
         return self._selected
 
     @agent_selection.setter
@@ -140,7 +141,8 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds.seed(seed)
-        self.game = self.rules.new_game(self.players, self._seeds.getrandbits(32))
+        # a seed of the generator's width: no seat can try them all
+        self.game = self.rules.new_game(self.players, self._seeds.getrandbits(SEED_BITS))
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -192,7 +194,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         return json.dumps({k: v for k, v in view.items() if k != "events"}, ensure_ascii=False)
 
     def close(self) -> None:
-        self.game = None
+        self.game, self._selected, self.agents = None, None, []
 
     def _game(self) -> Game:
         if self.game is None:
@@ -319,7 +321,7 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         self._aec.close()
-        self.game = None
+        self.game, self.agents = None, []
 
     def _game(self) -> Game:
         if self.game is None:
