@@ -117,6 +117,11 @@ def test_openspiel_has_no_information_state_tensor_and_says_so(pyspiel):
         game.information_state_tensor_shape()
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
     assert state.information_state_string(0) == state.game.information_state_string(0)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="one seat"):  # no public-only observer: refused, not faked
+        game.make_observer(public, {})
 
 
 def test_openspiel_deals_follow_the_seed_parameter(pyspiel):
@@ -139,31 +144,34 @@ def test_openspiel_deals_follow_the_seed_parameter(pyspiel):
 @pytest.mark.parametrize("ruleset", BUNDLED)
 def test_openspiel_no_chance_outcome_pins_hidden_cards(pyspiel, ruleset):
     """No chance node, so no history holds an outcome a seat could read hidden cards from
-    (the old seed node did: in Saeulen 2p a seat's own hand pinned the seed); and what a
-    seat sees is the same in deals that differ in what it cannot see."""
+    (a seed node would: in Saeulen 2p a seat's own hand pinned the seed); and what a seat
+    sees is the same in deals that differ in what it cannot see, at the start (its own
+    first hand) and later."""
     from venedig_rules.adapters.openspiel import GAME_NAMES
 
     game = pyspiel.load_game(GAME_NAMES[ruleset], {"players": 2, "seed": 11})
     state = game.new_initial_state()
-    assert not state.is_chance_node()
-    for move in range(12):
-        state.apply_action(state.legal_actions()[move % len(state.legal_actions())])
-        assert not state.is_chance_node()
-    assert all(item.player >= 0 for item in state.full_history())  # player moves only
     rules = state.game.rules
     hidden = [name for name in rules.state_starts() if rules.state_visibility(name) != "all"]
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    for seat in range(2):
-        differ = 0
-        for _ in range(6):
-            sample = state.resample_from_infostate(seat, sampler)
-            assert sample.information_state_string(seat) == state.information_state_string(seat)
-            assert sample.observation_string(seat) == state.observation_string(seat)
-            assert list(sample.observation_tensor(seat)) == list(state.observation_tensor(seat))
-            assert sample.current_player() == state.current_player()
-            assert sample.legal_actions(seat) == state.legal_actions(seat)
-            differ += [sample.game.value(n) for n in hidden] != [state.game.value(n) for n in hidden]
-        assert differ, f"seat {seat}'s information pins what it cannot see"
+    for moves in (0, 12):
+        while len(state.history()) < moves:
+            assert not state.is_chance_node()
+            state.apply_action(state.legal_actions()[len(state.history()) % len(state.legal_actions())])
+        assert not state.is_chance_node()
+        assert all(item.player >= 0 for item in state.full_history())  # player moves only
+        for seat in range(2):
+            differ = 0
+            for _ in range(6):
+                sample = state.resample_from_infostate(seat, sampler)
+                assert sample.information_state_string(seat) == state.information_state_string(seat)
+                assert sample.game.information_state_string(seat) == state.game.information_state_string(seat)
+                assert sample.observation_string(seat) == state.observation_string(seat)
+                assert list(sample.observation_tensor(seat)) == list(state.observation_tensor(seat))
+                assert sample.current_player() == state.current_player()
+                assert sample.legal_actions(seat) == state.legal_actions(seat)
+                differ += [sample.game.value(n) for n in hidden] != [state.game.value(n) for n in hidden]
+            assert differ, f"after {moves} moves, seat {seat}'s information pins what it cannot see"
 
 
 def test_openspiel_states_copy_cheaply_and_survive_pickling(pyspiel):

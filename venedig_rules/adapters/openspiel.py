@@ -157,8 +157,8 @@ class VenedigGame(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type.public_info and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         ):
             raise ValueError(
-                "venedig-rules games observe for one seat: public and that seat's private information "
-                f"(asked for {iig_obs_type})"
+                "venedig-rules games observe for one seat: public and that seat's private information, not "
+                f"public_info={iig_obs_type.public_info}, private_info={iig_obs_type.private_info}"
             )
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return VenedigObserver(self, perfect_recall)
