@@ -15,17 +15,24 @@ seat's share of the win (1 for a sole winner, 1/k when k share it, 0 otherwise).
 ``env.unwrapped.game`` is the engine's :class:`~venedig_rules.Game` (it holds every secret:
 give agents observations, not the game).
 
+An illegal action (one its mask forbids) follows PettingZoo's classic games (their
+``TerminateIllegalWrapper``): the episode ends at once, every agent terminated and
+truncated, the offender rewarded ``illegal_reward`` (-1) and the others 0; a warning is
+logged and the offender's info says ``illegal_action``. A number outside the action space
+is a ValueError. ``step``, ``observe``, ``last`` or ``agent_iter`` before ``reset`` raise
+:class:`EnvNotResetError`.
+
 ``parallel_env(...)`` is the same game as a PettingZoo parallel environment: every agent
 acts at every step; the seats to move play one of their legal actions (at a simultaneous
 decision all of them at once), the others the extra action ``noop`` (the last number, the
-only one their mask allows).
+only one their mask allows); an action a mask forbids ends the episode in the same way.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,6 +40,7 @@ try:
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 except ImportError as exc:  # the core never imports this module
     raise ImportError(
         "venedig_rules.adapters.pettingzoo needs PettingZoo: pip install 'venedig-rules[pettingzoo]'"
@@ -43,6 +51,18 @@ from ..engine.game import Game
 from ..engine.loading import load
 from ..engine.research.observation import observed
 from ..engine.seat.seatview import cursor
+from ..errors import VenedigError
+from ..limits import SEED_BITS
+
+#: What the agent that plays an illegal action gets, as in PettingZoo's classic games.
+ILLEGAL_REWARD = -1.0
+
+
+class EnvNotResetError(VenedigError, RuntimeError):
+    """An environment was asked to step, observe or iterate before its first ``reset()``
+    (or after ``close()``)."""
+
+    code = "env/not_reset"
 
 
 def env(
@@ -50,10 +70,12 @@ def env(
     players: int | None = None,
     variants: Iterable[str | Path] = (),
     render_mode: str | None = None,
+    illegal_reward: float = ILLEGAL_REWARD,
 ) -> VenedigEnv:
     """An AEC environment for ruleset ``game`` (a bundled id, a folder or a variant file) at
-    ``players`` players (default: the fewest it allows), with ``variants`` applied."""
-    return VenedigEnv(game, players, variants, render_mode)
+    ``players`` players (default: the fewest it allows), with ``variants`` applied; an
+    illegal action ends the episode and gives its agent ``illegal_reward``."""
+    return VenedigEnv(game, players, variants, render_mode, illegal_reward)
 
 
 class VenedigEnv(AECEnv):  # type: ignore[misc]
@@ -67,6 +89,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         players: int | None = None,
         variants: Iterable[str | Path] = (),
         render_mode: str | None = None,
+        illegal_reward: float = ILLEGAL_REWARD,
     ):
         super().__init__()
         self.rules = load(game, list(variants))
@@ -78,15 +101,36 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
         self.metadata = {**VenedigEnv.metadata, "name": f"venedig_rules_{self.rules.name}"}  # type: ignore[misc]
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         size = int(self.rules.action_space(self.players))
         length = self.rules.observation_shape(self.players)[0]
+        self._size = size
         self._action_space = spaces.Discrete(size)
         self._observation_space = _observation_space(length, size)
         self._seeds = random.Random()
         self.game: Game | None = None
+        self._selected: str | None = None
+        # no episode yet: no agents (reset() starts one)
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to act (PettingZoo's attribute); EnvNotResetError before ``reset()``."""
+        if self._selected is None:
+            raise EnvNotResetError("call reset() first: no episode has started (or close() ended it)")
+        return self._selected
+
+    @agent_selection.setter
+    def agent_selection(self, agent: str) -> None:
+        self._selected = agent
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -97,30 +141,39 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds.seed(seed)
-        self.game = self.rules.new_game(self.players, self._seeds.getrandbits(32))
+        # a seed of the generator's width: no seat can try them all
+        self.game = self.rules.new_game(self.players, self._seeds.getrandbits(SEED_BITS))
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
         self._select()
 
     def observe(self, agent: str) -> dict[str, Any]:
         game = self._game()
         seat = self._seat[agent]
-        mask = np.zeros(self._action_space.n, dtype=np.int8)
-        if seat in game.to_move:
-            mask[game.legal_action_ids(seat)] = 1
-        return {"observation": _observation(game, seat), "action_mask": mask}
+        return {"observation": _observation(game, seat), "action_mask": _mask(game, seat, self._size)}
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._game()
+        return super().agent_iter(max_iter)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
+        game = self._game()
+        if not self.agents:
+            raise EnvNotResetError("the episode is over: call reset() to start another")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._game()
-        game.apply_index(int(action), self._seat[agent])  # type: ignore[arg-type]
+        seat = self._seat[agent]
+        number = _number(action, agent, self._size)
+        if number not in game.legal_action_ids(seat):
+            self._end_illegal(agent, number)
+            return
+        game.apply_index(number, seat)
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
             shares = outcome(game)
@@ -133,18 +186,19 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.game is None:
+        if self.render_mode is None:
             return None
+        game = self._game()
         seat = self._seat[self.agent_selection] if self.agents else 0
-        view = self.game.view(seat, since=cursor(self.game, seat))
+        view = game.view(seat, since=cursor(game, seat))
         return json.dumps({k: v for k, v in view.items() if k != "events"}, ensure_ascii=False)
 
     def close(self) -> None:
-        self.game = None
+        self.game, self._selected, self.agents = None, None, []
 
     def _game(self) -> Game:
         if self.game is None:
-            raise RuntimeError("call reset() first")
+            raise EnvNotResetError("call reset() first: no episode has started (or close() ended it)")
         return self.game
 
     def _select(self) -> None:
@@ -154,6 +208,19 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[movers[0]]
         elif self.agents:
             self.agent_selection = self.agents[0]
+
+    def _end_illegal(self, agent: str, action: int) -> None:
+        """PettingZoo's classic convention (``TerminateIllegalWrapper``): everyone is done,
+        the offender gets ``illegal_reward``, the others 0."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self.infos[agent] = {**self.infos[agent], "illegal_action": action}
+        self._accumulate_rewards()
+        self._deads_step_first()
 
 
 def _observation_space(length: int, actions: int) -> spaces.Dict:
@@ -171,9 +238,10 @@ def parallel_env(
     players: int | None = None,
     variants: Iterable[str | Path] = (),
     render_mode: str | None = None,
+    illegal_reward: float = ILLEGAL_REWARD,
 ) -> VenedigParallelEnv:
     """A parallel environment for ruleset ``game``, as :func:`env` takes it."""
-    return VenedigParallelEnv(game, players, variants, render_mode)
+    return VenedigParallelEnv(game, players, variants, render_mode, illegal_reward)
 
 
 class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -188,15 +256,18 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
         players: int | None = None,
         variants: Iterable[str | Path] = (),
         render_mode: str | None = None,
+        illegal_reward: float = ILLEGAL_REWARD,
     ):
-        self._aec = VenedigEnv(game, players, variants, render_mode)
+        self._aec = VenedigEnv(game, players, variants, render_mode, illegal_reward)
         self.rules, self.players, self.render_mode = self._aec.rules, self._aec.players, render_mode
+        self.illegal_reward = self._aec.illegal_reward
         self.metadata = {**VenedigParallelEnv.metadata, "name": f"venedig_rules_{self.rules.name}_parallel"}  # type: ignore[misc]
         self.possible_agents = list(self._aec.possible_agents)
         self.agents: list[str] = []
         self.noop_action = int(self.rules.action_space(self.players))
         size = self.noop_action + 1
         length = self.rules.observation_shape(self.players)[0]
+        self._size = size
         self._action_space = spaces.Discrete(size)
         self._observation_space = _observation_space(length, size)
         self.game: Game | None = None
@@ -216,18 +287,23 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
         return self._observations(), {agent: {} for agent in self.agents}
 
     def step(
-        self, actions: dict[str, int]
+        self, actions: Mapping[str, Any]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
         game = self._game()
+        if not self.agents:
+            raise EnvNotResetError("the episode is over: call reset() to start another")
         movers = game.to_move
-        chosen = {}
-        for seat in movers:  # every mover's number is checked before any is applied
-            agent = self.possible_agents[seat]
-            if agent not in actions:
+        numbers: dict[str, int] = {}
+        for agent in self.agents:  # every number is read before any is applied
+            if agent in actions:
+                numbers[agent] = _number(actions[agent], agent, self._size)
+            elif self._aec._seat[agent] in movers:
                 raise ValueError(f"{agent} is to move: give it an action")
-            chosen[seat] = game.decode(int(actions[agent]), seat)
-        for action in chosen.values():
-            game.apply(action)
+        offenders = [agent for agent, number in numbers.items() if not self._legal(game, agent, number)]
+        if offenders:
+            return self._end_illegal(offenders, numbers)
+        for seat in movers:
+            game.apply_index(numbers[self.possible_agents[seat]], seat)
         over = game.is_over
         shares = outcome(game) if over else [0.0] * self.players
         agents = self.agents
@@ -245,25 +321,61 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         self._aec.close()
-        self.game = None
+        self.game, self.agents = None, []
 
     def _game(self) -> Game:
         if self.game is None:
-            raise RuntimeError("call reset() first")
+            raise EnvNotResetError("call reset() first: no episode has started (or close() ended it)")
         return self.game
+
+    def _legal(self, game: Game, agent: str, number: int) -> bool:
+        """Whether the agent's mask allows ``number``: a legal action of a seat to move, else noop."""
+        seat = self._aec._seat[agent]
+        if seat in game.to_move:
+            return number in game.legal_action_ids(seat)
+        return number == self.noop_action
+
+    def _end_illegal(
+        self, offenders: list[str], numbers: dict[str, int]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+        """The classic convention, as the AEC environment: the episode ends, each offender
+        gets ``illegal_reward`` and the others 0; nothing of the step is applied."""
+        EnvLogger.warn_on_illegal_move()
+        agents = self.agents
+        rewards = {a: self.illegal_reward if a in offenders else 0.0 for a in agents}
+        infos: dict[str, Any] = {a: {"illegal_action": numbers[a]} if a in offenders else {} for a in agents}
+        observations = self._observations()
+        self.agents = []
+        return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, True), infos
 
     def _observations(self) -> dict[str, dict[str, Any]]:
         game = self._game()
         out = {}
         for agent in self.agents:
             seat = self._aec._seat[agent]
-            mask = np.zeros(self._action_space.n, dtype=np.int8)
             if seat in game.to_move:
-                mask[game.legal_action_ids(seat)] = 1
+                mask = _mask(game, seat, self._size)
             else:
+                mask = np.zeros(self._size, dtype=np.int8)
                 mask[self.noop_action] = 1
             out[agent] = {"observation": _observation(game, seat), "action_mask": mask}
         return out
+
+
+def _number(action: Any, agent: str, size: int) -> int:
+    """``action`` as an action number, else a ValueError: a whole number in ``range(size)``
+    (numpy's too; not a bool)."""
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) and 0 <= action < size:
+        return int(action)
+    raise ValueError(f"{agent}'s action must be a whole number from 0 to {size - 1}, not {action!r}")
+
+
+def _mask(game: Game, seat: int, size: int) -> Any:
+    """The int8 mask of ``seat``'s legal action numbers (all 0 for a seat not to move)."""
+    mask = np.zeros(size, dtype=np.int8)
+    if seat in game.to_move:
+        mask[game.legal_action_ids(seat)] = 1
+    return mask
 
 
 def _observation(game: Game, seat: int) -> Any:
