@@ -22,7 +22,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .evaluate import estimate
 from .seat import Sampler, only_action
@@ -42,6 +42,14 @@ class _Node:
     available: int = 0
     reward: float = 0.0
     children: dict[str, _Node] = field(default_factory=dict)
+
+
+class _Tried(NamedTuple):
+    """A root action the search tried, in the order the best is chosen by."""
+
+    visits: int
+    mean: float  # reward per visit
+    key: str  # the action's text
 
 
 class ISMCTSBot:
@@ -83,12 +91,14 @@ class ISMCTSBot:
             done += 1
         by_text = {str(a): a for a in actions}
         tried = [
-            (child.visits, child.reward / child.visits, key) for key, child in root.children.items() if child.visits
+            _Tried(child.visits, child.reward / child.visits, key)
+            for key, child in root.children.items()
+            if child.visits and key in by_text
         ]
-        tried = [t for t in tried if t[2] in by_text]
         if not tried:
             return self.random.choice(actions)
-        return by_text[max(tried)[2]]
+        # the most visited action; among as many visits the best mean, then the greatest text
+        return by_text[max(tried).key]
 
     def _iterate(self, root: _Node, game: Game, me: int) -> None:
         node, path = root, []

@@ -108,9 +108,10 @@ def write_report(out: Path, data: dict[str, Any], sim: Simulation, base: Simulat
     from .plots import write_plots
 
     out.mkdir(parents=True, exist_ok=True)
-    written = [out / "report.json", out / "games.jsonl"]
-    written[0].write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    _write_games(written[1], sim)
+    report_file, games_file = out / "report.json", out / "games.jsonl"
+    report_file.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_games(games_file, sim)
+    written = [report_file, games_file]
     if base is not None:
         written.append(out / "base_games.jsonl")
         _write_games(written[-1], base)

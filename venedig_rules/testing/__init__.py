@@ -356,18 +356,20 @@ def probe_secret_decision(game: Game, full: bool = True, chooser: random.Random 
         actions = game.legal_actions(mover)
         if not full and len(actions) > 4:
             actions = (chooser or random).sample(actions, 4)
-        first: tuple[Action, list[GameView]] | None = None
+        # every option is compared with the first: the others' views after it
+        first: Action | None = None
+        first_views: list[GameView] = []
         for action in actions:
             trial = game.clone().apply(action)
             views = [trial.view(q, since=seen[q]) for q in range(game.players) if q != mover]
             if first is None:
-                first = (action, views)
+                first, first_views = action, views
                 continue
-            for q_view, p_view in zip(first[1], views):
+            for q_view, p_view in zip(first_views, views):
                 if q_view != p_view:
                     raise _Failed(
                         "secret_decision",
-                        f'at the secret decision "{pending.label}", {first[0]} and {action} leave player '
+                        f'at the secret decision "{pending.label}", {first} and {action} leave player '
                         f"{q_view['player']} different views",
                     )
 
