@@ -104,9 +104,13 @@ class ISMCTSBot:
         node, path = root, []
         while not game.is_over:
             movers = game.to_move
+            # at a simultaneous decision the bot's own seat goes first, so its choices are the
+            # root's children however many others still have to commit
             mover = me if me in movers else movers[0]
             actions = game.legal_actions(mover)
             label = next((a.name for a in actions if a.name != "pass"), "pass")
+            # another seat moves at random (no model of the opponents); until a decision has
+            # been seen to show its choice, it is taken to be secret
             if mover != me and self._secret.get(label, True):
                 action = self.random.choice(actions)
                 seen = len(game.events)
@@ -115,7 +119,7 @@ class ISMCTSBot:
                     e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
                 )
                 self._secret[label] = secret
-                if secret:
+                if secret:  # the bot cannot tell these branches apart: they share its node
                     continue
                 child = node.children.get(str(action))
                 if child is None:
@@ -128,10 +132,12 @@ class ISMCTSBot:
                 continue
             keys = [str(a) for a in actions]
             untried = [i for i, key in enumerate(keys) if key not in node.children]
+            # a sample offers only some of the actions of the information set: UCB weighs a
+            # child by how often it was on offer (``available``), not by the parent's visits
             for key in keys:
                 if key in node.children:
                     node.children[key].available += 1
-            if untried:
+            if untried:  # one new node per iteration; the rollout goes on from it
                 i = self.random.choice(untried)
                 node.children[keys[i]] = child = _Node(mover, available=1)
                 game.apply(actions[i])
@@ -152,6 +158,8 @@ class ISMCTSBot:
         return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
 
     def _rollout(self, game: Game) -> None:
+        # a few random actions, then the estimate from the scores: whole games played at
+        # random would cost most of the budget and tell little
         steps = 0
         while not game.is_over and (self.rollout_depth is None or steps < self.rollout_depth):
             movers = game.to_move

@@ -68,12 +68,14 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit status."""
     if args.out is not None and args.out.exists() and not args.out.is_dir():
         return _usage(f"--out {args.out}: not a folder")
+    # before any game: a missing library would otherwise fail only after the whole simulation
     missing = _missing_extra(args)
     if missing:
         return _usage(missing)
     main = _setup(args.game, tuple(args.variant), args)
     if isinstance(main, str):
         return _usage(main)
+    # the base at the same table as the main ruleset, or the two could not be compared
     base = _setup(args.against, (), args, players=main.players) if args.against else None
     if isinstance(base, str):
         return _usage(f"--against: {base}")
@@ -125,7 +127,8 @@ def _write_games(path: Path, sim: Simulation) -> None:
 
 def _setup(game: str, variants: tuple[str, ...], args: argparse.Namespace, players: int | None = None) -> Setup | str:
     """The setup of one ruleset, or why the arguments do not fit it."""
-    # UnknownRulesetError and InvalidRulesError go to the caller
+    # UnknownRulesetError and InvalidRulesError go to the caller. The players and bots depend
+    # on the ruleset (its fewest players by default): a probe without them reads it first
     probe, rules = Setup(game, 0, (), args.games, args.seed, variants).pinned()
     if not rules.playable:
         return f"ruleset {rules.name!r} is rule data only so far (no flow in game.yaml): it cannot be played"

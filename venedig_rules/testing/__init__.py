@@ -224,8 +224,10 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
         steps = 0
         while not game.is_over:
             action = chooser.choice(game.legal_actions(chooser.choice(_movers(game, steps))))
+            # each seat's cursor before the action: between checkpoints only the new events of
+            # each view are checked, which keeps a long game linear
             seen = [cursor(game, p) for p in range(players)]
-            _check_undo(game, action)
+            _check_undo(game, action)  # leaves the action applied: this is the game's step
             steps += 1
             check_state(game, full=_is_checkpoint(steps), chooser=chooser, seen=seen)
         check_state(game, full=True)
@@ -384,6 +386,8 @@ def check_pictures(game: Game) -> None:
 
 
 def _check_undo(game: Game, action: Action) -> None:
+    """Apply ``action``, undo it, and apply it again: the undo must restore the game (state
+    and log), and the second apply give what the first gave."""
     before = game.fingerprint()
     n_events = len(game.events)
     game.apply(action)
@@ -422,6 +426,7 @@ def find_leak(game: Game, view: Mapping[str, Any], player: int) -> str | None:
         for where, value, seen in places:
             if not may_see(name, where) and seen != _shape(value):
                 return f"hidden {name}{'' if where is None else f'[{where}]'} = {seen!r}"
+    # the events must not tell what the state hides: a change, a move, another's commit or secret choice
     for event in view["events"]:
         kind = event["type"]
         if kind == "change" and not may_see(event["var"], event.get("index")) and not _is_shape(event["value"]):
@@ -438,6 +443,7 @@ def find_leak(game: Game, view: Mapping[str, Any], player: int) -> str | None:
 
 
 def _shape(value: Any) -> Any:
+    """What a seat may see of a hidden value: a list's length only, else ``"?"``."""
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
@@ -446,10 +452,12 @@ def _shape(value: Any) -> Any:
 
 
 def _is_shape(seen: Any) -> bool:
+    """Whether ``seen`` is a hidden value's shape (:func:`_shape`) rather than the value."""
     return seen is None or seen == "?" or (isinstance(seen, dict) and set(seen) == {"hidden"})
 
 
 def _safe_json(game: Game) -> dict[str, Any] | None:
+    # a game a rule broke may not even save: the violation is then reported without its state
     try:
         state: dict[str, Any] = game.to_json()["state"]
     except Exception:
