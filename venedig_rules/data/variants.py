@@ -168,6 +168,15 @@ class _Merger:
                     )
                 else:
                     patched[ident] = (patch, at)
+        result = self.items(items, patched, out)
+        # the list as a whole is the overlay's now: a problem with it points at the patch
+        self.result.positions.values[out] = self.over_pm.at(o)
+        return result
+
+    def items(
+        self, items: dict[str, _Entry], patched: dict[str, tuple[dict[str, Plain], str]], out: str
+    ) -> list[Plain]:
+        """The items left, in order, each kept, added or patched, at ``out``'s places."""
         result = []
         for n, (ident, entry) in enumerate(items.items()):
             dst = pointer(out, n)
@@ -178,8 +187,6 @@ class _Merger:
                 result.append(self.mapping(entry.item, entry.source, patch, at, dst))
             else:
                 result.append(self.keep(entry.item, entry.source, dst))
-        # the list as a whole is the overlay's now: a problem with it points at the patch
-        self.result.positions.values[out] = self.over_pm.at(o)
         return result
 
 
