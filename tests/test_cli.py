@@ -124,12 +124,12 @@ def test_d17_playthrough_update_into_a_folder_that_cannot_be_made_is_one_line(ca
 
 
 def test_an_unexpected_exception_is_one_line_asking_for_a_report(capsys, monkeypatch):
-    import venedig_rules.cli as cli
+    from venedig_rules.cli import listing
 
-    def broken(args: object) -> int:
+    def broken() -> list[str]:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(cli, "_list", broken)
+    monkeypatch.setattr(listing, "bundled", broken)
     assert main(["list"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("venedig-rules: internal error: KeyError: 'a bug'") and "please report" in err

@@ -288,7 +288,8 @@ class VenedigObserver:
             self.tensor: Any = None
             self.dict: dict[str, Any] = {}
         else:
-            self.tensor = np.zeros(game.rules.observation_shape(game.players)[0], np.float32)
+            (size,) = game.rules.observation_shape(game.players)
+            self.tensor = np.zeros(size, np.float32)
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state: VenedigState, player: int) -> None:

@@ -106,7 +106,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         size = int(self.rules.action_space(self.players))
-        length = self.rules.observation_shape(self.players)[0]
+        (length,) = self.rules.observation_shape(self.players)
         self._size = size
         self._action_space = spaces.Discrete(size)
         self._observation_space = _observation_space(length, size)
@@ -174,7 +174,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
             self._end_illegal(agent, number)
             return
         game.apply_index(number, seat)
-        self._cumulative_rewards[agent] = 0.0
+        self._cumulative_rewards[agent] = 0.0  # AEC: what it had gathered was handed out by last()
         if game.is_over:
             shares = outcome(game)
             for a in self.agents:
@@ -204,6 +204,8 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
     def _select(self) -> None:
         game = self._game()
         movers = game.to_move
+        # one mover at a time, at a simultaneous decision too: its commit stays hidden from
+        # the next; after the end each agent left is selected for its dead step
         if movers:
             self.agent_selection = self.possible_agents[movers[0]]
         elif self.agents:
@@ -266,7 +268,7 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
         self.noop_action = int(self.rules.action_space(self.players))
         size = self.noop_action + 1
-        length = self.rules.observation_shape(self.players)[0]
+        (length,) = self.rules.observation_shape(self.players)
         self._size = size
         self._action_space = spaces.Discrete(size)
         self._observation_space = _observation_space(length, size)

@@ -109,6 +109,7 @@ def play_out(game: Game, bots: Mapping[int, Bot], max_actions: int | None = None
     views = SeatViews(game)
     while not game.is_over and applied < limit:
         movers = game.to_move
+        # every pick first, then every apply: a commit applied would change the next seat's view
         picks = [
             decide(bots[p], game, p, views(p) if reads_view(bots[p]) else None, game.legal_actions(p)) for p in movers
         ]
@@ -145,6 +146,7 @@ class SeatViews:
         last = self._last.get(player)
         if not game.record:  # no past events to give: the state only
             return game.view(player, since=game.position.events)
+        # after an undo the seat's events may have been taken back: start again from none
         cursor, events = (last.cursor, last.events) if last and game.continues(last.position) else (0, [])
         view = game.view(player, since=cursor)
         events.extend(view["events"])  # the seat's own list, never handed out

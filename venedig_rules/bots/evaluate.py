@@ -52,5 +52,6 @@ def estimate(game: Game) -> list[float]:
     out = []
     for p in range(game.players):
         lead = margin(game, p) / scale
+        # clamped: exp overflows for a huge lead, and past 30 the chance is 0 or 1 anyway
         out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead)))))
     return out

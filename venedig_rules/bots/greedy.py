@@ -39,10 +39,11 @@ class GreedyBot:
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
             game = sample(self.random.getrandbits(32))
+            # one sample serves every action: each is applied and taken back
             for i, action in enumerate(actions):
                 game.apply(action)
                 won = outcome(game)[me] if game.is_over else 0.0
-                totals[i] += margin(game, me) + 1000.0 * won
+                totals[i] += margin(game, me) + 1000.0 * won  # no lead of points outweighs a win
                 game.undo()
         best = max(totals)
         return self.random.choice([a for a, t in zip(actions, totals) if t == best])

@@ -22,7 +22,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .evaluate import estimate
 from .seat import Sampler, only_action
@@ -42,6 +42,14 @@ class _Node:
     available: int = 0
     reward: float = 0.0
     children: dict[str, _Node] = field(default_factory=dict)
+
+
+class _Tried(NamedTuple):
+    """A root action the search tried, in the order the best is chosen by."""
+
+    visits: int
+    mean: float  # reward per visit
+    key: str  # the action's text
 
 
 class ISMCTSBot:
@@ -83,54 +91,38 @@ class ISMCTSBot:
             done += 1
         by_text = {str(a): a for a in actions}
         tried = [
-            (child.visits, child.reward / child.visits, key) for key, child in root.children.items() if child.visits
+            _Tried(child.visits, child.reward / child.visits, key)
+            for key, child in root.children.items()
+            if child.visits and key in by_text
         ]
-        tried = [t for t in tried if t[2] in by_text]
         if not tried:
             return self.random.choice(actions)
-        return by_text[max(tried)[2]]
+        # the most visited action; among as many visits the best mean, then the greatest text
+        return by_text[max(tried).key]
 
     def _iterate(self, root: _Node, game: Game, me: int) -> None:
+        """One iteration: down the tree (a new node at the end), a rollout, and the estimate
+        backed up along the path."""
         node, path = root, []
         while not game.is_over:
             movers = game.to_move
+            # at a simultaneous decision the bot's own seat goes first, so its choices are the
+            # root's children however many others still have to commit
             mover = me if me in movers else movers[0]
             actions = game.legal_actions(mover)
             label = next((a.name for a in actions if a.name != "pass"), "pass")
+            # another seat moves at random (no model of the opponents); until a decision has
+            # been seen to show its choice, it is taken to be secret
             if mover != me and self._secret.get(label, True):
-                action = self.random.choice(actions)
-                seen = len(game.events)
-                game.apply(action)
-                secret = any(
-                    e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
-                )
-                self._secret[label] = secret
-                if secret:
+                child = self._other_seat_move(node, game, mover, actions, label)
+                if child is None:  # the bot cannot tell these branches apart: they share its node
                     continue
-                child = node.children.get(str(action))
-                if child is None:
-                    node.children[str(action)] = child = _Node(mover, available=1)
-                    path.append(child)
-                    break
-                child.available += 1
-                node = child
-                path.append(child)
-                continue
-            keys = [str(a) for a in actions]
-            untried = [i for i, key in enumerate(keys) if key not in node.children]
-            for key in keys:
-                if key in node.children:
-                    node.children[key].available += 1
-            if untried:
-                i = self.random.choice(untried)
-                node.children[keys[i]] = child = _Node(mover, available=1)
-                game.apply(actions[i])
-                path.append(child)
+            else:
+                child = self._tree_move(node, game, mover, actions)
+            path.append(child)
+            if child.visits == 0:  # new in this iteration: one per iteration, the rollout goes on
                 break
-            i = max(range(len(keys)), key=lambda j: self._ucb(node.children[keys[j]]))
-            node = node.children[keys[i]]
-            game.apply(actions[i])
-            path.append(node)
+            node = child
         self._rollout(game)
         value = estimate(game)
         root.visits += 1
@@ -138,10 +130,50 @@ class ISMCTSBot:
             child.visits += 1
             child.reward += value[child.player]
 
+    def _other_seat_move(self, node: _Node, game: Game, mover: int, actions: list[Action], label: str) -> _Node | None:
+        """Play a random move of another seat; its node under ``node`` (made if new), or None
+        when the move was hidden from the bot's seat."""
+        action = self.random.choice(actions)
+        seen = len(game.events)
+        game.apply(action)
+        secret = any(
+            e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
+        )
+        self._secret[label] = secret
+        if secret:
+            return None
+        child = node.children.get(str(action))
+        if child is None:
+            node.children[str(action)] = child = _Node(mover, available=1)
+        else:
+            child.available += 1
+        return child
+
+    def _tree_move(self, node: _Node, game: Game, mover: int, actions: list[Action]) -> _Node:
+        """Play the bot's seat's move: an untried one at random (its new node), else the child
+        with the best UCB."""
+        keys = [str(a) for a in actions]
+        untried = [i for i, key in enumerate(keys) if key not in node.children]
+        # a sample offers only some of the actions of the information set: UCB weighs a
+        # child by how often it was on offer (``available``), not by the parent's visits
+        for key in keys:
+            if key in node.children:
+                node.children[key].available += 1
+        if untried:
+            i = self.random.choice(untried)
+            node.children[keys[i]] = child = _Node(mover, available=1)
+        else:
+            i = max(range(len(keys)), key=lambda j: self._ucb(node.children[keys[j]]))
+            child = node.children[keys[i]]
+        game.apply(actions[i])
+        return child
+
     def _ucb(self, child: _Node) -> float:
         return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
 
     def _rollout(self, game: Game) -> None:
+        # a few random actions, then the estimate from the scores: whole games played at
+        # random would cost most of the budget and tell little
         steps = 0
         while not game.is_over and (self.rollout_depth is None or steps < self.rollout_depth):
             movers = game.to_move

@@ -28,6 +28,7 @@ class Sampler:
     ``game.sample(player, seed)``, a new game for the bot to play on. The real game stays
     out of the bot's reach (it is not an attribute a bot is meant to read)."""
 
+    # name-mangled and slotted: a bot finds no ``game`` attribute to read the real state from
     __slots__ = ("__game", "player")
 
     def __init__(self, game: Game, player: int):

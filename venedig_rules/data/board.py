@@ -26,7 +26,7 @@ construction, and gives the board as networkx graphs to whoever asks for them.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from types import MappingProxyType
@@ -303,11 +303,7 @@ class Board:
         self.spaces: frozenset[str] = frozenset(attrs)
         self._coords = {sid: self._coord(a["col"], a["row"]) for sid, a in attrs.items()}
         self._at = {xy: sid for sid, xy in self._coords.items()}
-        steps = HEX_STEPS if self.kind == "hex" else SQUARE_STEPS
-        self._neighbours = {
-            sid: tuple(sorted(self._at[(q + dq, r + dr)] for dq, dr in steps if (q + dq, r + dr) in self._at))
-            for sid, (q, r) in self._coords.items()
-        }
+        self._neighbours = self._grid_neighbours()
         self._index = self._build_index(attrs)
         self._where_cache: dict[tuple[tuple[str, Any], ...], frozenset[str]] = {}
 
@@ -316,21 +312,11 @@ class Board:
         self.connections: Mapping[str, Connection] = MappingProxyType(
             {c["id"]: _connection(c) for c in board.get("connections") or () if isinstance(c, Mapping)}
         )
-        # the regions in the order the region graph has them: those described, those only
-        # spaces name (sorted), those only connections name (as they come)
-        order = dict.fromkeys(r["id"] for r in self._regions)
-        order.update(dict.fromkeys(sorted({a["region"] for a in attrs.values() if "region" in a} - set(order))))
-        joined: dict[str, set[str]] = {}
-        for con in self.connections.values():
-            a, b = con.between
-            order.update(dict.fromkeys((a, b)))
-            joined.setdefault(a, set()).add(b)
-            joined.setdefault(b, set()).add(a)
         #: Every region id, in data order (regions only named by spaces last, sorted).
-        self.regions: tuple[str, ...] = tuple(order)
+        self.regions: tuple[str, ...] = self._region_order(attrs)
         self._spaces_in: dict[str, frozenset[str]] = {region: frozenset() for region in self.regions}
-        self._spaces_in.update({key[1]: found for key, found in self._index.items() if key[0] == "region"})
-        self._region_neighbours = {region: tuple(sorted(joined.get(region, ()))) for region in self.regions}
+        self._spaces_in.update({value: found for (attr, value), found in self._index.items() if attr == "region"})
+        self._region_neighbours = self._joined_regions()
         self._space_attrs = attrs
 
         #: Every track of the board by id, in data order.
@@ -608,7 +594,12 @@ class Board:
         ]
         if self.kind is None:
             return ()
-        found: list[tuple[str, ...]] = []
+        found = sorted(self._fits(cells, per_cell))
+        return tuple(_first_of_each_set(found) if unordered else found)
+
+    def _fits(self, cells: tuple[tuple[int, int], ...], per_cell: list[frozenset[str]]) -> Iterator[tuple[str, ...]]:
+        """Each placement of ``cells``, in each rotation, with cell ``i`` on a space of
+        ``per_cell[i]``: the first cell on each allowed space in turn, the others from it."""
         for anchor in per_cell[0] & self.spaces:
             q, r = self._coords[anchor]
             for offsets in _rotations(cells, self.kind == "hex"):
@@ -619,19 +610,35 @@ class Board:
                         break
                     placed.append(space)
                 else:
-                    found.append(tuple(placed))
-        found.sort()
-        if unordered:
-            seen: set[frozenset[str]] = set()
-            unique = []
-            for placement in found:
-                if frozenset(placement) not in seen:
-                    seen.add(frozenset(placement))
-                    unique.append(placement)
-            found = unique
-        return tuple(found)
+                    yield tuple(placed)
 
     # --- helpers -----------------------------------------------------------------------------
+
+    def _grid_neighbours(self) -> dict[str, tuple[str, ...]]:
+        """Each space's neighbours in the grid, sorted."""
+        steps = HEX_STEPS if self.kind == "hex" else SQUARE_STEPS
+        return {
+            sid: tuple(sorted(self._at[(q + dq, r + dr)] for dq, dr in steps if (q + dq, r + dr) in self._at))
+            for sid, (q, r) in self._coords.items()
+        }
+
+    def _region_order(self, attrs: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+        """The regions in the order the region graph has them: those described, those only
+        spaces name (sorted), those only connections name (as they come)."""
+        order = dict.fromkeys(r["id"] for r in self._regions)
+        order.update(dict.fromkeys(sorted({a["region"] for a in attrs.values() if "region" in a} - set(order))))
+        for con in self.connections.values():
+            order.update(dict.fromkeys(con.between))
+        return tuple(order)
+
+    def _joined_regions(self) -> dict[str, tuple[str, ...]]:
+        """Each region's neighbours across the connections, sorted (none: an empty tuple)."""
+        joined: dict[str, set[str]] = {}
+        for con in self.connections.values():
+            a, b = con.between
+            joined.setdefault(a, set()).add(b)
+            joined.setdefault(b, set()).add(a)
+        return {region: tuple(sorted(joined.get(region, ()))) for region in self.regions}
 
     def _coord(self, col: int, row: int) -> tuple[int, int]:
         if self.kind != "hex":
@@ -695,6 +702,18 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _first_of_each_set(placements: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The placements, each set of spaces once: the first of them (the smallest, as they are
+    sorted)."""
+    seen: set[frozenset[str]] = set()
+    unique = []
+    for placement in placements:
+        if frozenset(placement) not in seen:
+            seen.add(frozenset(placement))
+            unique.append(placement)
+    return unique
 
 
 def _cells(cells: Sequence[Sequence[int]]) -> tuple[tuple[int, int], ...]:

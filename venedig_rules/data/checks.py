@@ -335,9 +335,17 @@ class _Checker:
         return f" (bound {dotted} at {self.positions.key_at(ptr)})"
 
     def counts(self) -> Iterator[RulesError]:
+        """Each component's count agrees with the items made of it and with the board spaces
+        it declares, and the board's declared counts of spaces hold."""
         components: dict[Any, tuple[str, dict[str, Any]]] = {}  # id -> (pointer, item)
         for ptr, item in self.items("components", "components"):
             components.setdefault(item.get("id"), (ptr, item))
+        yield from self._counts_of_items(components)
+        yield from self._counts_of_board_spaces(components)
+        yield from self._board_counts()
+
+    def _counts_of_items(self, components: dict[Any, tuple[str, dict[str, Any]]]) -> Iterator[RulesError]:
+        """A component's count is the sum of the counts of the cards, tiles, ... made of it."""
         sums: Counter[str] = Counter()
         users: dict[str, list[str]] = {}
         for item_list in COUNTED:
@@ -363,6 +371,10 @@ class _Checker:
                     + f", but the {' and '.join(kinds)} of it add up to {total}; expected them to agree",
                     at,
                 )
+
+    def _counts_of_board_spaces(self, components: dict[Any, tuple[str, dict[str, Any]]]) -> Iterator[RulesError]:
+        """A component with ``board_spaces`` has as many pieces as the spaces matching it (or
+        at most, or at least as many)."""
         for ptr, item in components.values():
             rule, want = item.get("board_spaces"), item.get("count")
             if not (isinstance(rule, dict) and isinstance(rule.get("where"), dict) and isinstance(want, int)):
@@ -380,6 +392,9 @@ class _Checker:
                     f"{self.at(ptr + '/board_spaces')})",
                     where_changed(self.at(ptr + "/board_spaces"), self.at(ptr + "/count")),
                 )
+
+    def _board_counts(self) -> Iterator[RulesError]:
+        """The board has as many spaces matching each of its ``counts`` as it says."""
         for ptr, item in self.items("board", "counts"):
             where, want = item.get("where"), item.get("count")
             if isinstance(where, dict) and isinstance(want, int):

@@ -38,8 +38,9 @@ def _tracks(board: Mapping[str, Any], positions: PositionMap) -> Iterator[RulesE
         if not (isinstance(first, int) and isinstance(last, int) and isinstance(posts, int)):
             continue
         ptr = f"/board/tracks/{i}/layout"
+        # a same_as step is drawn on the space of the step it names, so no run may place it
         same = {s["step"] for s in track.get("spaces") or () if isinstance(s, Mapping) and "same_as" in s}
-        steps = range(first, last + posts + 1)
+        steps = range(first, last + posts + 1)  # the posts are spaces past the last step
         placed: dict[int, int] = {}
         for j, run in enumerate(mapping(track["layout"]).get("runs") or ()):
             span = run.get("steps") if isinstance(run, Mapping) else None
@@ -67,7 +68,7 @@ def _tracks(board: Mapping[str, Any], positions: PositionMap) -> Iterator[RulesE
                         f"(runs {placed[step]} and {j}); expected each step in one run",
                         at,
                     )
-                placed.setdefault(step, j)
+                placed.setdefault(step, j)  # the first run to place it, for the message
         missing = [s for s in steps if s not in placed and s not in same]
         if missing:
             shown = ", ".join(map(str, missing[:8])) + (", ..." if len(missing) > 8 else "")
@@ -81,6 +82,7 @@ def _tracks(board: Mapping[str, Any], positions: PositionMap) -> Iterator[RulesE
 def _show(data: Mapping[str, Any], board: Mapping[str, Any], positions: PositionMap) -> Iterator[RulesError]:
     layout, game = mapping(board.get("layout")), mapping(data.get("game"))
     state: dict[str, Any] = {k: v for k, v in (game.get("state") or {}).items() if isinstance(v, Mapping)}
+    # a scoring track is state too, one number per player, and may be shown like it
     for track in mapping(data.get("scoring")).get("tracks") or ():
         if isinstance(track, Mapping) and isinstance(track.get("id"), str):
             state.setdefault(track["id"], {"per": "player", "type": "int"})
@@ -88,7 +90,7 @@ def _show(data: Mapping[str, Any], board: Mapping[str, Any], positions: Position
     yield from _player_colors(data, layout, positions)
     for i, entry in enumerate(layout.get("show") or ()):
         if not isinstance(entry, Mapping):
-            continue
+            continue  # the schema reports it, at its line
         ptr = f"/board/layout/show/{i}"
         on = entry.get("on") or ("track" if "track" in entry else "spaces")
         kind = entry.get("as") or SHOW_KINDS.get(on, ("",))[0]
@@ -116,7 +118,7 @@ def _show(data: Mapping[str, Any], board: Mapping[str, Any], positions: Position
                 )
         var = entry.get("var")
         if not isinstance(var, str) or var not in state:
-            continue
+            continue  # reported above (or nothing to check)
         per, want = state[var].get("per"), needed_per(on, kind, "where" in entry)
         if per != want:
             yield RuleReferenceError(

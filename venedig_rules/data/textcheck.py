@@ -389,8 +389,9 @@ class _Check:
                 if other == code:
                     continue
                 for path in sorted(_entries(self.tables.get(other, {})) - _entries(self.tables.get(code, {}))):
-                    if (path[0] == "names" and (code == "en" or path[1] in NAMED)) or (
-                        path[0] == "words" and path[1] in self.words_needed
+                    section, key = path[:2]  # a name's key is its kind; a word's, the word
+                    if (section == "names" and (code == "en" or key in NAMED)) or (
+                        section == "words" and key in self.words_needed
                     ):
                         continue  # English names default to the items'; needed names and words are told once
                     shown = "/".join(path)

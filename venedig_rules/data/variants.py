@@ -78,6 +78,9 @@ def is_id_list(value: Plain) -> bool:
 
 
 class _Merger:
+    """One merge: ``keep`` a base value, ``take`` an overlay's, each with its positions; the
+    pointers ``b``, ``o`` and ``out`` name a value in the base, the overlay and the result."""
+
     def __init__(self, base_pm: PositionMap, over_pm: PositionMap, result: Merged):
         self.base_pm, self.over_pm, self.result = base_pm, over_pm, result
 
@@ -102,6 +105,7 @@ class _Merger:
 
     def mapping(self, base: dict[str, Plain], b: str, over: dict[str, Plain], o: str, out: str) -> dict[str, Plain]:
         pm = self.result.positions
+        # the merged mapping stays where the base has it; only its changed values move
         if b in self.base_pm.values:
             pm.values[out] = self.base_pm.values[b]
         if b in self.base_pm.keys:
@@ -164,6 +168,15 @@ class _Merger:
                     )
                 else:
                     patched[ident] = (patch, at)
+        result = self.items(items, patched, out)
+        # the list as a whole is the overlay's now: a problem with it points at the patch
+        self.result.positions.values[out] = self.over_pm.at(o)
+        return result
+
+    def items(
+        self, items: dict[str, _Entry], patched: dict[str, tuple[dict[str, Plain], str]], out: str
+    ) -> list[Plain]:
+        """The items left, in order, each kept, added or patched, at ``out``'s places."""
         result = []
         for n, (ident, entry) in enumerate(items.items()):
             dst = pointer(out, n)
@@ -174,14 +187,15 @@ class _Merger:
                 result.append(self.mapping(entry.item, entry.source, patch, at, dst))
             else:
                 result.append(self.keep(entry.item, entry.source, dst))
-        self.result.positions.values[out] = self.over_pm.at(o)
         return result
 
 
 def _show(value: Plain) -> str:
+    """A value for a message, cut to 40 characters: a long one would hide the message."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _is_patch_list(over: list[Plain]) -> bool:
+    """Whether every item patches, adds or removes by id; any other list replaces the base's."""
     return all(isinstance(p, dict) and (("id" in p) or set(p) in ({"add"}, {"remove"})) for p in over)

@@ -20,6 +20,8 @@ Row = Sequence[object]
 
 
 class _Section(NamedTuple):
+    """One table of ``describe``: its title, column names and rows (none: it is left out)."""
+
     title: str
     header: tuple[str, ...]
     rows: list[Row]
@@ -36,7 +38,15 @@ def describe(rules: Ruleset) -> str:
         ("rules hash", rules.rules_hash[:16]),
     ]
     out += [f"  {k:<11}{v}" for k, v in facts]
-    sections = [
+    for section in [*_item_sections(rules), *_game_sections(game, rules.data.get("board") or {})]:
+        if section.rows:  # a ruleset without tiles, say, shows no empty table of them
+            out += ["", section.title, *table(section.header, section.rows)]
+    return "\n".join(out) + "\n"
+
+
+def _item_sections(rules: Ruleset) -> list[_Section]:
+    """The tables of the game's pieces: components, card types, cards, tiles and buildings."""
+    return [
         _Section(
             "Components",
             ("id", "name", "count", "provenance"),
@@ -47,22 +57,7 @@ def describe(rules: Ruleset) -> str:
             ("id", "name", "params"),
             [(t["id"], t["name"], _params(t)) for t in rules.items("cards", "types")],
         ),
-        _Section(
-            "Cards",
-            ("id", "name", "count", "of", "players", "params", "provenance"),
-            [
-                (
-                    c["id"],
-                    c.get("name", ""),
-                    c["count"],
-                    c.get("type") or c.get("building") or c["component"],
-                    f"{c['min_players']}+" if "min_players" in c else "",
-                    _params(c),
-                    _prov(c),
-                )
-                for c in rules.items("cards")
-            ],
-        ),
+        _Section("Cards", ("id", "name", "count", "of", "players", "params", "provenance"), _card_rows(rules)),
         _Section(
             "Tile shapes",
             ("id", "name", "cells"),
@@ -94,7 +89,28 @@ def describe(rules: Ruleset) -> str:
                 for b in rules.items("buildings")
             ],
         ),
-        _Section("Board", ("what", "count", "details"), _board_rows(rules.data.get("board") or {})),
+    ]
+
+
+def _card_rows(rules: Ruleset) -> list[Row]:
+    return [
+        (
+            c["id"],
+            c.get("name", ""),
+            c["count"],
+            c.get("type") or c.get("building") or c["component"],  # what the card is a card of
+            f"{c['min_players']}+" if "min_players" in c else "",
+            _params(c),
+            _prov(c),
+        )
+        for c in rules.items("cards")
+    ]
+
+
+def _game_sections(game: dict[str, Any], board: dict[str, Any]) -> list[_Section]:
+    """The tables of the board, the state, the flow and the constants."""
+    return [
+        _Section("Board", ("what", "count", "details"), _board_rows(board)),
         _Section(
             "State",
             ("name", "per", "type", "start", "visible"),
@@ -113,10 +129,6 @@ def describe(rules: Ruleset) -> str:
             ],
         ),
     ]
-    for section in sections:
-        if section.rows:
-            out += ["", section.title, *table(section.header, section.rows)]
-    return "\n".join(out) + "\n"
 
 
 def table(header: Sequence[str], rows: Iterable[Row]) -> list[str]:

@@ -31,6 +31,7 @@ from ..data.yamlsource import Plain, pointer
 from ..engine.ruleset import Ruleset
 from .describe import table
 
+#: A datum one side does not have (not None: None may be a datum's value).
 _ABSENT = object()
 
 
@@ -71,6 +72,8 @@ def _diff(rules: Ruleset, old: Any, new: Any, path: str, ptr: str) -> Iterator[C
                 continue
             yield from _diff(rules, old.get(key, _ABSENT), new.get(key, _ABSENT), f"{path}/{key}", pointer(ptr, key))
         return
+    # lists of items with ids are compared by id, not by place: a card added in the middle
+    # is one change, not a change of every card after it
     if is_id_list(old) and is_id_list(new):
         before = {item["id"]: item for item in old}
         for n, item in enumerate(new):
@@ -146,10 +149,16 @@ def describe_data(rules: Ruleset, base: Ruleset | None = None) -> dict[str, Any]
 def _item(rules: Ruleset, item: dict[str, Any], ptr: str, changed: dict[str, Change]) -> dict[str, Any]:
     keys = ("id", "name", "count", "per_player", "component", "type", "params", "points", "provenance", "source")
     out = {k: item[k] for k in keys if k in item}
+    _mark_changed(out, ptr, changed)
+    return out
+
+
+def _mark_changed(out: dict[str, Any], ptr: str, changed: dict[str, Change]) -> None:
+    """Give ``out`` the provenance of the first change at ``ptr`` or inside it, if any: a
+    variant that changed a datum is where it now comes from."""
     touched = [c for p, c in changed.items() if p == ptr or p.startswith(ptr + "/")]
     if touched:
         out["provenance"] = touched[0].provenance
-    return out
 
 
 def _constant(rules: Ruleset, name: str, const: Plain, changed: dict[str, Change]) -> dict[str, Any]:
@@ -160,9 +169,7 @@ def _constant(rules: Ruleset, name: str, const: Plain, changed: dict[str, Change
     for key in ("source", "note"):
         if key in fields:
             out[key] = fields[key]
-    touched = [c for p, c in changed.items() if p == ptr or p.startswith(ptr + "/")]
-    if touched:
-        out["provenance"] = touched[0].provenance
+    _mark_changed(out, ptr, changed)
     out["location"] = str(rules.positions.at(ptr))
     return out
 

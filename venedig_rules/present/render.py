@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..data.layout import Layout, ShowLayout, along, border, show_entry
 from ..engine.seat.wording import Wording
@@ -150,6 +150,14 @@ def _shows(rules: RulesetBase, layout: Layout) -> list[ShowLayout]:
         elif info.per == "player" and name in layout["tracks"]:
             out.append(show_entry({"var": name, "track": name}))
     return out
+
+
+class _Piece(NamedTuple):
+    """A player's piece on a track: the ``value`` it stands for and the ``lap`` it is on."""
+
+    player: int
+    value: int
+    lap: int
 
 
 @dataclass
@@ -303,20 +311,22 @@ class _Canvas:
         for show in self.shows:
             if show["on"] != "spaces" or show["as"] != "outline":
                 continue
+            # each group is [item, [space, ...]]; anything else in the variable is not drawn
             for group in self.state.get(show["var"] or "") or ():
                 if not (isinstance(group, list) and len(group) == 2 and isinstance(group[1], list)):
                     continue
-                spaces = [s for s in group[1] if s in self.layout["spaces"]]
+                item, where = group
+                spaces = [s for s in where if s in self.layout["spaces"]]
                 out.append(
                     element(
                         "path",
-                        element("title", text(describe_value(self.wording, group[0]))),
+                        element("title", text(describe_value(self.wording, item))),
                         d=_segments(border(self.layout, spaces)),
                         fill="none",
                         stroke=STYLE["ink"],
                         stroke_width=0.09,
                         stroke_linecap="round",
-                        data_item=group[0],
+                        data_item=item,
                     )
                 )
         return out
@@ -410,7 +420,8 @@ class _Canvas:
         ux, uy = dx / length, dy / length
         angle = _degrees(ux, uy)
         placed = isinstance(entry, list) and entry
-        fill = self.value_color(show, entry[0]) if placed and show else "#ffffff"
+        tile, ends = (entry[0], entry[1:3]) if placed else (None, [])
+        fill = self.value_color(show, tile) if placed and show else "#ffffff"
         parts = [
             element(
                 "rect",
@@ -428,11 +439,11 @@ class _Canvas:
             )
         ]
         if placed:
-            parts.append(element("title", text(describe_value(self.wording, entry[0]))))
-            for sign, end in zip((-1, 1), entry[1:3]):
+            parts.append(element("title", text(describe_value(self.wording, tile))))
+            for sign, end in zip((-1, 1), ends):
                 at = [cx + sign * 0.32 * ux, cy + sign * 0.32 * uy]
                 parts.append(self.label(at, str(end), size=0.26, fill=readable_on(fill), font_weight="bold"))
-        return element("g", "".join(parts), data_item=entry[0] if placed else None)
+        return element("g", "".join(parts), data_item=tile)
 
     # -- tracks --------------------------------------------------------------------------------
     def tracks(self) -> list[str]:
@@ -471,17 +482,18 @@ class _Canvas:
         values = self.state.get(show["var"] or "") or []
         order = self.state.get(show["stack"] or "") if show["stack"] else None
         rank = {p: i for i, p in enumerate(order)} if isinstance(order, list) else {}
-        groups: dict[int, list[tuple[int, int, int]]] = {}  # space -> (player, value, lap)
+        groups: dict[int, list[_Piece]] = {}  # by space
         for p, value in enumerate(values):
             if not isinstance(value, int) or isinstance(value, bool):
                 continue
             lap, offset = divmod(value - track["first"], count) if show["laps"] else (0, value - track["first"])
             step = track["first"] + min(max(offset, 0), count - 1)
-            groups.setdefault(by_step[step]["space"], []).append((p, value, lap))
+            groups.setdefault(by_step[step]["space"], []).append(_Piece(p, value, lap))
         parts = []
         for space, group in groups.items():
             x, y = by_step[space]["center"]
-            group.sort(key=lambda g: rank.get(g[0], len(rank) + g[0]))
+            # top first, in the stacking order the state keeps (``stack``); seats it does not name after, by number
+            group.sort(key=lambda piece: rank.get(piece.player, len(rank) + piece.player))
             for k in reversed(range(len(group))):  # the first (top) piece is drawn last, highest
                 p, value, lap = group[k]
                 lift = 0.14 * (len(group) - 1 - k)

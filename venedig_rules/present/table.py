@@ -37,6 +37,17 @@ HELP = """  a number picks that option, and so does its action (drain(f11)); any
   ?   this help;  q   leave the game"""
 
 
+def _written(actions: list[Action], answer: str) -> Action | None:
+    """The action whose own text ``answer`` is, with its seat (``p0 drain(f11)``) or without
+    (``drain(f11)``); None if none is."""
+    for action in actions:
+        text = str(action)
+        _, _, without_seat = text.partition(" ")
+        if answer in (text, without_seat):
+            return action
+    return None
+
+
 def _stdin() -> str:
     return input()
 
@@ -88,7 +99,8 @@ class HumanSeat:
         while True:
             try:
                 answer = self.read().strip()
-            except (EOFError, StopIteration, RuntimeError):  # RuntimeError: stdin closed ("lost sys.stdin")
+            # the end of the input is leaving; RuntimeError: stdin closed ("lost sys.stdin")
+            except (EOFError, StopIteration, RuntimeError):
                 return None
             if answer == "q":
                 return None
@@ -106,8 +118,8 @@ class HumanSeat:
                 self.save(answer[2:].strip())
             elif answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
-            elif any(answer in (str(a), str(a).split(" ", 1)[1]) for a in actions):  # an action's own text
-                return next(a for a in actions if answer in (str(a), str(a).split(" ", 1)[1]))
+            elif (written := _written(actions, answer)) is not None:
+                return written
             elif answer:
                 found = [i for i, t in enumerate(texts) if answer.lower() in t.lower()]
                 if len(found) == 1:

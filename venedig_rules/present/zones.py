@@ -19,14 +19,11 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine.run.views import is_redacted
 from ..engine.seat.wording import NUMBER, PLAYER, TEXT, Wording
 from .svg import element, text
-
-if TYPE_CHECKING:
-    pass
 
 #: Characters per line of the column, and lines at most per value.
 LINE_CHARS, MAX_LINES = 64, 4
@@ -54,6 +51,7 @@ def describe_value(wording: Wording, value: Any) -> str:
     if isinstance(value, list):
         if not value:
             return wording.engine("none")
+        # equal items once, counted: five Casa cards read "Casa card", TIMES and 5
         parts: dict[str, int] = {}
         for item in value:
             key = f"({describe_value(wording, item)})" if isinstance(item, list) else describe_value(wording, item)
@@ -102,6 +100,7 @@ class Zones:
             label = self.wording.zone(name)
             for line in textwrap.wrap(f"{label}: {shown}", LINE_CHARS, subsequent_indent="    ")[:MAX_LINES]:
                 write(line, indent=indent)
+            # the zone's lines in one group holding its value as data, for a page to read
             raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
             lines[start:] = [element("g", "".join(lines[start:]), data_zone=name, data_player=player, data_value=raw)]
 

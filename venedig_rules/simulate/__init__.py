@@ -14,17 +14,21 @@ where they are used.
 
 from .compare import compare
 from .engines import simulate
-from .outcome import GameRecord, Tally
+from .outcome import ChoiceKey, EventKey, GameRecord, ItemKey, Tally, TallyKey
 from .report import balance_report
 from .run import GameFailedError, Setup, Simulation, bot_seed, game_seed
 from .text import render
 
 __all__ = [
+    "ChoiceKey",
+    "EventKey",
     "GameFailedError",
     "GameRecord",
+    "ItemKey",
     "Setup",
     "Simulation",
     "Tally",
+    "TallyKey",
     "balance_report",
     "bot_seed",
     "compare",

@@ -68,12 +68,14 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit status."""
     if args.out is not None and args.out.exists() and not args.out.is_dir():
         return _usage(f"--out {args.out}: not a folder")
+    # before any game: a missing library would otherwise fail only after the whole simulation
     missing = _missing_extra(args)
     if missing:
         return _usage(missing)
     main = _setup(args.game, tuple(args.variant), args)
     if isinstance(main, str):
         return _usage(main)
+    # the base at the same table as the main ruleset, or the two could not be compared
     base = _setup(args.against, (), args, players=main.players) if args.against else None
     if isinstance(base, str):
         return _usage(f"--against: {base}")
@@ -108,9 +110,10 @@ def write_report(out: Path, data: dict[str, Any], sim: Simulation, base: Simulat
     from .plots import write_plots
 
     out.mkdir(parents=True, exist_ok=True)
-    written = [out / "report.json", out / "games.jsonl"]
-    written[0].write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    _write_games(written[1], sim)
+    report_file, games_file = out / "report.json", out / "games.jsonl"
+    report_file.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write_games(games_file, sim)
+    written = [report_file, games_file]
     if base is not None:
         written.append(out / "base_games.jsonl")
         _write_games(written[-1], base)
@@ -124,7 +127,8 @@ def _write_games(path: Path, sim: Simulation) -> None:
 
 def _setup(game: str, variants: tuple[str, ...], args: argparse.Namespace, players: int | None = None) -> Setup | str:
     """The setup of one ruleset, or why the arguments do not fit it."""
-    # UnknownRulesetError and InvalidRulesError go to the caller
+    # UnknownRulesetError and InvalidRulesError go to the caller. The players and bots depend
+    # on the ruleset (its fewest players by default): a probe without them reads it first
     probe, rules = Setup(game, 0, (), args.games, args.seed, variants).pinned()
     if not rules.playable:
         return f"ruleset {rules.name!r} is rule data only so far (no flow in game.yaml): it cannot be played"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .outcome import GameRecord
+from .outcome import GameRecord, TallyKey
 from .report import balance_report
 from .run import Simulation
 from .stats import means_from_sums_p, means_p, rate, rates_p, rounded
@@ -95,17 +95,18 @@ def _score_of(seat: int) -> Callable[[GameRecord], float | None]:
 def _tally_differences(sim: Simulation, base: Simulation) -> Iterator[dict[str, Any]]:
     new, old = sim.tally, base.tally
     n, m = len(sim.records), len(base.records)
-    keys = sorted({key for key in [*new.counts, *old.counts] if key[0] != "pass"})
+    # passes are no figure of their own in the report: they are part of their decision's
+    keys = sorted({key for key in [*new.counts, *old.counts] if key.tally != "pass"})
     for key in keys:
         p = means_from_sums_p(new.counts[key], new.squares[key], n, old.counts[key], old.squares[key], m)
-        path = ".".join([_TALLY_PATHS[key[0]], *key[1:], "per_game"])
-        yield _difference(_tally_what(key), path, old.counts[key] / m, new.counts[key] / n, p, "welch")
+        what, path = _tally_figure(key)
+        yield _difference(what, f"{path}.per_game", old.counts[key] / m, new.counts[key] / n, p, "welch")
 
 
-_TALLY_PATHS = {"decision": "decisions", "event": "events", "item": "items"}
-
-
-def _tally_what(key: tuple[str, ...]) -> str:
-    if key[0] == "item":
-        return f"{key[2]} in '{key[3]}' events per game"
-    return f"'{key[1]}' {key[0]}s per game"
+def _tally_figure(key: TallyKey) -> tuple[str, str]:
+    """What a tally's count per game is called, and where the report has it."""
+    if key.tally == "item":
+        return f"{key.ident} in '{key.event}' events per game", f"items.{key.kind}.{key.ident}.{key.event}"
+    if key.tally == "event":
+        return f"'{key.event}' events per game", f"events.{key.event}"
+    return f"'{key.label}' {key.tally}s per game", f"decisions.{key.label}"

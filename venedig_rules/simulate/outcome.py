@@ -12,7 +12,7 @@ declares (docs/simulate.md): no game has Python of its own here.
 >>> record, counts = read_game(rules, play_out(game, {0: RandomBot(0), 1: RandomBot(1)}), 0, 3, first)
 >>> record.rounds == game.value("round"), record.actions == len(game.actions), record.end
 (True, True, 'game over')
->>> counts["decision", "bid"] == 2 * record.rounds  # one commit of each player per round
+>>> counts[ChoiceKey("decision", "bid")] == 2 * record.rounds  # one commit of each player per round
 True
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 import string
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -81,25 +81,59 @@ class GameRecord:
         }
 
 
+# The keys of a tally. Each starts with the name of its ``tally`` and equals the plain tuple
+# of its fields, so keys of different kinds sort apart (by that name first) and
+# ``counts["event", "turn"]`` still finds ``EventKey("event", "turn")``.
+
+
+class ChoiceKey(NamedTuple):
+    """A decision taken (``tally`` "decision") or passed ("pass") at its ``label``."""
+
+    tally: Literal["decision", "pass"]
+    label: str
+
+
+class EventKey(NamedTuple):
+    """A rule event of type ``event``."""
+
+    tally: Literal["event"]
+    event: str
+
+
+class ItemKey(NamedTuple):
+    """The item ``ident``, counted under ``kind`` (a key of :data:`ITEM_KINDS`), named in an
+    event of type ``event``."""
+
+    tally: Literal["item"]
+    kind: str
+    ident: str
+    event: str
+
+
+#: What a tally counts by.
+TallyKey = ChoiceKey | EventKey | ItemKey
+
+
 @dataclass
 class Tally:
-    """Counts over games, by key: ``counts`` of occurrences, the number of ``games`` with at
-    least one, and the sum of each game's count squared (``squares``, for the spread of the
-    counts per game). Keys: ``("decision", label)``, ``("pass", label)``, ``("event", type)``
-    and ``("item", kind, id, event type)``. Integer sums, so adding tallies in any order
-    gives the same totals."""
+    """Counts over games, by :data:`TallyKey`: ``counts`` of occurrences, the number of
+    ``games`` with at least one, and the sum of each game's count squared (``squares``, for
+    the spread of the counts per game). Integer sums, so adding tallies in any order gives
+    the same totals."""
 
-    counts: Counter[tuple[str, ...]] = field(default_factory=Counter)
-    games: Counter[tuple[str, ...]] = field(default_factory=Counter)
-    squares: Counter[tuple[str, ...]] = field(default_factory=Counter)
+    counts: Counter[TallyKey] = field(default_factory=Counter)
+    games: Counter[TallyKey] = field(default_factory=Counter)
+    squares: Counter[TallyKey] = field(default_factory=Counter)
 
     def add(self, other: Tally) -> Tally:
+        """Add another tally's sums to this one; returns this one."""
         self.counts.update(other.counts)
         self.games.update(other.games)
         self.squares.update(other.squares)
         return self
 
-    def add_game(self, counts: Counter[tuple[str, ...]]) -> None:
+    def add_game(self, counts: Counter[TallyKey]) -> None:
+        """Add the counts of one game."""
         self.counts.update(counts)
         self.games.update(counts.keys())
         self.squares.update({key: n * n for key, n in counts.items()})
@@ -162,20 +196,20 @@ def first_player(rules: RulesetBase, game: Game) -> int | None:
 
 def read_game(
     rules: RulesetBase, game: Game, index: int, seed: int, first: int | None
-) -> tuple[GameRecord, Counter[tuple[str, ...]]]:
+) -> tuple[GameRecord, Counter[TallyKey]]:
     """The record of a played game and the counts of its decisions, events and items."""
     reading = Reading.of(rules)
     events: list[dict[str, Any]] = [dict(event) for event in game.events]  # read as plain mappings
-    counts: Counter[tuple[str, ...]] = Counter()
+    counts: Counter[TallyKey] = Counter()
     end = None
     for event in events:
         kind = event["type"]
         if kind in _DECISION_EVENTS:
-            counts["decision", event["label"]] += 1
+            counts[ChoiceKey("decision", event["label"])] += 1
             if event.get("passed"):
-                counts["pass", event["label"]] += 1
+                counts[ChoiceKey("pass", event["label"])] += 1
         elif kind in reading.rule_events:
-            counts["event", kind] += 1
+            counts[EventKey("event", kind)] += 1
             _count_items(reading, event, counts)
             if end is None and kind in reading.end_events:
                 end = _end_text(reading.end_events[kind], event)
@@ -186,7 +220,7 @@ def read_game(
         seed=seed,
         scores=tuple(game.scores[p] for p in range(game.players)) if game.scores else (),
         winners=tuple(game.winners),
-        actions=sum(n for key, n in counts.items() if key[0] == "decision"),  # one event per action applied
+        actions=sum(n for key, n in counts.items() if key.tally == "decision"),  # one event per action applied
         rounds=_rounds(reading, game, counts),
         end=end or reading.end_otherwise,
         first_player=first,
@@ -206,7 +240,7 @@ class _Fields(dict[str, str]):
         return "{" + key + "}"
 
 
-def _count_items(reading: Reading, event: dict[str, Any], counts: Counter[tuple[str, ...]]) -> None:
+def _count_items(reading: Reading, event: dict[str, Any], counts: Counter[TallyKey]) -> None:
     kind = event["type"]
     for name, value in event.items():
         if name == "type":
@@ -214,15 +248,15 @@ def _count_items(reading: Reading, event: dict[str, Any], counts: Counter[tuple[
         for ident in value if isinstance(value, list) else (value,):
             if isinstance(ident, str) and ident in reading.item_kinds:
                 for item_kind in reading.item_kinds[ident]:
-                    counts["item", item_kind, ident, kind] += 1
+                    counts[ItemKey("item", item_kind, ident, kind)] += 1
                 if ident in reading.card_types:
-                    counts["item", "card_types", reading.card_types[ident], kind] += 1
+                    counts[ItemKey("item", "card_types", reading.card_types[ident], kind)] += 1
 
 
-def _rounds(reading: Reading, game: Game, counts: Counter[tuple[str, ...]]) -> int | None:
+def _rounds(reading: Reading, game: Game, counts: Counter[TallyKey]) -> int | None:
     if reading.rounds_state is not None:
         return int(game.value(reading.rounds_state))
     if reading.rounds_event is not None:
-        n = counts["event", reading.rounds_event]
+        n = counts[EventKey("event", reading.rounds_event)]
         return -(-n // game.players) if reading.rounds_per_player else n
     return None

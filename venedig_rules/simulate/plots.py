@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .run import Simulation
 
@@ -18,6 +18,13 @@ if TYPE_CHECKING:
 PLOTS = ("win_rates", "scores", "length", "end_reasons")
 _FORMATS = ("png", "svg")
 _COLOURS = ("#3b6ea5", "#b0b0b0")  # this ruleset, the base
+
+
+class _Run(NamedTuple):
+    """One simulation drawn, with its report: the ruleset's first, then the base's."""
+
+    sim: Simulation
+    report: dict[str, Any]
 
 
 def write_plots(
@@ -31,8 +38,8 @@ def write_plots(
     from matplotlib import rc_context
     from matplotlib.figure import Figure
 
-    runs = [(sim, report)] + ([(base, base_report)] if base is not None and base_report is not None else [])
-    drawers: dict[str, Callable[[Axes, list[tuple[Simulation, dict[str, Any]]]], None]] = {
+    runs = [_Run(sim, report)] + ([_Run(base, base_report)] if base is not None and base_report is not None else [])
+    drawers: dict[str, Callable[[Axes, list[_Run]], None]] = {
         "win_rates": _win_rates,
         "scores": _scores,
         "length": _length,
@@ -46,7 +53,8 @@ def write_plots(
             fig = Figure(figsize=(6.4, 3.8), layout="constrained")
             ax = fig.add_subplot()
             drawers[stem](ax, runs)
-            if ax.get_legend_handles_labels()[0]:
+            handles, _ = ax.get_legend_handles_labels()
+            if handles:
                 fig.legend(loc="outside lower center", ncols=4, frameon=False)
             for fmt in _FORMATS:
                 path = out / f"{stem}.{fmt}"
@@ -59,26 +67,29 @@ def _label(sim: Simulation) -> str:
     return sim.name
 
 
-def _win_rates(ax: Axes, runs: list[tuple[Simulation, dict[str, Any]]]) -> None:
+def _win_rates(ax: Axes, runs: list[_Run]) -> None:
     width = 0.8 / len(runs)
     for k, (sim, report) in enumerate(runs):
         seats = report["seats"]
         xs = [s["seat"] + (k - (len(runs) - 1) / 2) * width for s in seats]
         rates = [100 * s["win_rate"] for s in seats]
-        low = [100 * (s["win_rate"] - s["ci95"][0]) for s in seats]
-        high = [100 * (s["ci95"][1] - s["win_rate"]) for s in seats]
+        # error bars are drawn as the distances below and above the bar, not as the interval's ends
+        low = [100 * (s["win_rate"] - min(s["ci95"])) for s in seats]
+        high = [100 * (max(s["ci95"]) - s["win_rate"]) for s in seats]
         ax.bar(xs, rates, width, yerr=[low, high], capsize=3, color=_COLOURS[k], label=_label(sim))
-    first = runs[0][1]["first_player"]
+    main = runs[0].report
+    first = main["first_player"]
     if first is not None:
         ax.axhline(100 * first["fair_share"], color="black", linewidth=0.8, linestyle=":", label="fair share")
-    players = runs[0][1]["players"]
+    players = main["players"]
     ax.set_xticks(range(players), [f"p{p}" for p in range(players)])
     ax.set_ylabel("win rate (%), 95% interval")
-    ax.set_title(f"Win rate per seat ({runs[0][1]['games']} games)")
+    ax.set_title(f"Win rate per seat ({main['games']} games)")
 
 
-def _scores(ax: Axes, runs: list[tuple[Simulation, dict[str, Any]]]) -> None:
-    sim = runs[0][0]
+def _scores(ax: Axes, runs: list[_Run]) -> None:
+    # each seat of this ruleset apart; the base's seats together, scaled to one seat
+    sim = runs[0].sim
     players = sim.setup.players
     for p in range(players):
         values = [r.scores[p] for r in sim.records if r.scores]
@@ -101,7 +112,7 @@ def _scores(ax: Axes, runs: list[tuple[Simulation, dict[str, Any]]]) -> None:
     ax.set_title(f"Scores per seat: {_label(sim)}")
 
 
-def _length(ax: Axes, runs: list[tuple[Simulation, dict[str, Any]]]) -> None:
+def _length(ax: Axes, runs: list[_Run]) -> None:
     for k, (sim, _) in enumerate(runs):
         values = [r.actions for r in sim.records]
         ax.hist(
@@ -117,7 +128,7 @@ def _length(ax: Axes, runs: list[tuple[Simulation, dict[str, Any]]]) -> None:
     ax.set_title("Game length")
 
 
-def _end_reasons(ax: Axes, runs: list[tuple[Simulation, dict[str, Any]]]) -> None:
+def _end_reasons(ax: Axes, runs: list[_Run]) -> None:
     ends = sorted({end for _, report in runs for end in report["end_reasons"]})
     height = 0.8 / len(runs)
     for k, (sim, report) in enumerate(runs):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .outcome import GameRecord, Tally
+from .outcome import ChoiceKey, GameRecord, ItemKey, Tally, TallyKey
 from .run import Simulation
 from .stats import rate, rounded, summary, wilson
 
@@ -49,7 +49,7 @@ def balance_report(sim: Simulation) -> dict[str, Any]:
         },
         "end_reasons": {end: _share(sum(r.end == end for r in records), n) for end in sorted({r.end for r in records})},
         "decisions": _decisions(sim.tally, n),
-        "events": {key[1]: _count(sim.tally, key, n) for key in sorted(sim.tally.counts) if key[0] == "event"},
+        "events": {key.event: _count(sim.tally, key, n) for key in sorted(sim.tally.counts) if key.tally == "event"},
         "items": _items(sim, n),
     }
 
@@ -107,24 +107,28 @@ def _scores(records: list[GameRecord]) -> dict[str, Any]:
     }
 
 
-def _count(tally: Tally, key: tuple[str, ...], n: int) -> dict[str, Any]:
+def _count(tally: Tally, key: TallyKey, n: int) -> dict[str, Any]:
     count = tally.counts[key]
     return {"count": count, "per_game": rate(count, n), "games": tally.games[key]}
 
 
 def _decisions(tally: Tally, n: int) -> dict[str, Any]:
-    labels = sorted(key[1] for key in tally.counts if key[0] == "decision")
-    return {label: {**_count(tally, ("decision", label), n), "passed": tally.counts["pass", label]} for label in labels}
+    labels = sorted(key.label for key in tally.counts if key.tally == "decision")
+    return {
+        label: {**_count(tally, ChoiceKey("decision", label), n), "passed": tally.counts[ChoiceKey("pass", label)]}
+        for label in labels
+    }
 
 
 def _items(sim: Simulation, n: int) -> dict[str, Any]:
-    events: dict[tuple[str, str], list[str]] = {}
+    # every item the ruleset has is listed, also those no game named (with no events)
+    events: dict[tuple[str, str], list[str]] = {}  # (kind, ident) -> the event types naming it
     for key in sorted(sim.tally.counts):
-        if key[0] == "item":
-            events.setdefault((key[1], key[2]), []).append(key[3])
+        if key.tally == "item":
+            events.setdefault((key.kind, key.ident), []).append(key.event)
     return {
         kind: {
-            ident: {e: _count(sim.tally, ("item", kind, ident, e), n) for e in events.get((kind, ident), [])}
+            ident: {e: _count(sim.tally, ItemKey("item", kind, ident, e), n) for e in events.get((kind, ident), [])}
             for ident in ids
         }
         for kind, ids in sim.items.items()

@@ -116,8 +116,10 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
 
 
 def _derive(seed: int, index: int, role: str) -> int:
+    # hashed, not seed + index: simulations from neighbouring seeds share no games, and a
+    # game's seed does not depend on the batch or the process that plays it
     digest = hashlib.blake2b(f"{seed}/{index}/{role}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+    return int.from_bytes(digest, "big") >> 1  # 63 bits: a non-negative signed 64-bit integer
 
 
 def new_game(rules: Ruleset, players: int, seed: int, bots: Mapping[int, Bot] | None = None) -> Game:
@@ -163,6 +165,8 @@ def batches(games: int, jobs: int) -> list[range]:
     >>> [len(b) for b in batches(1000, 2)]  # doctest: +ELLIPSIS
     [25, 25, ...]
     """
+    # about eight batches per process, so that no process idles long at the end while one
+    # plays a last big batch; at most 25 games each, so that the bar moves
     size = max(1, min(25, -(-games // (jobs * 8))))
     return [range(start, min(start + size, games)) for start in range(0, games, size)]
 
@@ -189,7 +193,7 @@ def gather(setup: Setup, rules: Ruleset, done: Iterable[Batch]) -> Simulation:
             raise GameFailedError(f"{rules.name}: {batch.failure}")
         records += batch.records
         tally.add(batch.tally)
-    records.sort(key=lambda r: r.index)
+    records.sort(key=lambda r: r.index)  # batches finish in any order
     items = {kind: [i["id"] for i in rules.items(*where)] for kind, where in ITEM_KINDS.items()}
     return Simulation(setup, rules.name, rules.title, rules.rules_hash, records, tally, items)
 
@@ -199,5 +203,6 @@ _PINNED: dict[tuple[str, tuple[str, ...], str], Ruleset] = {}
 
 
 def _absolute(name: str) -> str:
+    """A path made absolute; a name that is no file or folder here (a bundled id) as it is."""
     path = Path(name)
     return str(path.resolve()) if path.exists() else name

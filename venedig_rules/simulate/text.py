@@ -12,6 +12,7 @@ from ..present.describe import table
 
 
 def percent(value: float) -> str:
+    """A share as a percentage with one decimal."""
     return f"{100 * value:.1f}%"
 
 
@@ -21,11 +22,14 @@ def number(value: float) -> str:
 
 
 def p_value(p: float) -> str:
+    """A p-value with three decimals; below 0.001 only that it is."""
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def interval(ci: list[float]) -> str:
-    return f"{percent(ci[0])}-{percent(ci[1])}"
+    """A 95% interval of a rate, in percent."""
+    low, high = ci
+    return f"{percent(low)}-{percent(high)}"
 
 
 def spread(stats: dict[str, Any] | None) -> str:
@@ -44,7 +48,15 @@ def render(report: dict[str, Any], against: dict[str, Any] | None = None) -> str
     out = [f"{report['ruleset']} ({report['title']}): {n} games, {players} players ({bots}), seed {seed}"]
     if report["finished"] != n:
         out.append(f"  {n - report['finished']} game(s) cut off by max_actions: counted without a winner")
-    out += ["", "who wins (a shared win counts for each winner)"]
+    out += ["", *_winners(report), "", *_lengths(report), "", *_tallies(report)]
+    if against is not None:
+        out += ["", *render_against(against)]
+    return "\n".join(out) + "\n"
+
+
+def _winners(report: dict[str, Any]) -> list[str]:
+    """Who wins: by seat, the ties, and the first player's share."""
+    out = ["who wins (a shared win counts for each winner)"]
     rows: list[tuple[str, ...]] = [
         (f"p{s['seat']}", s["bot"], str(s["wins"]), percent(s["win_rate"]), interval(s["ci95"]), spread(s["score"]))
         for s in report["seats"]
@@ -55,16 +67,20 @@ def render(report: dict[str, Any], against: dict[str, Any] | None = None) -> str
     first = report["first_player"]
     if first is None:
         out.append("  first player: the rules declare none (flow.report.first_player)")
-    else:
-        out.append(
-            f"  first player: wins {percent(first['win_rate'])} ({interval(first['ci95'])}), fair share "
-            f"{percent(first['fair_share'])}: advantage {100 * first['advantage']:+.1f} points"
-        )
-        by = ", ".join(f"{_ordinal(b['position'] + 1)} {percent(b['win_rate'])}" for b in first["by_position"])
-        out.append(f"  win rate by place in turn order: {by}")
+        return out
+    out.append(
+        f"  first player: wins {percent(first['win_rate'])} ({interval(first['ci95'])}), fair share "
+        f"{percent(first['fair_share'])}: advantage {100 * first['advantage']:+.1f} points"
+    )
+    by = ", ".join(f"{_ordinal(b['position'] + 1)} {percent(b['win_rate'])}" for b in first["by_position"])
+    out.append(f"  win rate by place in turn order: {by}")
+    return out
+
+
+def _lengths(report: dict[str, Any]) -> list[str]:
+    """The scores, the length of the games and how they ended."""
     scores = report["scores"]
-    out += [
-        "",
+    out = [
         f"scores: {spread(scores['all'])}",
         f"  winning score: {spread(scores['winner'])}",
         f"  winner's lead over the best other: {spread(scores['margin'])}",
@@ -73,10 +89,16 @@ def render(report: dict[str, Any], against: dict[str, Any] | None = None) -> str
         "",
         "how games ended",
     ]
+    # the commonest end first; ends as common as each other by name, so the order is stable
     ends = sorted(report["end_reasons"].items(), key=lambda kv: (-kv[1]["games"], kv[0]))
-    out += table(("end", "games", "share"), [(e, str(v["games"]), percent(v["rate"])) for e, v in ends])
-    out += ["", "decisions (per game; passed: of them, how often the player passed)"]
-    rows = [
+    return out + table(("end", "games", "share"), [(e, str(v["games"]), percent(v["rate"])) for e, v in ends])
+
+
+def _tallies(report: dict[str, Any]) -> list[str]:
+    """How often each decision, event and item came up."""
+    n = report["games"]
+    out = ["decisions (per game; passed: of them, how often the player passed)"]
+    rows: list[tuple[str, ...]] = [
         (label, number(d["per_game"]), number(d["passed"] / n), percent(d["games"] / n))
         for label, d in report["decisions"].items()
     ]
@@ -91,9 +113,7 @@ def render(report: dict[str, Any], against: dict[str, Any] | None = None) -> str
         out += ["", f"{kind.replace('_', ' ')} named in events (per game, share of games)"]
         rows = [(ident, _uses(uses, n)) for ident, uses in items.items()]
         out += table(("id", "events"), rows)
-    if against is not None:
-        out += ["", *render_against(against)]
-    return "\n".join(out) + "\n"
+    return out
 
 
 def render_against(against: dict[str, Any]) -> list[str]:

@@ -95,7 +95,18 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """No violation found."""
         return self.violation is None
+
+    def add_game(self, players: int, length: int, fast: bool) -> None:
+        """Count one game played, of ``length`` actions, in the fast phase or not."""
+        if fast:
+            self.fast_games += 1
+        else:
+            self.games += 1
+            self.by_players[players] = self.by_players.get(players, 0) + 1
+        self.actions += length
+        self.longest = max(self.longest, length)
 
 
 class _Failed(Exception):
@@ -132,30 +143,27 @@ def api_test(
     report = Report(rules.name)
     drawn = layout_problems(rules)
     if drawn:
-        report.violation = Violation("layout", "; ".join(drawn), rules.name, counts[0], seed, [])
-        if raise_on_failure:
-            raise AssertionError(str(report.violation))
-        return report
+        return _broken(report, Violation("layout", "; ".join(drawn), rules.name, counts[0], seed, []), raise_on_failure)
     total = (fast_games + games) * len(counts)
+    # the fast games first: they find a rule error soonest; their seeds follow the full games'
     phases = [(True, range(games, games + fast_games)), (False, range(games))]
     for fast, seeds in phases:
         for n, g in ((n, g) for n in counts for g in seeds):
             game_seed = seed * 10_007 + g
             violation, length = _fast_game(rules, n, game_seed) if fast else _one_game(rules, n, game_seed)
-            if fast:
-                report.fast_games += 1
-            else:
-                report.games += 1
-                report.by_players[n] = report.by_players.get(n, 0) + 1
-            report.actions += length
-            report.longest = max(report.longest, length)
+            report.add_game(n, length, fast)
             if progress:
                 progress(report.games + report.fast_games, total)
             if violation is not None:
-                report.violation = violation
-                if raise_on_failure:
-                    raise AssertionError(str(violation))
-                return report
+                return _broken(report, violation, raise_on_failure)
+    return report
+
+
+def _broken(report: Report, violation: Violation, raise_on_failure: bool) -> Report:
+    """The report ending at ``violation``; with ``raise_on_failure`` an AssertionError instead."""
+    report.violation = violation
+    if raise_on_failure:
+        raise AssertionError(str(violation))
     return report
 
 
@@ -216,8 +224,10 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
         steps = 0
         while not game.is_over:
             action = chooser.choice(game.legal_actions(chooser.choice(_movers(game, steps))))
+            # each seat's cursor before the action: between checkpoints only the new events of
+            # each view are checked, which keeps a long game linear
             seen = [cursor(game, p) for p in range(players)]
-            _check_undo(game, action)
+            _check_undo(game, action)  # leaves the action applied: this is the game's step
             steps += 1
             check_state(game, full=_is_checkpoint(steps), chooser=chooser, seen=seen)
         check_state(game, full=True)
@@ -264,51 +274,67 @@ def check_state(
     if game.clone().fingerprint() != snapshot or game.clone().events != game.events:
         raise _Failed("clone", "a clone differs from the game")
     for p in game.to_move:
-        actions = game.legal_actions(p)
-        texts = [str(a) for a in actions]
-        if actions != sorted(actions, key=sort_key) or len(set(texts)) != len(texts):
-            raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
-        if not actions:
-            raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
-        if "action_space" in game.rules.data["game"]:
-            space = action_space(game.rules, game.players)
-            try:
-                for action in actions:
-                    space.encode(action, actions)
-            except ActionSpaceError as exc:
-                raise _Failed("action_space", str(exc)) from None
-        sample = actions if full else (chooser or random).sample(actions, min(3, len(actions)))
-        for action in sample:
-            trial = game.clone()
-            try:
-                trial.apply(action)
-            except IllegalActionError as exc:
-                raise _Failed("legal_actions", f"legal action {action} is refused: {exc}") from None
-            if game.fingerprint() != snapshot:
-                raise _Failed("clone", f"applying {action} to a clone changed the game")
+        _check_legal_actions(game, p, snapshot, full, chooser)
     probe_secret_decision(game, full, chooser)
     for p in range(game.players):
-        view = game.view(p, since=0 if full or seen is None else seen[p])
-        try:
-            json.dumps(view)
-        except (TypeError, ValueError) as exc:
-            raise _Failed("view", f"player {p}'s view is not JSON-safe: {exc}") from None
-        leak = find_leak(game, view, p)
-        if leak:
-            raise _Failed("view", f"player {p}'s view shows {leak}")
-        problem = view_problem(game, view)
-        if problem:
-            raise _Failed("text", f"player {p}'s view: {problem}")
-        if full and game.view(p, since=view["cursor"])["events"]:
-            raise _Failed("cursor", f"player {p}'s view(p, since=view['cursor']) still has events")
+        _check_view(game, p, full, 0 if full or seen is None else seen[p])
     problem = decision_problem(game)
     if problem:
         raise _Failed("decision", problem)
     if full:
         whole = game.to_json()
+        # through JSON text, as a save file goes: a tuple or a non-string key would not survive
         restored = Game.from_json(game.rules, json.loads(json.dumps(whole)))
         if restored.to_json() != whole:
             raise _Failed("save", "to_json -> game_from_json does not give the same game")
+
+
+def _check_legal_actions(
+    game: Game, p: int, snapshot: tuple[str, int, int], full: bool, chooser: random.Random | None
+) -> None:
+    """Player ``p``'s legal actions are sorted, unique, not none, numbered in the action space
+    (when declared), and applicable to a clone without changing the game (its ``snapshot``
+    fingerprint): all of them with ``full``, else a sample of three."""
+    actions = game.legal_actions(p)
+    texts = [str(a) for a in actions]
+    if actions != sorted(actions, key=sort_key) or len(set(texts)) != len(texts):
+        raise _Failed("legal_actions", f"player {p}'s legal actions are not sorted and unique: {texts[:10]}")
+    if not actions:
+        raise _Failed("legal_actions", f"player {p} is to move but has no legal action")
+    if "action_space" in game.rules.data["game"]:
+        space = action_space(game.rules, game.players)
+        try:
+            for action in actions:
+                space.encode(action, actions)
+        except ActionSpaceError as exc:
+            raise _Failed("action_space", str(exc)) from None
+    sample = actions if full else (chooser or random).sample(actions, min(3, len(actions)))
+    for action in sample:
+        trial = game.clone()
+        try:
+            trial.apply(action)
+        except IllegalActionError as exc:
+            raise _Failed("legal_actions", f"legal action {action} is refused: {exc}") from None
+        if game.fingerprint() != snapshot:
+            raise _Failed("clone", f"applying {action} to a clone changed the game")
+
+
+def _check_view(game: Game, p: int, full: bool, since: int) -> None:
+    """Player ``p``'s view with the events after ``since`` is JSON-safe, leaks nothing hidden
+    and describes itself; with ``full``, its cursor is past its last event."""
+    view = game.view(p, since=since)
+    try:
+        json.dumps(view)
+    except (TypeError, ValueError) as exc:
+        raise _Failed("view", f"player {p}'s view is not JSON-safe: {exc}") from None
+    leak = find_leak(game, view, p)
+    if leak:
+        raise _Failed("view", f"player {p}'s view shows {leak}")
+    problem = view_problem(game, view)
+    if problem:
+        raise _Failed("text", f"player {p}'s view: {problem}")
+    if full and game.view(p, since=view["cursor"])["events"]:
+        raise _Failed("cursor", f"player {p}'s view(p, since=view['cursor']) still has events")
 
 
 def probe_secret_decision(game: Game, full: bool = True, chooser: random.Random | None = None) -> None:
@@ -332,18 +358,20 @@ def probe_secret_decision(game: Game, full: bool = True, chooser: random.Random 
         actions = game.legal_actions(mover)
         if not full and len(actions) > 4:
             actions = (chooser or random).sample(actions, 4)
-        first: tuple[Action, list[GameView]] | None = None
+        # every option is compared with the first: the others' views after it
+        first: Action | None = None
+        first_views: list[GameView] = []
         for action in actions:
             trial = game.clone().apply(action)
             views = [trial.view(q, since=seen[q]) for q in range(game.players) if q != mover]
             if first is None:
-                first = (action, views)
+                first, first_views = action, views
                 continue
-            for q_view, p_view in zip(first[1], views):
+            for q_view, p_view in zip(first_views, views):
                 if q_view != p_view:
                     raise _Failed(
                         "secret_decision",
-                        f'at the secret decision "{pending.label}", {first[0]} and {action} leave player '
+                        f'at the secret decision "{pending.label}", {first} and {action} leave player '
                         f"{q_view['player']} different views",
                     )
 
@@ -358,6 +386,8 @@ def check_pictures(game: Game) -> None:
 
 
 def _check_undo(game: Game, action: Action) -> None:
+    """Apply ``action``, undo it, and apply it again: the undo must restore the game (state
+    and log), and the second apply give what the first gave."""
     before = game.fingerprint()
     n_events = len(game.events)
     game.apply(action)
@@ -396,6 +426,7 @@ def find_leak(game: Game, view: Mapping[str, Any], player: int) -> str | None:
         for where, value, seen in places:
             if not may_see(name, where) and seen != _shape(value):
                 return f"hidden {name}{'' if where is None else f'[{where}]'} = {seen!r}"
+    # the events must not tell what the state hides: a change, a move, another's commit or secret choice
     for event in view["events"]:
         kind = event["type"]
         if kind == "change" and not may_see(event["var"], event.get("index")) and not _is_shape(event["value"]):
@@ -412,6 +443,7 @@ def find_leak(game: Game, view: Mapping[str, Any], player: int) -> str | None:
 
 
 def _shape(value: Any) -> Any:
+    """What a seat may see of a hidden value: a list's length only, else ``"?"``."""
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
@@ -420,10 +452,12 @@ def _shape(value: Any) -> Any:
 
 
 def _is_shape(seen: Any) -> bool:
+    """Whether ``seen`` is a hidden value's shape (:func:`_shape`) rather than the value."""
     return seen is None or seen == "?" or (isinstance(seen, dict) and set(seen) == {"hidden"})
 
 
 def _safe_json(game: Game) -> dict[str, Any] | None:
+    # a game a rule broke may not even save: the violation is then reported without its state
     try:
         state: dict[str, Any] = game.to_json()["state"]
     except Exception:

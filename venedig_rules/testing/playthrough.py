@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..engine.ruleset import Ruleset
     from ..engine.run.ruleset_base import RulesetBase
 
-_HEADER = re.compile(r"# venedig-rules playthrough: (\S+), (\d+) players, seed (-?\d+)")
+_HEADER = re.compile(r"# venedig-rules playthrough: (?P<ruleset>\S+), (?P<players>\d+) players, seed (?P<seed>-?\d+)")
 
 
 def render(rules: Ruleset, players: int, seed: int) -> str:
@@ -76,7 +76,7 @@ def replay_text(rules: Ruleset, text: str) -> str:
     header = _HEADER.match(text)
     if not header:
         raise ValueError("not a playthrough: the first line should be '# venedig-rules playthrough: ...'")
-    players, seed = int(header[2]), int(header[3])
+    players, seed = int(header["players"]), int(header["seed"])
     actions = [line[2:] for line in text.splitlines() if line.startswith("> ")]
     return log_text(rules.replay(players, seed, actions))
 

@@ -50,14 +50,16 @@ def play_quick(rules: Ruleset, games: int, seed: int = 0) -> QuickPlay:
         try:
             game = rules.new_game(players, game_seed)
             while not game.is_over:
+                # at a simultaneous decision the first mover will do: the others follow in turn
                 mover = game.to_move[0]
                 game.apply(rng.choice(game.legal_actions(mover)))
+        # what a rule asking the impossible raises; any other exception is no rule's fault
         except (RuleRuntimeError, TypeError, ValueError, KeyError, IndexError) as exc:
             report.error = RuleRuntimeError.of(exc)
             report.players, report.seed = players, game_seed
             report.after = len(game.actions) if game is not None else 0
             return report
-        finally:
+        finally:  # the failed game's actions count too
             report.actions += len(game.actions) if game is not None else 0
         report.games += 1
     return report
