@@ -12,7 +12,10 @@ interpreter's start, the import and the ruleset's load taken off. Games are made
 ``record=False`` unless ``--record`` asks for the default. ``--python PY`` runs the package
 installed for interpreter PY (from a folder outside the checkout, so that the installed
 package is the one imported: the compiled wheel ``pip install`` builds, say); without it,
-this tree. Under valgrind a process runs some fifty times slower: 35 games take minutes.
+this tree: the tree this script lies in, so a copy of it in another checkout counts that one
+(``git archive 82e2180 | tar -x -C /tmp/base``, copy the script into ``/tmp/base/benchmarks/``
+and run it with ``--record`` to count the baseline). Under valgrind a process runs some fifty
+times slower: 35 games take minutes.
 
 For one function's share, run the same playout under ``valgrind --tool=callgrind
 --toggle-collect='*FUNCTION*'`` by hand (docs/benchmarks.md).
@@ -36,10 +39,11 @@ import random, sys
 import venedig_rules as vr
 name, players, games, record = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
 rules = vr.load(name)
+options = {} if record else {"record": False}  # a tree older than record=False takes none
 actions = 0
 for seed in range(games):
     chooser = random.Random(seed)
-    game = rules.new_game(players, seed, record=record)
+    game = rules.new_game(players, seed, **options)
     while not game.is_over:
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
         actions += 1
