@@ -58,8 +58,8 @@ BANDS = (
     Band(
         "4",
         "engine/",
-        "the game machine and its public API",
-        "loading · ruleset_base · ruleset · game · machine · views · notation · rng",
+        "game · ruleset · loading (the API of play) on three floors:",
+        "run/ (machine, views, rng) · seat/ (wording, seatview) · research/",
         128,
         "#e6f4ea",
     ),
