@@ -41,23 +41,25 @@ class Step(NamedTuple):
     side: bool = False  # feeds the flow from the side instead of standing in it
 
 
+CLIENTS = "bots/ testing/ adapters/ simulate/ web/"
+
 BANDS = (
     Band("8", "venedig_rules/__init__.py", "the public facade; nothing inside imports it", "", 46, "#f3f3f3"),
     Band("7", "cli.py", "the venedig-rules command (python -m venedig_rules)", "", 46, "#eaf2fb"),
     Band(
         "6",
-        "bots/  testing/  (adapters/ web/ simulate/)",
-        "clients: bots, the test kit and golden playthroughs",
-        "RandomBot, play_out, SeatViews · api_test, strategies · playthrough",
+        CLIENTS,
+        "clients: bots, the test kit, research adapters, balance reports, the web",
+        "bots · testing (api_test) · OpenSpiel, PettingZoo · simulate · serve",
         64,
         "#eaf2fb",
     ),
-    Band("5", "present/", "text for people", "narration (event sentences) · describe (tables)", 64, "#fdf3e1"),
+    Band("5", "present/", "text and pictures for people", "narrator · describe · table · render (SVG)", 64, "#fdf3e1"),
     Band(
         "4",
         "engine/",
-        "the game machine and its public API",
-        "loading · ruleset_base · ruleset · game · machine · views · notation · rng",
+        "game · ruleset · loading (the API of play) on three floors:",
+        "run/ (machine, views, rng) · seat/ (wording, seatview) · research/",
         128,
         "#e6f4ea",
     ),
@@ -73,7 +75,7 @@ BANDS = (
         "2",
         "effects/",
         "the effect DSL",
-        "parse · check · compile · registry · primitives · context",
+        "parse · check · flow · compile · runtime · registry · primitives · context",
         64,
         "#fbeaea",
     ),
@@ -81,7 +83,7 @@ BANDS = (
         "1",
         "data/",
         "rule data: read, merged, checked",
-        "yamlsource · schema · variants · reading · checks · board · resources",
+        "reading · yamlsource · schema · variants · checks · board · layout · texts",
         64,
         "#fff9db",
     ),
@@ -99,12 +101,12 @@ BANDS = (
 FLOW = (
     Step("rules/  schemas/", "rule files", "YAML rules, JSON Schemas"),
     Step("data/", "checked data", "RawRules: data + positions"),
-    Step("effects/", "compiled effects", "Compiled: closures, instructions"),
+    Step("effects/", "compiled effects", "Compiled: programs → Python"),
     Step("games/", "game primitives", "a Registry per module", side=True),
     Step("engine/", "a running game", "Ruleset → Game → Machine, State", offset=-28),
     Step("engine/", "views and events", "view(p) and events, per seat", offset=28),
-    Step("present/", "sentences and tables", "sentence(), describe()"),
-    Step("bots/  testing/  (adapters/ web/ simulate/)", "clients", "bots, test kit, cli, web, …"),
+    Step("present/", "sentences and pictures", "narrator, describe, render"),
+    Step(CLIENTS, "clients", "bots, test kit, adapters, web, …"),
 )
 
 BOX_H = 40
