@@ -45,7 +45,7 @@ CLIENTS = "bots/ testing/ adapters/ simulate/ web/"
 
 BANDS = (
     Band("8", "venedig_rules/__init__.py", "the public facade; nothing inside imports it", "", 46, "#f3f3f3"),
-    Band("7", "cli.py", "the venedig-rules command (python -m venedig_rules)", "", 46, "#eaf2fb"),
+    Band("7", "cli/", "the venedig-rules command (python -m venedig_rules)", "", 46, "#eaf2fb"),
     Band(
         "6",
         CLIENTS,

@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
 COMMAND = Command(
     "serve",
     "Play in the browser: the lobby, each seat's page and spectators' pages "
-    '(needs pip install "venedig-rules[web]").',
+    '(needs the web extra: pip install ".[web]" from a checkout).',
     EXAMPLES,
     run,
     add_arguments,
