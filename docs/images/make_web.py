@@ -1,5 +1,5 @@
 """Screenshots of the web front end for the docs: a table of each bundled game in the browser, as
-p0 sees it a few moves in, on a laptop (1366×768) and on a phone (390×844), and the lobby.
+p0 sees it a few moves in, on a laptop (1366x768) and on a phone (390x844), and the lobby.
 
     python docs/images/make_web.py       # writes docs/images/web-<game>.png, web-<game>-phone.png
 
@@ -44,7 +44,9 @@ def main() -> int:
                 page = context.new_page()
                 page.goto(f"{url}/table/{table.ident}?seat={table.seats[0].token}")
                 for _ in range(clicks):
-                    page.wait_for_selector("[data-testid=options][data-forced=false] button[data-action]", timeout=30_000)
+                    page.wait_for_selector(
+                        "[data-testid=options][data-forced=false] button[data-action]", timeout=30_000
+                    )
                     page.locator("button[data-action]").first.click()
                     page.wait_for_function("!document.querySelector('[data-testid=options].busy')")
                 page.wait_for_selector("[data-testid=options][data-forced=false] button[data-action]", timeout=30_000)

@@ -16,7 +16,8 @@ let latest = null;        // the last live page data
 let replaying = false;
 let busy = false;         // an action is on its way to the server
 let pendingVersion = null; // the table version that holds the action just sent
-let shownKey = null;      // the decision the option buttons were built for
+const STALE = {};        // a shownKey that no decision has: the buttons are built again
+let shownKey = STALE;     // the decision the option buttons were built for (null: none)
 let decidedSince = 0;     // when the shown decision appeared (for the person's pace)
 let autoTimer = null;
 let attempts = 0;         // connection attempts since the last open socket
@@ -207,7 +208,7 @@ function curtain(page) {
   const name = page.seats[next].name;
   for (const id of ["board", "zones", "options", "log", "prompt", "waiting", "result"]) $(id).replaceChildren();
   boardText = null;
-  shownKey = null;
+  shownKey = STALE;
   clearTimeout(autoTimer);
   $("play").hidden = true;
   $("curtain").hidden = false;
@@ -518,7 +519,7 @@ async function act(action, automatic = false) {
     // the next decision may look the same as this one (another "Keep the gold"): rebuild it
     // from the first page that holds this action
     pendingVersion = data.version;
-    shownKey = null;
+    shownKey = STALE;
     if (latest && latest.version >= pendingVersion && !replaying) show(latest);
   } catch (error) {
     showMessage(error.message);   // stays until the next action
@@ -616,7 +617,7 @@ $("auto-pass").checked = localStorage.getItem("venedig-auto-pass") !== "off";
 $("auto-pass").addEventListener("change", () => {
   localStorage.setItem("venedig-auto-pass", autoPass() ? "on" : "off");
   if (!autoPass()) { clearTimeout(autoTimer); $("auto-note").hidden = true; }
-  else if (latest && !replaying) { shownKey = null; show(latest); }
+  else if (latest && !replaying) { shownKey = STALE; show(latest); }
 });
 $("lang").addEventListener("change", () => {
   lang = $("lang").value;
@@ -639,7 +640,7 @@ async function replayAt(step) {
 $("replay-mode").addEventListener("change", () => {
   replaying = $("replay-mode").checked;
   $("replay").hidden = !replaying;
-  shownKey = null;
+  shownKey = STALE;
   if (replaying) replayAt(latest ? latest.actions : 0);
   else connect();
 });
