@@ -336,6 +336,7 @@ def test_on_a_laptop_only_the_log_scrolls_and_updates_never_move_the_window(
         assert box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= LAPTOP["height"], part
     log = page.locator("[data-testid=log]")
     assert log.evaluate("(e) => e.scrollHeight > e.clientHeight && getComputedStyle(e).overflowY === 'auto'")
+    assert log.evaluate("(e) => e.scrollTop + e.clientHeight >= e.scrollHeight - 2")  # at its newest line
     assert page.errors == []
     page.context.close()
 

@@ -100,7 +100,7 @@ function connect() {
   ws.onmessage = (message) => {
     const page = JSON.parse(message.data);
     page.reset = page.reset || first;
-    if (first) pendingVersion = null;   // a new socket: whatever was sent is in this page
+    if (first) { pendingVersion = null; showBusy(); }   // a new socket: whatever was sent is in this page
     first = false;
     latest = page;
     if (!replaying) show(page);
@@ -444,6 +444,7 @@ function showStatus(page) {
   $("prompt").textContent = prompt;
   if (pendingVersion !== null && page.version < pendingVersion) return; // the move is on its way
   pendingVersion = null;
+  showBusy();
   const key = decisionKey(page);
   if (key === shownKey) return;   // the same decision: the buttons (and the filter) stay put
   shownKey = key;
@@ -503,8 +504,12 @@ async function post(path, body) {
   return data;
 }
 
+// The options are greyed from a click until the page that holds its action arrives: a second
+// click meanwhile would send an action of a decision that is already answered.
+function showBusy() { $("options").classList.toggle("busy", busy || pendingVersion !== null); }
+
 async function act(action, automatic = false) {
-  if (busy) return;
+  if (busy || pendingVersion !== null) return;
   busy = true;
   clearTimeout(autoTimer);
   if (!automatic) {
@@ -512,7 +517,7 @@ async function act(action, automatic = false) {
     const shown = $("options").dataset.forced !== "true";
     if (shown && !document.hidden) { paces.push(performance.now() - decidedSince); if (paces.length > 20) paces.shift(); }
   }
-  $("options").classList.add("busy");
+  showBusy();
   for (const button of $("options").querySelectorAll("button[data-action]")) button.classList.toggle("sent", button.dataset.action === action);
   try {
     const data = await post("act", { action });
@@ -526,7 +531,7 @@ async function act(action, automatic = false) {
     for (const button of $("options").querySelectorAll("button.sent")) button.classList.remove("sent");
   } finally {
     busy = false;
-    $("options").classList.remove("busy");
+    showBusy();
   }
 }
 
@@ -535,11 +540,22 @@ function showLog(page) {
   if (page === showLog.last) return;   // this page's events are in already
   showLog.last = page;
   const log = $("log");
-  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  if (page.reset) log.replaceChildren();
+  if (page.reset) { log.replaceChildren(); logAtEnd = true; }
   for (const event of page.events) log.append(el("li", { "data-type": event.type }, event.text));
-  if (atEnd || page.reset) log.scrollTop = log.scrollHeight;   // the log's own scroll, never the window's
+  if (logAtEnd) log.scrollTop = log.scrollHeight;   // the log's own scroll, never the window's
 }
+// New lines keep the log at its end unless the person scrolled back to read. Only a scroll
+// the person made counts: the page's own (and a change of the log's height) moves it too.
+let logAtEnd = true;
+let logTouched = -Infinity;
+for (const type of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+  $("log").addEventListener(type, () => { logTouched = performance.now(); }, { passive: true });
+}
+$("log").addEventListener("scroll", () => {
+  const log = $("log");
+  if (performance.now() - logTouched < 1500) logAtEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+});
+new ResizeObserver(() => { if (logAtEnd) $("log").scrollTop = $("log").scrollHeight; }).observe($("log"));
 
 function showResult(page) {
   const result = $("result");
