@@ -105,9 +105,12 @@ def click_until_over(page: Any, choose: random.Random | None = None, most: int =
         page.wait_for_selector("button[data-action], [data-testid=winners]", timeout=CLICK_TIMEOUT)
         if page.locator("[data-testid=winners]").count():
             return clicks
+        buttons = page.locator("button[data-action]")
+        count = buttons.count()
+        if not count:
+            continue  # the options were replaced meanwhile
         try:
-            buttons = page.locator("button[data-action]")
-            buttons.nth(choose.randrange(buttons.count()) if choose else 0).click(timeout=2000)
+            buttons.nth(choose.randrange(count) if choose else 0).click(timeout=2000)
             clicks += 1
         except playwright_api.TimeoutError:
             continue  # the options were replaced while clicking

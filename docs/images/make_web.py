@@ -20,8 +20,9 @@ from venedig_rules.web.lobby import Lobby
 from venedig_rules.web.serve import running
 
 HERE = Path(__file__).resolve().parent
-#: game -> (players, seed, p0's clicks before the picture)
-TABLES = {"venedig": (3, 1, 12), "saeulen": (3, 2, 6), "rialto": (3, 1, 8)}
+#: game -> (players, p0's clicks before the picture). Each table is dealt in secret, as people play
+#: (a public seed would be written in the page's title).
+TABLES = {"venedig": (3, 12), "saeulen": (3, 6), "rialto": (3, 8)}
 #: name -> the viewport of the picture
 SIZES = {"": {"width": 1366, "height": 768}, "-phone": {"width": 390, "height": 844}}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
@@ -35,11 +36,9 @@ def main() -> int:
     lobby = Lobby(Catalog())
     with running(lobby, bot_delay=0.0) as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        for game, (players, seed, clicks) in TABLES.items():
+        for game, (players, clicks) in TABLES.items():
             for suffix, viewport in SIZES.items():
-                table = lobby.create(
-                    {"game": game, "players": players, "seats": ["human"] + ["bot"] * (players - 1), "seed": seed}
-                )
+                table = lobby.create({"game": game, "players": players, "seats": ["human"] + ["bot"] * (players - 1)})
                 context = browser.new_context(viewport=viewport, locale="en-GB")
                 page = context.new_page()
                 page.goto(f"{url}/table/{table.ident}?seat={table.seats[0].token}")
