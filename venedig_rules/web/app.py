@@ -52,8 +52,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import bot_names
-from .limits import Holdings, Limits, RateLimiter, client_key
 from .catalog import accepted_languages
+from .limits import Holdings, Limits, RateLimiter, client_key
 from .lobby import Lobby
 from .refusals import BadRequest, Refused, TooLarge, TooMany
 from .security import LOCAL_HOSTS, TEST_HOST, middleware, visitor

@@ -308,10 +308,14 @@ function placeBoard(text) {
   }
   for (const node of svg.querySelectorAll(PLACE)) {
     if (node.localName === "text") continue;
-    const name = node.querySelector(":scope > title");
+    const title = node.querySelector(":scope > title");
+    const id = placeKey(node).split("=")[1];
+    // a title that starts with the place's id ("cannaregio_san_marco: Cannaregio - San Marco")
+    // is shown and read without it: people get names, not ids
+    if (title && title.textContent.startsWith(`${id}: `)) title.textContent = title.textContent.slice(id.length + 2);
     node.setAttribute("tabindex", "-1");
     node.setAttribute("role", "img");
-    node.setAttribute("aria-label", name ? name.textContent : placeKey(node).split("=")[1]);
+    node.setAttribute("aria-label", title ? title.textContent : id);
   }
 }
 
