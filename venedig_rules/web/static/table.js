@@ -588,7 +588,7 @@ function showResult(page) {
 
 function showTools(page) {
   const tools = page.seat !== null && !page.replay;
-  const undo = page.can_undo;
+  const undo = page.over ? null : page.can_undo;   // at the end there is nothing to take back
   $("undo").hidden = !tools || !undo;
   $("undo").disabled = !(undo && undo.allowed);
   $("undo-why").textContent = tools && undo && !undo.allowed && undo.reason ? t("no_undo", { reason: undo.reason }) : "";
