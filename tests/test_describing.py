@@ -43,7 +43,7 @@ def test_a_decision_has_a_prompt_and_one_option_per_legal_action_in_order(rules)
     for _ in range(40):
         for p in game.to_move:
             d = game.decision(p)
-            assert set(d) == {"player", "label", "prompt", "secret", "simultaneous", "options"}
+            assert set(d) == {"player", "label", "prompt", "secret", "simultaneous", "forced", "options"}
             assert d["player"] == p and d["prompt"]
             assert [o["action"] for o in d["options"]] == [str(a) for a in game.legal_actions(p)]
             texts = [o["text"] for o in d["options"]]

@@ -70,6 +70,15 @@ def test_games_lists_every_bundled_game_with_its_bots(client: TestClient) -> Non
     assert venedig["variants"] == vr.bundled_variants("venedig") and "de" in venedig["languages"]
 
 
+def test_games_names_each_variant_for_people_and_reads_the_browsers_languages(client: TestClient) -> None:
+    games = client.get("/api/games", headers={"Accept-Language": "fr-CH, de;q=0.9, en;q=0.8, *;q=0.1"}).json()
+    assert games["accept_languages"] == ["fr-CH", "de", "en"]
+    venedig = next(g for g in games["games"] if g["id"] == "venedig")
+    about = venedig["variant_about"]["short_rules_end"]
+    assert about["title"].startswith("Venedig, end of game") and "short rules" in about["description"]
+    assert client.get("/api/games").json()["accept_languages"] == []
+
+
 def test_a_table_gives_a_token_and_url_per_human_seat_and_a_spectator_url(client: TestClient) -> None:
     made = new_table(client, "venedig", ["human", "bot", "human"])
     humans = [s for s in made["seats"] if s["kind"] == "human"]

@@ -1,7 +1,7 @@
 """Screenshots of the web front end for the docs: a table of each bundled game in the browser, as
-p0 sees it a few moves in.
+p0 sees it a few moves in, on a laptop (1366x768) and on a phone (390x844), and the lobby.
 
-    python docs/images/make_web.py       # writes docs/images/web-<game>.png
+    python docs/images/make_web.py       # writes docs/images/web-<game>.png, web-<game>-phone.png
 
 Needs the web extra, Playwright for Python and a Chromium (Debian's ``chromium``, or ``$CHROMIUM``).
 """
@@ -20,8 +20,11 @@ from venedig_rules.web.lobby import Lobby
 from venedig_rules.web.serve import running
 
 HERE = Path(__file__).resolve().parent
-#: game -> (players, seed, p0's clicks before the picture)
-TABLES = {"venedig": (3, 1, 12), "saeulen": (3, 2, 6), "rialto": (3, 1, 8)}
+#: game -> (players, p0's clicks before the picture). Each table is dealt in secret, as people play
+#: (a public seed would be written in the page's title).
+TABLES = {"venedig": (3, 12), "saeulen": (3, 6), "rialto": (3, 8)}
+#: name -> the viewport of the picture
+SIZES = {"": {"width": 1366, "height": 768}, "-phone": {"width": 390, "height": 844}}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
@@ -33,21 +36,31 @@ def main() -> int:
     lobby = Lobby(Catalog())
     with running(lobby, bot_delay=0.0) as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        for game, (players, seed, clicks) in TABLES.items():
-            table = lobby.create(
-                {"game": game, "players": players, "seats": ["human"] + ["bot"] * (players - 1), "seed": seed}
-            )
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.goto(f"{url}/table/{table.ident}?seat={table.seats[0].token}")
-            for _ in range(clicks):
-                page.wait_for_selector("button[data-action]", timeout=30_000)
-                page.locator("button[data-action]").first.click()
-            page.wait_for_selector("button[data-action]", timeout=30_000)
-            page.wait_for_timeout(300)
-            path = HERE / f"web-{game}.png"
-            page.screenshot(path=str(path))
-            print(path)
-            page.close()
+        for game, (players, clicks) in TABLES.items():
+            for suffix, viewport in SIZES.items():
+                table = lobby.create({"game": game, "players": players, "seats": ["human"] + ["bot"] * (players - 1)})
+                context = browser.new_context(viewport=viewport, locale="en-GB")
+                page = context.new_page()
+                page.goto(f"{url}/table/{table.ident}?seat={table.seats[0].token}")
+                for _ in range(clicks):
+                    page.wait_for_selector(
+                        "[data-testid=options][data-forced=false] button[data-action]", timeout=30_000
+                    )
+                    page.locator("button[data-action]").first.click()
+                    page.wait_for_function("!document.querySelector('[data-testid=options].busy')")
+                page.wait_for_selector("[data-testid=options][data-forced=false] button[data-action]", timeout=30_000)
+                page.wait_for_timeout(300)
+                path = HERE / f"web-{game}{suffix}.png"
+                page.screenshot(path=str(path))
+                print(path)
+                context.close()
+        context = browser.new_context(viewport=SIZES[""], locale="en-GB")
+        page = context.new_page()
+        page.goto(f"{url}/")
+        page.wait_for_selector("[data-testid=seat-1]")
+        path = HERE / "web-lobby.png"
+        page.screenshot(path=str(path), full_page=True)
+        print(path)
         browser.close()
     return 0
 

@@ -52,6 +52,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import bot_names
+from .catalog import accepted_languages
 from .limits import Holdings, Limits, RateLimiter, client_key
 from .lobby import Lobby
 from .refusals import BadRequest, Refused, TooLarge, TooMany
@@ -115,7 +116,13 @@ def create_app(
 
     async def games(request: Request) -> Response:
         return JSONResponse(
-            {"games": lobby.catalog.describe(), "bots": bot_names(), "default_bot": DEFAULT_BOT, "human": HUMAN}
+            {
+                "games": lobby.catalog.describe(),
+                "bots": bot_names(),
+                "default_bot": DEFAULT_BOT,
+                "human": HUMAN,
+                "accept_languages": accepted_languages(request.headers.get("accept-language")),
+            }
         )
 
     async def new_table(request: Request) -> Response:

@@ -25,8 +25,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..data.reading import bundled, bundled_variants
+from ..data.reading import VARIANTS_DIR, bundled, bundled_variants
+from ..data.resources import rules_root
 from ..data.texts import languages
+from ..data.yamlsource import load as load_yaml
 from ..engine.loading import load
 from ..engine.ruleset import Ruleset
 from ..errors import did_you_mean
@@ -67,6 +69,7 @@ class Catalog:
         self._offered: dict[GameKey, Ruleset] = {}  # each game alone and with one variant: kept
         self._loaded: OrderedDict[GameKey, Ruleset] = OrderedDict()  # the others, oldest loaded first
         self._lock = threading.Lock()  # rules load in worker threads too (``Lobby.prepare``)
+        self._abouts: dict[tuple[str, str], dict[str, str]] = {}
         for source, variants in extra:
             self.add(source, variants)
 
@@ -124,7 +127,8 @@ class Catalog:
 
     def describe(self) -> list[dict[str, Any]]:
         """Each playable game for the lobby: ``id``, ``title``, ``players`` (fewest and most),
-        ``variants`` (names) and ``languages`` (codes of its texts)."""
+        ``variants`` (names), ``variant_about`` (each variant's ``title`` and ``description``,
+        for people) and ``languages`` (codes of its texts)."""
         out = []
         for key in self._sources:
             rules = self.rules(key)
@@ -136,10 +140,26 @@ class Catalog:
                     "title": rules.title,
                     "players": [rules.players.start, rules.players.stop - 1],
                     "variants": list(self._variants[key]),
+                    "variant_about": {name: self._about(key, name) for name in self._variants[key]},
                     "languages": sorted(languages(rules.data)),
                 }
             )
         return out
+
+    def _about(self, game: str, variant: str) -> dict[str, str]:
+        """A bundled variant's ``title`` and ``description`` from its file (its name when the
+        file says none)."""
+        if (game, variant) not in self._abouts:
+            source = self._sources[game][0]
+            path = rules_root() / str(source) / VARIANTS_DIR / f"{variant}.yaml"
+            data = load_yaml(path).data
+            head = data if isinstance(data, dict) else {}
+            title, description = head.get("title"), head.get("description")
+            self._abouts[game, variant] = {
+                "title": title if isinstance(title, str) and title else variant.replace("_", " "),
+                "description": " ".join(description.split()) if isinstance(description, str) else "",
+            }
+        return self._abouts[game, variant]
 
     def find(self, rules_hash: str, ruleset: str) -> GameKey | None:
         """The offered game (with at most one variant) whose rules have ``rules_hash``: a saved
@@ -150,3 +170,29 @@ class Catalog:
                 if rules.name == ruleset and rules.rules_hash == rules_hash:
                     return GameKey(key, variants)
         return None
+
+
+def accepted_languages(header: str | None, most: int = 12) -> list[str]:
+    """The language codes of an ``Accept-Language`` header, most wanted first (by ``q``, then
+    by order; ``q=0`` and ``*`` left out), at most ``most`` of them.
+
+    >>> accepted_languages("de-CH;q=0.5, en-GB, fr;q=0, *;q=0.1")
+    ['en-GB', 'de-CH']
+    >>> accepted_languages(None)
+    []
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for order, part in enumerate((header or "")[:1000].split(",")):
+        code, _, params = part.strip().partition(";")
+        code = code.strip()
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if code and code != "*" and weight > 0 and len(code) <= 35 and code.replace("-", "").isalnum():
+            ranked.append((-weight, order, code))
+    return [code for _, _, code in sorted(ranked)[:most]]

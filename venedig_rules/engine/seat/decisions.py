@@ -47,6 +47,7 @@ class DecisionDescription(TypedDict):
     prompt: str
     secret: bool  # only the chooser learns the choice
     simultaneous: bool  # every seat to move decides at once, in secret
+    forced: bool  # the seat's only choice is one option: a client may answer it for the seat
     options: list[OptionView]  # one per legal action, in ``legal_actions`` order
 
 
@@ -55,7 +56,9 @@ def describe(
 ) -> DecisionDescription | None:
     """The pending decision of ``player`` (None when that seat is not to move): ``player``,
     ``label``, ``prompt``, ``secret`` (only the chooser learns the choice), ``simultaneous``
-    (every seat to move decides at once, in secret), and ``options``: one per legal action,
+    (every seat to move decides at once, in secret), ``forced`` (one option only: a client may
+    answer it for the seat, at a person's pace when the decision is secret or simultaneous, so
+    the timing shows nothing the question hides), and ``options``: one per legal action,
     in ``legal_actions`` order, each ``{"action", "text", "refs"}``. Option texts are unique
     within the decision."""
     if player not in game.to_move:
@@ -76,6 +79,7 @@ def describe(
         prompt=prompt(game, wording, player),
         secret=isinstance(pending, PendingChoice) and pending.secret,
         simultaneous=isinstance(pending, PendingCommits),
+        forced=len(options) == 1,
         options=options,
     )
 

@@ -6,6 +6,14 @@
 const $ = (id) => document.getElementById(id);
 const form = $("new-table");
 let catalog = null;
+//: Languages by their own name (a code not listed shows as it is).
+const LANGUAGE_NAMES = { en: "English", de: "Deutsch", fr: "Français", it: "Italiano", es: "Español", nl: "Nederlands" };
+//: What each bundled bot does, in a few words (docs/bots.md).
+const BOT_ABOUT = {
+  random: "picks any legal move",
+  greedy: "takes the move that scores most now",
+  ismcts: "searches ahead over what it cannot see (slow, strong)",
+};
 
 const el = (tag, attrs = {}, text = "") => {
   const node = document.createElement(tag);
@@ -18,32 +26,59 @@ function game() { return catalog.games.find((g) => g.id === form.game.value); }
 
 function fillGame() {
   const g = game();
+  // each variant by its title, with its description: what it changes
   $("variants").replaceChildren(...g.variants.map((v) => {
+    const about = (g.variant_about || {})[v] || { title: v.replace(/_/g, " "), description: "" };
     const label = el("label");
-    label.append(el("input", { type: "checkbox", name: "variant", value: v }), ` ${v}`);
+    const box = el("input", { type: "checkbox", name: "variant", value: v });
+    label.append(box, ` ${about.title}`);
+    if (about.description) {
+      const text = el("small", { class: "about", id: `about-${v}` }, about.description);
+      box.setAttribute("aria-describedby", text.id);
+      label.append(text);
+    }
     return label;
   }));
   const before = Number(form.players.value) || g.players[0];
   form.players.replaceChildren();
   for (let n = g.players[0]; n <= g.players[1]; n++) form.players.append(el("option", { value: n }, String(n)));
   form.players.value = String(Math.min(Math.max(before, g.players[0]), g.players[1]));
-  form.lang.replaceChildren(...g.languages.map((l) => el("option", { value: l }, l)));
+  const chosen = form.lang.value;
+  form.lang.replaceChildren(...g.languages.map((l) => el("option", { value: l }, LANGUAGE_NAMES[l] || l)));
+  form.lang.value = g.languages.includes(chosen) ? chosen : preferredLanguage(g.languages);
   fillSeats();
 }
 
 function fillSeats() {
   const n = Number(form.players.value);
-  const kinds = [catalog.human, "bot", ...catalog.bots];
+  const kinds = [catalog.human, ...catalog.bots];
   const before = [...$("seats").querySelectorAll("select")].map((s) => s.value);
   $("seats").replaceChildren();
   for (let p = 0; p < n; p++) {
     const select = el("select", { name: "seat", "data-testid": `seat-${p}` });
-    for (const k of kinds) select.append(el("option", { value: k }, k === "bot" ? `bot (${catalog.default_bot})` : k));
-    select.value = before[p] || (p === 0 ? catalog.human : "bot");
+    for (const k of kinds) select.append(el("option", { value: k }, seatLabel(k)));
+    select.value = before[p] || (p === 0 ? catalog.human : catalog.default_bot);
     const label = el("label", {}, `Seat p${p} `);
     label.append(select);
     $("seats").append(label);
   }
+}
+
+// a person, or one of the bots (each listed once; the default bot says so)
+function seatLabel(kind) {
+  if (kind === catalog.human) return "a person";
+  const about = BOT_ABOUT[kind] ? `: ${BOT_ABOUT[kind]}` : "";
+  return `${kind} bot${kind === catalog.default_bot ? " (default)" : ""}${about}`;
+}
+
+// The first of the browser's languages (its Accept-Language, as the server read it) that the
+// game has; English when none.
+function preferredLanguage(offered) {
+  for (const wanted of [...(catalog.accept_languages || []), ...navigator.languages]) {
+    const code = wanted.toLowerCase().split("-")[0];
+    if (offered.includes(code)) return code;
+  }
+  return offered.includes("en") ? "en" : offered[0];
 }
 
 function seats(count) {
