@@ -214,3 +214,17 @@ def test_serve_refuses_a_database_it_cannot_read(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and "cannot open the tables' database" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_second_server_on_the_same_database_is_refused(started: list[subprocess.Popen[str]], tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    first = serve("--db", str(db))
+    started.append(first)
+    lobby_url(first)
+    done = subprocess.run(
+        [sys.executable, "-m", "venedig_rules", "serve", "--port", "0", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "another server uses" in done.stderr and "Traceback" not in done.stderr

@@ -128,7 +128,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     catalog = Catalog()
     db = args.db if args.db is not None else str(default_path())
     try:
-        store = TableStore(db, catalog)
+        store = TableStore(db, catalog, exclusive=True)
     except (StoreError, sqlite3.Error, OSError) as exc:
         print(f"venedig-rules: error: cannot open the tables' database {db}: {exc}", file=sys.stderr)
         return 2

@@ -34,7 +34,7 @@ import threading
 import time
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .catalog import Catalog, GameKey
 from .refusals import Refused
@@ -91,20 +91,24 @@ def default_path() -> Path:
 
 class TableStore(MutableMapping[str, Table]):
     """The server's tables by id, each written to the database at ``path`` (a file, or
-    ``":memory:"``, or an open connection) as it is added, changed or removed. Opening it
-    loads the tables kept there; a table whose game the catalog no longer offers, or whose
+    ``":memory:"``, or an open connection) as it is added, changed or removed; ``exclusive``:
+    refuse a file another ``exclusive`` store (another server) holds. Opening it loads the
+    tables kept there; a table whose game the catalog no longer offers, or whose
     actions no longer replay under its rules, stays in the database and is reported on
     stderr, not loaded."""
 
-    def __init__(self, path: str | Path | sqlite3.Connection, catalog: Catalog):
+    def __init__(self, path: str | Path | sqlite3.Connection, catalog: Catalog, exclusive: bool = False):
         self.catalog = catalog
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()  # ``running`` serves from a thread while a script adds tables
+        self._held: IO[str] | None = None
         if isinstance(path, sqlite3.Connection):
             self.connection = path
         else:
             if str(path) != IN_MEMORY:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
+                if exclusive:
+                    self._held = _hold(Path(path))
             self.connection = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.path = str(path) if not isinstance(path, sqlite3.Connection) else None
         self._prepare()
@@ -175,8 +179,10 @@ class TableStore(MutableMapping[str, Table]):
         return [action for (action,) in rows]
 
     def close(self) -> None:
-        """Close the database (every change is committed already)."""
+        """Close the database (every change is committed already) and let another server use it."""
         self.connection.close()
+        if self._held is not None:
+            self._held.close()
 
     # -- the journal of each table --------------------------------------------------------
     def applied(self, table: Table, action: str) -> None:
@@ -291,6 +297,23 @@ def _restore_about(table: Table, about: dict[str, dict[str, Any]]) -> None:
             kinds = {f.name: type(getattr(value, f.name)) for f in dataclasses.fields(value)}
             known = {k: tuple(v) if kinds.get(k) is tuple else v for k, v in fields.items() if k in kinds}
             setattr(table, name, dataclasses.replace(value, **known))
+
+
+def _hold(path: Path) -> IO[str] | None:
+    """Hold ``path``'s lock file while this server runs: two servers on one database would each
+    go on with the same tables and overwrite each other's moves (no lock where ``fcntl`` is
+    missing: Windows)."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    handle = open(f"{path}.lock", "a", encoding="utf-8")  # noqa: SIM115  (held until close)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreError(f"another server uses {path}; give this one its own --db") from None
+    return handle
 
 
 def _statements(script: str) -> list[str]:
