@@ -347,3 +347,12 @@ def test_a_save_of_a_restored_table_goes_on_with_the_same_links(db: Path, catalo
     assert again.ident == made.ident and [again.seat_for(t) for t in tokens] == [0, 1]
     assert again.seats[1].token == tokens[1] and again.seats[0].token == ""  # p1 gets its own link back only
     assert TableStore(db, catalog)[again.ident].seat_for(tokens[0]) == 0
+
+
+def test_a_table_the_database_cannot_keep_is_not_made(db: Path, catalog: Catalog) -> None:
+    lobby = opened(db, catalog)
+    with sqlite3.connect(db) as other:  # a write that will fail: its seats' table is gone
+        other.execute("DROP TABLE seats")
+    with TestClient(create_app(lobby, bot_delay=0)) as http:
+        answer = http.post("/api/tables", json={"game": "rialto", "players": 2, "seats": ["human", "bot"]})
+    assert answer.status_code == 503 and "did not make it" in answer.json()["error"] and not lobby.tables

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .catalog import Catalog, GameKey
-from .refusals import Refused
+from .refusals import Refused, Unavailable
 from .tables import Seat, Table, seat_bot
 
 #: The layout of the database this code reads and writes (``PRAGMA user_version``).
@@ -208,6 +208,14 @@ class TableStore(MutableMapping[str, Table]):
     def __setitem__(self, ident: str, table: Table) -> None:
         if ident != table.ident:
             raise ValueError(f"table {table.ident} kept under another id, {ident}")
+        try:
+            self._insert(ident, table)
+        except sqlite3.Error as exc:  # a full disk, a broken file: no table the database would lose
+            raise Unavailable(f"the server could not keep the new table, so it did not make it ({exc})") from None
+        table.journal = self
+        self._tables[ident] = table
+
+    def _insert(self, ident: str, table: Table) -> None:
         with self._transaction() as db:
             db.execute("DELETE FROM tables WHERE ident = ?", (ident,))
             db.execute(
@@ -235,8 +243,6 @@ class TableStore(MutableMapping[str, Table]):
                 "INSERT INTO actions (ident, number, action) VALUES (?, ?, ?)",
                 [(ident, n, action) for n, action in enumerate(table.game.actions)],
             )
-        table.journal = self
-        self._tables[ident] = table
 
     def __delitem__(self, ident: str) -> None:
         table = self._tables.pop(ident)
