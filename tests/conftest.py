@@ -27,6 +27,20 @@ def build_case(case: Path, into: Path) -> Path:
     return target
 
 
+@pytest.fixture(autouse=True, scope="session")
+def user_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data folder (``XDG_DATA_HOME``) for the whole session: a server a test starts
+    keeps its tables there (``serve``'s default ``--db``), never in the user's own folder."""
+    folder = tmp_path_factory.mktemp("data_home")
+    before = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = before
+
+
 @pytest.fixture
 def tiny(tmp_path: Path) -> Path:
     """A writable copy of the tiny valid ruleset."""

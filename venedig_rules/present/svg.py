@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import re
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -30,6 +32,11 @@ NAMED = {
     "gray": "#8c8c8c",
 }
 
+#: Attribute names as written, by keyword (``data_space`` -> ``data-space``).
+_NAMES: dict[str, str] = {}
+#: What ``quoteattr`` changes in an attribute's value: any other value is written as it is.
+_SPECIAL = re.compile("[&<>\"'\n\r\t]")
+
 #: Player colours for a ruleset that names none, seat 0 first.
 PLAYER_DEFAULT = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
 
@@ -37,6 +44,7 @@ PLAYER_DEFAULT = ("red", "blue", "green", "yellow", "purple", "orange", "black",
 SPARE = ("#c6a15b", "#8fb3c9", "#b98bb0", "#9cc28a", "#d9a26b", "#a3a3d6", "#d6c36b", "#7fb8a4")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a board repeats its coordinates on every page
 def number(value: float) -> str:
     """A coordinate as short text: up to 4 decimals, no trailing zeros, never ``-0``.
 
@@ -63,8 +71,12 @@ def element(tag: str, content: str = "", **attributes: object) -> str:
     for key, value in attributes.items():
         if value is None:
             continue
-        shown = number(value) if isinstance(value, float | int) and not isinstance(value, bool) else str(value)
-        parts.append(f"{key.rstrip('_').replace('_', '-')}={quoteattr(shown)}")
+        name = _NAMES.get(key) or _NAMES.setdefault(key, key.rstrip("_").replace("_", "-"))
+        if isinstance(value, float | int) and not isinstance(value, bool):
+            parts.append(f'{name}="{number(value)}"')  # a number needs no escaping
+        else:
+            shown = str(value)
+            parts.append(f"{name}={quoteattr(shown)}" if _SPECIAL.search(shown) else f'{name}="{shown}"')
     head = " ".join(parts)
     return f"<{head}>{content}</{tag}>" if content else f"<{head}/>"
 

@@ -37,8 +37,9 @@ games (docs/web.md, Security).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -52,12 +53,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import bot_names
+from .botpool import BotPool, run_bots
 from .catalog import accepted_languages
 from .limits import Holdings, Limits, RateLimiter, client_key
 from .lobby import Lobby
 from .refusals import BadRequest, Refused, TooLarge, TooMany
 from .security import LOCAL_HOSTS, TEST_HOST, middleware, visitor
-from .tables import DEFAULT_BOT, HUMAN, Table
+from .tables import DEFAULT_BOT, HUMAN, SPECTATOR, Table
 
 #: The largest request body read, in bytes (a save file is the largest thing a page sends).
 MAX_BODY = 4 * 1024 * 1024
@@ -68,6 +70,8 @@ BOT_DELAY = 0.1
 
 #: Seconds a page's update waits at most for the bots' moves that follow a change.
 SETTLE = 0.5
+#: Spectator pages one table serves at most (each costs the server a socket and a send per move).
+MAX_SPECTATORS = 400
 
 STATIC = Path(str(files("venedig_rules.web") / "static"))
 
@@ -75,15 +79,21 @@ STATIC = Path(str(files("venedig_rules.web") / "static"))
 def create_app(
     lobby: Lobby,
     bot_delay: float = BOT_DELAY,
+    bots: BotPool | None = None,
+    max_spectators: int = MAX_SPECTATORS,
     *,
     allowed_hosts: Sequence[str] | None = None,
     limits: Limits | None = None,
 ) -> Starlette:
-    """The web app serving ``lobby``; bots wait ``bot_delay`` seconds before each move.
-    ``allowed_hosts``: the names the server answers to (``*.example.com`` patterns; ``*``: any);
-    default this machine's local names and Starlette's TestClient's. ``limits``: what one client
-    may do (default ``Limits()``)."""
+    """The web app serving ``lobby``; bots wait ``bot_delay`` seconds before each move and think
+    in ``bots`` (default: a thread of this process); a table serves at most ``max_spectators``
+    spectator pages. ``allowed_hosts``: the names the server answers to (``*.example.com``
+    patterns; ``*``: any); default this machine's local names and Starlette's TestClient's.
+    ``limits``: what one client may do (default ``Limits()``). At start-up (ASGI lifespan) the
+    bots of every table that one is to move at go on: a table loaded from the database needs no
+    page to wake it."""
     tasks: set[asyncio.Task[None]] = set()
+    pool = bots if bots is not None else BotPool(lobby.catalog, workers=0)
     limits = limits if limits is not None else Limits()
     creations, connections = RateLimiter(limits.create), RateLimiter(limits.connect)
     open_sockets = Holdings(limits.sockets)
@@ -99,10 +109,20 @@ def create_app(
         return asker
 
     def start_bots(table: Table) -> None:
-        if not table.bots_running and table.bot_move() is not None:
-            task = asyncio.get_running_loop().create_task(run_bots(table, bot_delay))
+        if not table.bots_running and table.bot_to_move() is not None:
+            task = asyncio.get_running_loop().create_task(run_bots(table, pool, bot_delay))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool.start()
+        for table in list(lobby.tables.values()):
+            start_bots(table)
+        try:
+            yield
+        finally:
+            pool.close()
 
     async def lobby_page(request: Request) -> Response:
         return FileResponse(STATIC / "lobby.html")
@@ -152,7 +172,9 @@ def create_app(
         given = query.get("generation")
         generation = _number(given, "generation") if given else None
         since = _number(query.get("since", "0"), "since")
-        return JSONResponse(table.page(player, since, _lang(query.get("lang")), generation))
+        start_bots(table)
+        text = (await table.shared_page(player, since, _lang(query.get("lang")), generation, pool.draw))[1]
+        return Response(text, media_type="application/json")
 
     async def act(request: Request) -> Response:
         table = lobby.table(request.path_params["table"])
@@ -200,6 +222,8 @@ def create_app(
         player = table.seat_for(socket.query_params.get("seat"))
         lang = _lang(socket.query_params.get("lang"))
         table.check_lang(lang)
+        if player is SPECTATOR and table.spectators >= max_spectators:
+            raise TooMany(f"this table has {max_spectators} spectators already; try again later")
         if not open_sockets.take(asker):
             raise TooMany(f"{limits.sockets} pages from your address are open already")
         try:
@@ -209,23 +233,13 @@ def create_app(
 
     async def follow(socket: WebSocket, table: Table, player: int | None, lang: str) -> None:
         start_bots(table)  # a table made or loaded without a request (a script's) starts here
-        await socket.accept()
-        left = asyncio.ensure_future(_until_closed(socket))
-        cursor, generation = 0, table.generation
+        watching = player is SPECTATOR
+        table.spectators += watching
         try:
-            while not left.done():
-                version = table.version
-                page = table.page(player, cursor, lang, generation)
-                cursor, generation = page["cursor"], page["generation"]
-                await socket.send_json(page)
-                change = asyncio.ensure_future(table.changed(version))
-                await asyncio.wait({change, left}, return_when=asyncio.FIRST_COMPLETED)
-                change.cancel()
-                await settled(table)
-        except WebSocketDisconnect:
-            pass
+            await socket.accept()
+            await _follow(socket, table, player, lang, pool)
         finally:
-            left.cancel()
+            table.spectators -= watching
 
     async def refused(request: HTTPConnection, exc: Exception) -> Response:
         assert isinstance(exc, Refused)
@@ -249,28 +263,30 @@ def create_app(
         ],
         exception_handlers={Refused: refused},
         middleware=middleware(allowed_hosts if allowed_hosts is not None else [*LOCAL_HOSTS, TEST_HOST]),
+        lifespan=lifespan,
     )
 
 
-async def run_bots(table: Table, delay: float) -> None:
-    """Let the table's bots move while one of them is to move. A bot thinks in a worker
-    thread on its own view; when the game changed meanwhile (a person's simultaneous commit
-    or undo), it thinks again."""
-    table.bots_running = True
+async def _follow(socket: WebSocket, table: Table, player: int | None, lang: str, pool: BotPool) -> None:
+    """Send the page its data now (all of it: a page that reconnects gets the whole state) and
+    after every change, until it closes. Every page of the same seat and cursor is sent the
+    same text, built once per change."""
+    left = asyncio.ensure_future(_until_closed(socket))
+    cursor, generation = 0, table.generation
     try:
-        while True:
-            if delay:
-                await asyncio.sleep(delay)
-            move = table.bot_move()
-            if move is None:
-                return
-            bot, view, actions = move
+        while not left.done():
             version = table.version
-            action = await anyio.to_thread.run_sync(bot.act, view, actions)
-            if table.version == version:
-                table.apply(action)
+            page, text = await table.shared_page(player, cursor, lang, generation, pool.draw)
+            cursor, generation = page["cursor"], page["generation"]
+            await socket.send_text(text)
+            change = asyncio.ensure_future(table.changed(version))
+            await asyncio.wait({change, left}, return_when=asyncio.FIRST_COMPLETED)
+            change.cancel()
+            await table.settled(SETTLE)
+    except WebSocketDisconnect:
+        pass
     finally:
-        table.bots_running = False
+        left.cancel()
 
 
 async def _until_closed(socket: WebSocket) -> None:
@@ -278,14 +294,6 @@ async def _until_closed(socket: WebSocket) -> None:
     ignored), so a page that left stops waiting for the table."""
     while (await socket.receive())["type"] != "websocket.disconnect":
         pass
-
-
-async def settled(table: Table, most: float = SETTLE) -> None:
-    """Wait (``most`` seconds at most) while the table's bots are moving, so a page gets their
-    moves in one update rather than one per move."""
-    end = asyncio.get_running_loop().time() + most
-    while table.bots_running and asyncio.get_running_loop().time() < end:
-        await asyncio.sleep(0.02)
 
 
 async def read_json(request: Request, limit: int) -> dict[str, Any]:

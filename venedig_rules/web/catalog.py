@@ -125,6 +125,12 @@ class Catalog:
         source, base_variants = self._sources[key.game]
         return load(source, [*base_variants, *key.variants])
 
+    def source(self, key: GameKey) -> tuple[str | Path, tuple[str, ...]]:
+        """What ``load`` takes to load the game ``key`` again (in another process): the source
+        and every variant applied."""
+        source, base_variants = self._sources[key.game]
+        return source, (*base_variants, *key.variants)
+
     def describe(self) -> list[dict[str, Any]]:
         """Each playable game for the lobby: ``id``, ``title``, ``players`` (fewest and most),
         ``variants`` (names), ``variant_about`` (each variant's ``title`` and ``description``,

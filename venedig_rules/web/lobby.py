@@ -35,14 +35,14 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..engine.game import Game, SaveFileError
 from .catalog import Catalog, GameKey, wanted_variants
 from .refusals import BadRequest, Conflict, Forbidden, Full, NotFound
-from .tables import HUMAN, TOKEN_BYTES, Provenance, Table, seat_kind
+from .tables import HUMAN, TOKEN_BYTES, Provenance, Table, seat_kind, token_digest
 
 #: Tables a server keeps at most; a new one pushes out the oldest finished one, else the oldest
 #: one no person plays; when every table is a game people are playing, a new one is refused.
@@ -60,7 +60,8 @@ _SAVE_NAME = re.compile(r"[a-z0-9_+-]{1,80}")
 
 class Save(NamedTuple):
     """A saved game: ``data`` (``Game.to_json()``), ``about`` (what its lister may see) and
-    ``keys`` (the server's own: who may list it, who may go on with it and the seats' tokens)."""
+    ``keys`` (the server's own: who may list it, who may go on with it and the digests of the
+    seats' tokens: a save file gives nobody a seat's link)."""
 
     data: dict[str, Any]
     about: dict[str, Any]
@@ -103,7 +104,7 @@ class Saves:
         name = re.sub(r"[^a-z0-9_+-]", "_", f"{about['game']}-{secrets.token_hex(6)}".lower())
         about = {**about, "name": name}
         self._saves[name] = Save(data, about, keys)
-        if self.folder is not None:  # readable by the server's user only: it holds hands and tokens
+        if self.folder is not None:  # readable by the server's user only: it holds every hand
             text = json.dumps({"save": data, "about": about, "keys": keys})
             with os.fdopen(
                 os.open(self.folder / f"{name}.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w"
@@ -137,13 +138,21 @@ class Saves:
 
 
 class Lobby:
-    """A server's tables and saves, and the games it offers."""
+    """A server's tables and saves, and the games it offers. ``tables``: where the tables are
+    kept (a :class:`~venedig_rules.web.store.TableStore` keeps them in a database; default: in
+    memory)."""
 
-    def __init__(self, catalog: Catalog, saves: Saves | None = None, max_tables: int = MAX_TABLES):
+    def __init__(
+        self,
+        catalog: Catalog,
+        saves: Saves | None = None,
+        max_tables: int = MAX_TABLES,
+        tables: MutableMapping[str, Table] | None = None,
+    ):
         self.catalog = catalog
         self.saves = saves if saves is not None else Saves()
         self.max_tables = max_tables
-        self.tables: dict[str, Table] = {}
+        self.tables: MutableMapping[str, Table] = tables if tables is not None else {}
 
     def prepare(self, request: Mapping[str, Any]) -> None:
         """Load the rules a request for a new table needs (what takes long, so a server does it
@@ -196,9 +205,9 @@ class Lobby:
         keys = {
             "visitor": visitor,
             "client": client,
-            "token": table.seats[player].token,
+            "token": table.seats[player].digest,
             "player": player,
-            "tokens": [None if seat.bot is not None else seat.token for seat in table.seats],
+            "tokens": [None if seat.bot is not None else seat.digest for seat in table.seats],
             "kinds": [seat.kind for seat in table.seats],
             "names": table.names,
             "owner": table.provenance.owner,
@@ -232,7 +241,7 @@ class Lobby:
         if not isinstance(brought, Brought):
             brought = self.read_upload(brought)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        keys = {"visitor": visitor, "client": client, "token": token, "player": None, "whole": True}
+        keys = {"visitor": visitor, "client": client, "token": token_digest(token), "player": None, "whole": True}
         keys["line"] = secrets.token_urlsafe(12)
         about = _about(brought.key, brought.game, brought.title, None)
         return self.saves.put(brought.game.to_json(), about, keys), token
@@ -241,7 +250,7 @@ class Lobby:
         """The save a request names, if it gives the token that goes on with it."""
         save = self.saves.get(str(request["save"]))
         token = request.get("seat")
-        if not isinstance(token, str) or not secrets.compare_digest(token.encode(), str(save.keys["token"]).encode()):
+        if not isinstance(token, str) or not secrets.compare_digest(token_digest(token), str(save.keys["token"])):
             raise Forbidden("only the seat that saved this game can go on with it: send its token as seat")
         return save
 
@@ -261,7 +270,7 @@ class Lobby:
         if whole:  # the owner, who had every seat's link: new links for every seat, seats as asked
             kinds = _strings(seats, "seats") if seats is not None else kinds
             names = _strings(names, "names") if names is not None else keys.get("names")
-            tokens: list[str | None] | None = None
+            digests: list[str | None] | None = None
         else:  # a seat: the others keep their tokens, which it never learns
             if (seats is not None and [seat_kind(k) for k in _strings(seats, "seats")[:MAX_SEATS]] != kinds) or (
                 names is not None and names != keys.get("names")
@@ -270,7 +279,7 @@ class Lobby:
                     f"a saved game goes on with its seats as they were ({', '.join(kinds)}); "
                     "only the table's owner can change them"
                 )
-            names, tokens = keys.get("names"), keys.get("tokens")
+            names, digests = keys.get("names"), keys.get("tokens")
         if len(kinds) > MAX_SEATS:
             raise BadRequest(f"at most {MAX_SEATS} seats")
         seed = keys.get("public_seed")
@@ -290,10 +299,12 @@ class Lobby:
             seed,
             names,
             game,
-            tokens,
+            digests,
             provenance,
             ident,
         )
+        if not whole:  # the tables keep digests only: the seat going on sent its token, its link is its own
+            table.seats[int(keys["player"])].token = str(request["seat"])
         return self._add(table)
 
     def _add(self, table: Table) -> Table:

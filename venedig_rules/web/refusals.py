@@ -46,12 +46,19 @@ class TooLarge(Refused):
 
 
 class TooMany(Refused):
-    """The client asks too often (a rate limit) or holds too much (its own games, its sockets)."""
+    """The client asks too often (a rate limit) or holds too much (its own games, its sockets);
+    a table has as many spectator pages open as the server allows one table."""
 
     status = 429
 
 
 class Full(Refused):
     """The server has no room: every table is a game people are still playing."""
+
+    status = 503
+
+
+class Unavailable(Refused):
+    """The server cannot carry the request out now (its database refused a write)."""
 
     status = 503

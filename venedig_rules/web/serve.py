@@ -1,5 +1,7 @@
 """``venedig-rules serve``: the web front end on a host and port, with uvicorn; with ``--game``,
 one table made at once and its pages' URLs printed (one per person's seat, then the spectator's).
+The tables live in an SQLite database (``--db``; default ``tables.sqlite3`` in the user's data
+folder; ``--db :memory:`` keeps nothing) and go on after a restart with the same links.
 
 The command's options are declared here (``add_arguments``), so ``cli`` stays free of the web
 libraries: they are imported only when the server starts (the ``web`` extra: ``INSTALL_WEB``).
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -30,7 +33,8 @@ EXAMPLES = (
     "examples:\n  venedig-rules serve                                  # the lobby at http://127.0.0.1:8000/\n"
     "  venedig-rules serve --game venedig --players 3 --seats human,bot,bot\n"
     "  venedig-rules serve --host 0.0.0.0 --allowed-hosts games.example.org,192.168.1.20\n"
-    "  venedig-rules serve --game my_variant.yaml --players 2 --seats human,human --port 8001"
+    "  venedig-rules serve --game my_variant.yaml --players 2 --seats human,human --port 8001\n"
+    "  venedig-rules serve --db :memory:                    # tables forgotten when the server stops"
 )
 
 
@@ -83,25 +87,68 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--saves", type=Path, default=None, metavar="DIR", help="keep saved games in this folder (default: in memory)"
     )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="the SQLite file the tables live in, so they survive a restart (default: tables.sqlite3 in "
+        "$XDG_DATA_HOME/venedig-rules or ~/.local/share/venedig-rules); :memory: keeps nothing",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes the bots think in (default: the cores but one, at least 1; 0: a thread of the server)",
+    )
+    parser.add_argument(
+        "--max-spectators",
+        type=int,
+        default=400,
+        metavar="N",
+        help="spectator pages one table serves at most (default 400)",
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Start the server (until interrupted); returns the exit status."""
     try:
-        import uvicorn
-
-        from .app import create_app
-        from .catalog import Catalog
-        from .limits import Limits
-        from .lobby import Lobby, Saves
-        from .refusals import Refused
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401  (the web extra is there)
     except ImportError as exc:
         print(f"venedig-rules: error: serve needs the web extra ({exc}); {INSTALL_WEB}", file=sys.stderr)
         return 2
+    from .catalog import Catalog
+    from .lobby import Lobby, Saves
+    from .store import StoreError, TableStore, default_path
+
+    if (args.bot_workers is not None and args.bot_workers < 0) or args.max_spectators < 0:
+        print("venedig-rules: error: --bot-workers and --max-spectators cannot be negative", file=sys.stderr)
+        return 2
+    catalog = Catalog()
+    db = args.db if args.db is not None else str(default_path())
+    try:
+        store = TableStore(db, catalog, exclusive=True)
+    except (StoreError, sqlite3.Error, OSError) as exc:
+        print(f"venedig-rules: error: cannot open the tables' database {db}: {exc}", file=sys.stderr)
+        return 2
+    with contextlib.closing(store):
+        if len(store):
+            print(f"venedig-rules serve: {len(store)} tables go on from {db}", file=sys.stderr)
+        return _serve(args, Lobby(catalog, Saves(args.saves), tables=store), out)
+
+
+def _serve(args: argparse.Namespace, lobby: Lobby, out: TextIO) -> int:
+    """Serve ``lobby`` (its ``--game`` table made first) until interrupted."""
+    import uvicorn
+
+    from .app import create_app
+    from .botpool import BotPool
+    from .limits import Limits
+    from .refusals import Refused
     from .security import allowed_hosts
 
     hosts = [h for h in args.allowed_hosts.split(",") if h.strip()] if args.allowed_hosts else allowed_hosts(args.host)
-    lobby = Lobby(Catalog(), Saves(args.saves))
     try:
         listener = _listen(args.host, args.port)
     except OSError as exc:
@@ -122,13 +169,18 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     if args.host in ("0.0.0.0", "::", "") and not args.allowed_hosts:
         print(f"venedig-rules serve: answering to {', '.join(hosts)} (others: --allowed-hosts)", file=sys.stderr)
     out.flush()
+    app = create_app(
+        lobby,
+        bot_delay=args.bot_delay,
+        bots=BotPool(lobby.catalog, workers=args.bot_workers),
+        max_spectators=args.max_spectators,
+        allowed_hosts=hosts,
+        limits=Limits.generous() if args.no_limits else None,
+    )
+    # no per-message deflate: it compresses every page once per socket, which costs more than the
+    # page (a table with 300 spectators would compress the same page 300 times per move)
     config = uvicorn.Config(
-        create_app(
-            lobby, bot_delay=args.bot_delay, allowed_hosts=hosts, limits=Limits.generous() if args.no_limits else None
-        ),
-        log_level="warning",
-        ws_max_size=64 * 1024,
-        lifespan="off",
+        app, log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False, lifespan="on"
     )
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[listener])
@@ -157,7 +209,7 @@ def running(
 
     listener = _listen(host, port)
     app = create_app(lobby, bot_delay=bot_delay, allowed_hosts=allowed_hosts(host), limits=limits)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
@@ -174,7 +226,9 @@ def running(
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP: asyncio sets TCP_NODELAY only on such sockets; without it a kept-alive
+    # connection's answers wait 40 ms for the client's delayed ACK (Nagle's algorithm)
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind((host, port))
     listener.listen(128)

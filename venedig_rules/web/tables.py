@@ -21,13 +21,16 @@ venedig_rules.web.refusals.Forbidden: p1 is played by a bot
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
+import json
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
-from ..bots import Bot, SeatViews, bot_names, make_bot
+from ..bots import Bot, bot_names, make_bot
 from ..data.texts import languages
 from ..engine.game import Game
 from ..engine.ruleset import Ruleset
@@ -35,7 +38,7 @@ from ..engine.run.notation import Action, ActionSyntaxError, IllegalActionError,
 from ..engine.run.views import GameView
 from ..present.render import render_view
 from .catalog import Catalog, GameKey
-from .refusals import BadRequest, Conflict, Forbidden
+from .refusals import BadRequest, Conflict, Forbidden, Unavailable
 
 #: The seat of a page with no seat (as ``game.view`` takes it): it sees only public information.
 SPECTATOR = None
@@ -43,6 +46,8 @@ SPECTATOR = None
 HUMAN = "human"
 #: The bot a seat of kind ``bot`` gets.
 DEFAULT_BOT = "random"
+#: Pages a table keeps between two changes (each seat's and the spectators', in each language).
+PAGES_KEPT = 32
 #: Bytes of a token: unguessable, and short enough for a URL.
 TOKEN_BYTES = 24
 #: Bits of the seed a table draws from :mod:`secrets` when none is chosen (a public seed).
@@ -64,20 +69,56 @@ class Provenance:
     public_seed: int | None = None
 
 
+def token_digest(token: str) -> str:
+    """What the server keeps of a seat's token: its SHA-256, enough to recognise the token,
+    useless to make a link with (a token is 192 random bits: no salt is needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 @dataclass
 class Seat:
     """One seat at a table: ``kind`` is ``human`` or a bot's name; ``token`` is the seat's secret
-    (its page's URL carries it); ``bot`` plays a bot seat."""
+    (its page's URL carries it; ``""`` once the table was restored from its database, which
+    keeps only ``digest``, the token's :func:`token_digest`); ``bot`` plays a bot seat."""
 
     player: int
     kind: str
     name: str
     token: str
     bot: Bot | None = None
+    digest: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            self.digest = token_digest(self.token)
 
     def public(self) -> dict[str, Any]:
         """What every page may know of the seat."""
         return {"player": self.player, "name": self.name, "kind": self.kind}
+
+
+class Journal(Protocol):
+    """Where a table writes each change before anyone hears of it (the server's database,
+    :class:`~venedig_rules.web.store.TableStore`); a write that fails raises."""
+
+    def applied(self, table: Table, action: str) -> None:
+        """The table's game took ``action`` (its last action now)."""
+
+    def undone(self, table: Table) -> None:
+        """The table's game took back its last action."""
+
+
+#: Draws a table's board from a seat's view, off the event loop (``BotPool.draw``).
+BoardDrawer = Callable[["Table", GameView], Awaitable[str]]
+
+
+class PageKey(NamedTuple):
+    """A page built at the table's current version: the same key, the same page."""
+
+    player: int | None
+    since: int
+    lang: str
+    reset: bool
 
 
 @dataclass
@@ -96,9 +137,16 @@ class Table:
     version: int = 0
     generation: int = 0
     bots_running: bool = False
+    journal: Journal | None = None
+    #: Spectator pages open now (the server refuses more than its cap per table).
+    spectators: int = 0
+    #: Pages built (each seat's and the spectators' once per version and cursor): for tests.
+    builds: int = 0
     _changed: asyncio.Event | None = None
+    _stopped: asyncio.Event | None = None
     _replay: Game | None = None
-    _bot_views: SeatViews | None = None
+    _pages: dict[PageKey, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    _building: dict[PageKey, asyncio.Future[tuple[dict[str, Any], str]]] = field(default_factory=dict)
 
     @classmethod
     def new(
@@ -111,7 +159,7 @@ class Table:
         seed: int | None = None,
         names: Sequence[str] | None = None,
         saved: Game | None = None,
-        tokens: Sequence[str | None] | None = None,
+        digests: Sequence[str | None] | None = None,
         provenance: Provenance | None = None,
         ident: str | None = None,
     ) -> Table:
@@ -119,7 +167,8 @@ class Table:
         ``human``, ``bot`` (the default bot) or a bot's name. ``seed``: a public seed (for tests
         and replays; the bots' seeds follow from it); None, the default: a secret one of
         ``SECRET_SEED_BITS`` bits from :mod:`secrets`, and secret seeds for the bots.
-        ``saved``: go on with this game; ``tokens``: keep these seats' tokens (None: a new one);
+        ``saved``: go on with this game; ``digests``: keep these seats' tokens, known by their
+        :func:`token_digest` (None: a new token);
         ``ident``: the table's id (default a new one)."""
         rules = catalog.rules(game, variants)
         if saved is None:
@@ -134,15 +183,16 @@ class Table:
             raise BadRequest(f"say who plays each of the {players} seats (human or a bot); got {len(kinds)}")
         if names is not None and (len(names) != players or len(set(names)) != players or not all(names)):
             raise BadRequest(f"give {players} different names, one per seat, or none")
-        bot_seed = secrets.randbits(64) if seed is None else seed
-        kept = list(tokens) if tokens is not None else [None] * players
+        bots_seed = secrets.randbits(64) if seed is None else seed
+        kept = list(digests) if digests is not None else [None] * players
         seats = [
             Seat(
                 p,
                 kind,
                 names[p] if names else f"p{p}",
-                kept[p] or secrets.token_urlsafe(TOKEN_BYTES),
-                _bot(kind, bot_seed, p),
+                "" if kept[p] else secrets.token_urlsafe(TOKEN_BYTES),
+                seat_bot(kind, bots_seed, p),
+                kept[p] or "",
             )
             for p, kind in enumerate(seat_kind(k) for k in kinds)
         ]
@@ -166,8 +216,9 @@ class Table:
         """The seat whose token this is; ``SPECTATOR`` for no token; Forbidden for a wrong one."""
         if not token:
             return SPECTATOR
+        digest = token_digest(token)
         for seat in self.seats:
-            if secrets.compare_digest(seat.token.encode(), token.encode()):
+            if secrets.compare_digest(seat.digest, digest):
                 if seat.bot is not None:
                     raise Forbidden(f"{seat.name} is played by a bot")
                 return seat.player
@@ -188,11 +239,19 @@ class Table:
         self.apply(action)
 
     def apply(self, action: Action) -> None:
-        """Apply a legal action (a person's, checked to be its own, or a bot's)."""
+        """Apply a legal action (a person's, checked to be its own, or a bot's), written to the
+        journal before any page hears of it: an action the journal could not keep is taken
+        back and refused."""
         try:
             self.game.apply(action)
         except IllegalActionError as exc:
             raise Conflict(str(exc)) from None
+        if self.journal is not None:
+            try:
+                self.journal.applied(self, str(action))
+            except Exception as exc:
+                self.game.undo()
+                raise Unavailable(f"the server could not keep the move, so it did not make it ({exc})") from None
         self._touch()
 
     def undo(self, token: str | None) -> None:
@@ -203,24 +262,46 @@ class Table:
         allowed = self.game.can_undo(player)
         if not allowed:
             raise Conflict(f"no undo: {allowed.reason}")
+        taken = self.game.actions[-1]
         self.game.undo()
         self.generation += 1
+        if self.journal is not None:
+            try:
+                self.journal.undone(self)
+            except Exception as exc:
+                self.generation -= 1
+                self.game.apply(taken)
+                raise Unavailable(f"the server could not keep the undo, so it did not make it ({exc})") from None
         self._touch()
 
-    def bot_move(self) -> tuple[Bot, GameView, list[Action]] | None:
-        """The first bot seat to move, with its view and legal actions (None: no bot to move)."""
+    def bot_to_move(self) -> int | None:
+        """The first bot seat to move (None: no bot is to move)."""
         if self.game.is_over:
             return None
         for player in self.game.to_move:
-            bot = self.seats[player].bot
-            if bot is not None:
-                if self._bot_views is None:
-                    self._bot_views = SeatViews(self.game)
-                return bot, self._bot_views(player), self.game.legal_actions(player)
+            if self.seats[player].bot is not None:
+                return player
         return None
+
+    def bots_stopped(self) -> None:
+        """The bots have stopped moving (none is to move): wake the pages waiting for that."""
+        stopped, self._stopped = self._stopped, None
+        if stopped is not None:
+            stopped.set()
+
+    async def settled(self, most: float) -> None:
+        """Wait (``most`` seconds at most) while the table's bots are moving."""
+        if not self.bots_running:
+            return
+        if self._stopped is None:
+            self._stopped = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopped.wait(), most)
 
     def _touch(self) -> None:
         self.version += 1
+        self._pages.clear()
+        self._building.clear()  # a page asked from now on shows this change
         changed, self._changed = self._changed, None
         if changed is not None:
             changed.set()
@@ -244,18 +325,79 @@ class Table:
     ) -> dict[str, Any]:
         """What the page of ``player`` (``SPECTATOR``: a spectator) shows now: the events after
         ``since`` of the seat's log (all of them, with ``reset``, when an undo happened since
-        ``generation`` or ``since`` is past the log)."""
+        ``generation`` or ``since`` is past the log). Built once per version for every page
+        asking the same (read it, do not change it)."""
+        return self._built(self._key(player, since, lang, generation))[0]
+
+    def page_json(self, player: int | None, since: int = 0, lang: str = "en", generation: int | None = None) -> str:
+        """:meth:`page` as JSON text, encoded once per version for every page that asks the
+        same (the spectators of a table all follow the same cursor)."""
+        return self._built(self._key(player, since, lang, generation))[1]
+
+    async def shared_page(
+        self, player: int | None, since: int, lang: str, generation: int | None, draw: BoardDrawer
+    ) -> tuple[dict[str, Any], str]:
+        """:meth:`page` and its JSON text, the board drawn by ``draw`` (elsewhere: in a worker
+        process) while the event loop serves others. Every page asking the same meanwhile waits
+        for the same build; a build finished after a change is not kept."""
+        key = self._key(player, since, lang, generation)
+        known = self._pages.get(key)
+        if known is not None:
+            return known
+        building = self._building.get(key)
+        if building is None:
+            building = self._building[key] = asyncio.ensure_future(self._drawn(key, draw))
+        return await asyncio.shield(building)
+
+    async def _drawn(self, key: PageKey, draw: BoardDrawer) -> tuple[dict[str, Any], str]:
+        version, views = self.version, []
+
+        def later(view: GameView) -> str:  # the board is drawn below, off the event loop
+            views.append(view)
+            return ""
+
+        try:
+            page = self._make(key, later)
+            page["board"] = await draw(self, views[-1])
+            built = page, json.dumps(page, ensure_ascii=False, separators=(",", ":"))
+            if self.version == version:
+                self._keep(key, built)
+            return built
+        finally:
+            if self.version == version:
+                self._building.pop(key, None)
+
+    def _key(self, player: int | None, since: int, lang: str, generation: int | None) -> PageKey:
         self.check_lang(lang)
         reset = generation is not None and generation != self.generation
-        if reset:
-            since = 0
+        return PageKey(player, 0 if reset else since, lang, reset)
+
+    def _built(self, key: PageKey) -> tuple[dict[str, Any], str]:
+        """The page of ``key`` and its JSON text, built once per version."""
+        known = self._pages.get(key)
+        if known is None:
+            page = self._make(key, lambda view: render_view(self.rules, view))
+            known = (page, json.dumps(page, ensure_ascii=False, separators=(",", ":")))
+            self._keep(key, known)
+        return known
+
+    def _keep(self, key: PageKey, built: tuple[dict[str, Any], str]) -> None:
+        """Keep a page until the next change; the oldest goes first past ``PAGES_KEPT`` (a client
+        asking with every ``since`` there is cannot fill the server's memory)."""
+        while len(self._pages) >= PAGES_KEPT:
+            del self._pages[next(iter(self._pages))]
+        self._pages[key] = built
+
+    def _make(self, key: PageKey, draw: Callable[[GameView], str]) -> dict[str, Any]:
+        self.builds += 1
+        reset = key.reset
         try:
-            page = seat_page(self, self.game, player, since, lang)
+            page = seat_page(self, self.game, key.player, key.since, key.lang, draw)
         except ValueError:  # ``since`` is past the seat's log: the page missed an undo
-            page, reset = seat_page(self, self.game, player, 0, lang), True
+            page, reset = seat_page(self, self.game, key.player, 0, key.lang, draw), True
         page["reset"] = reset
-        if player is not None:
-            allowed = self.game.can_undo(player)
+        if key.player is not None:
+            allowed = self.game.can_undo(key.player)
             page["can_undo"] = {"allowed": bool(allowed), "reason": allowed.reason}
         return page
 
@@ -280,8 +422,11 @@ class Table:
         return page
 
 
-def seat_page(table: Table, game: Game, player: int | None, since: int, lang: str) -> dict[str, Any]:
-    """The page data of ``player`` at ``game`` (the table's game or a replayed one)."""
+def seat_page(
+    table: Table, game: Game, player: int | None, since: int, lang: str, draw: Callable[[GameView], str] | None = None
+) -> dict[str, Any]:
+    """The page data of ``player`` at ``game`` (the table's game or a replayed one); ``draw``
+    makes the board from the seat's view (default: ``render_view``)."""
     view = game.view(player, since=since, lang=lang, names=table.names)
     names = [seat.name for seat in table.seats]
     over = bool(view["over"])
@@ -295,14 +440,14 @@ def seat_page(table: Table, game: Game, player: int | None, since: int, lang: st
         "seats": [seat.public() for seat in table.seats],
         "version": table.version,
         "generation": table.generation,
-        "actions": len(game.actions),
+        "actions": game.position.actions,  # game.actions would write every action out
         "to_move": view["to_move"],
         "waiting_for": view["waiting_for"],
         "decision": None if player is None else game.decision(player, lang=lang, names=table.names),
         "committed": view.get("your_commit") is not None,
         "events": [_shown(event) for event in view["events"]],
         "cursor": view["cursor"],
-        "board": render_view(table.rules, view),
+        "board": render_view(table.rules, view) if draw is None else draw(view),
         "over": over,
         "winners": [{"player": p, "name": names[p]} for p in view["winners"]],
         "scores": [{"player": p, "name": names[p], "score": s} for p, s in game.scores.items()] if over else [],
@@ -326,5 +471,11 @@ def seat_kind(kind: str) -> str:
     raise BadRequest(f"a seat is {HUMAN!r}, 'bot' or a bot's name ({', '.join(bot_names())}), not {kind!r}")
 
 
-def _bot(kind: str, seed: int, player: int) -> Bot | None:
-    return None if kind == HUMAN else make_bot(kind, seed=seed * 101 + player)
+def seat_bot(kind: str, seed: int, player: int) -> Bot | None:
+    """The bot of a seat of ``kind`` (None for a person's) at a game of ``seed``."""
+    return None if kind == HUMAN else make_bot(kind, seed=bot_seed(seed, player))
+
+
+def bot_seed(seed: int, player: int) -> int:
+    """The seed of the bot of ``player`` at a game of ``seed``."""
+    return seed * 101 + player
