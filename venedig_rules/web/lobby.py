@@ -265,21 +265,7 @@ class Lobby:
         except SaveFileError as exc:
             raise BadRequest(str(exc)) from None
         whole = bool(keys.get("whole")) or bool(owner and keys.get("owner") == owner)
-        kinds: list[str] = keys.get("kinds") or [HUMAN] * game.players
-        seats, names = request.get("seats"), request.get("names") or None
-        if whole:  # the owner, who had every seat's link: new links for every seat, seats as asked
-            kinds = _strings(seats, "seats") if seats is not None else kinds
-            names = _strings(names, "names") if names is not None else keys.get("names")
-            digests: list[str | None] | None = None
-        else:  # a seat: the others keep their tokens, which it never learns
-            if (seats is not None and [seat_kind(k) for k in _strings(seats, "seats")[:MAX_SEATS]] != kinds) or (
-                names is not None and names != keys.get("names")
-            ):
-                raise BadRequest(
-                    f"a saved game goes on with its seats as they were ({', '.join(kinds)}); "
-                    "only the table's owner can change them"
-                )
-            names, digests = keys.get("names"), keys.get("tokens")
+        kinds, names, digests = _resumed_seats(request, keys, whole, game.players)
         if len(kinds) > MAX_SEATS:
             raise BadRequest(f"at most {MAX_SEATS} seats")
         seed = keys.get("public_seed")
@@ -346,3 +332,27 @@ def _strings(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise BadRequest(f"{what} must be a list of texts")
     return value
+
+
+def _resumed_seats(
+    request: Mapping[str, Any], keys: Mapping[str, Any], whole: bool, players: int
+) -> tuple[list[str], Any, list[str | None] | None]:
+    """Who plays each seat of a resumed save, their names, and the token digests the copy keeps.
+
+    The owner, who had every seat's link, gets new links for every seat and seats as asked
+    (no digests kept); a seat going on keeps the others' tokens, which it never learns, and
+    may not change who plays them."""
+    kinds: list[str] = keys.get("kinds") or [HUMAN] * players
+    seats, names = request.get("seats"), request.get("names") or None
+    if whole:
+        kinds = _strings(seats, "seats") if seats is not None else kinds
+        names = _strings(names, "names") if names is not None else keys.get("names")
+        return kinds, names, None
+    if (seats is not None and [seat_kind(k) for k in _strings(seats, "seats")[:MAX_SEATS]] != kinds) or (
+        names is not None and names != keys.get("names")
+    ):
+        raise BadRequest(
+            f"a saved game goes on with its seats as they were ({', '.join(kinds)}); "
+            "only the table's owner can change them"
+        )
+    return kinds, keys.get("names"), keys.get("tokens")

@@ -39,7 +39,7 @@ EXAMPLES = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``serve``."""
+    """The options of ``serve``: where it listens, the table ``--game`` makes, then the server's own."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default 8000)")
     parser.add_argument(
@@ -67,6 +67,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--names", default=None, metavar="A,B,...", help="the players' names, in seat order")
     parser.add_argument("--lang", default="en", metavar="LANG", help="language of the printed pages (default en)")
+    _add_server_arguments(parser)
+
+
+def _add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``serve`` that concern the server rather than the table ``--game`` makes."""
     parser.add_argument(
         "--bot-delay", type=float, default=0.1, metavar="SECONDS", help="pause before each bot move (default 0.1)"
     )
