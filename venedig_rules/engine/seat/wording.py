@@ -157,9 +157,10 @@ class Wording:
 
     # -- values ----------------------------------------------------------------------------
     def text(self, value: Any, vt: ValueType = ANY, hidden: str | None = None) -> str:
-        """A value as words, by its type; ``hidden`` names a redacted item (``a card``)."""
+        """A value as words, by its type; ``hidden`` names a redacted item (``a card``);
+        no player is ``nobody``."""
         if value is None:
-            return self.engine("none")
+            return self.engine("nobody" if vt.kind == "player" else "none")
         if is_redacted(value):
             if isinstance(value, dict):
                 return self.engine("hidden_many", n=(value["hidden"], NUMBER))

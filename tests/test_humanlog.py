@@ -1,0 +1,145 @@
+"""The human log (``game.log``): one action entry per action, no bookkeeping, no ids, no
+notation, nothing a seat may not see; golden logs of one game per ruleset, read by people.
+
+Regenerate the golden logs with ``VENEDIG_UPDATE_LOGS=1 python -m pytest tests/test_humanlog.py``
+(and read the diff)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import venedig_rules as vr
+from venedig_rules.engine.game import Game, NotRecordedError
+from venedig_rules.errors import GameArgumentError
+
+GOLDEN = Path(__file__).parent / "humanlogs"
+
+#: What no text people read may hold: a raw id (``blue_1``, ``fondaco_card``), action
+#: notation (``p0 drain(c3)``), a state echo of nothing (``…: none``, ``keins``).
+FORBIDDEN = {
+    "raw id": re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b"),
+    "action notation": re.compile(r"\bp\d+ [a-z_]+\("),
+    "echo of nothing": re.compile(r":\s*(none|keins|nichts)\b|\bnone\b|\bkeins\b"),
+}
+
+
+def _configurations() -> list[tuple[str, tuple[str, ...]]]:
+    return [(name, variants) for name in vr.bundled() for variants in [(), *[(v,) for v in vr.bundled_variants(name)]]]
+
+
+@cache
+def _played(name: str, variants: tuple[str, ...], players: int) -> Game:
+    """A full game of random legal moves (seeded by the player count)."""
+    game = vr.load(name, variants=list(variants)).new_game(players=players, seed=players)
+    rng = random.Random(players)
+    while not game.is_over:
+        mover = game.to_move[0]
+        game.apply(rng.choice(game.legal_actions(mover)))
+    return game
+
+
+def _games() -> list[tuple[str, tuple[str, ...], int]]:
+    out = []
+    for name, variants in _configurations():
+        rules = vr.load(name, variants=list(variants))
+        counts = [n for n in rules.players if n <= 5]
+        # every count of the base rules; a variant at its smallest and largest count (fast)
+        out += [(name, variants, n) for n in (counts if not variants else [counts[0], counts[-1]])]
+    return out
+
+
+GAMES = _games()
+
+
+@pytest.mark.parametrize(("name", "variants", "players"), GAMES)
+def test_one_action_entry_per_action(name: str, variants: tuple[str, ...], players: int) -> None:
+    game = _played(name, variants, players)
+    for seat in (None, 0, players - 1):
+        entries = game.log(seat)
+        actions = [e for e in entries if e["kind"] == "action"]
+        assert len(actions) == len(game.actions), seat
+        assert [e["actor"] for e in actions] == [int(a.split()[0][1:]) for a in game.actions]
+        assert entries[-1]["kind"] == "end"
+        assert [e["index"] for e in entries] == sorted({e["index"] for e in entries})
+
+
+@pytest.mark.parametrize(("name", "variants", "players"), GAMES)
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_text_is_an_id_notation_or_echo(name: str, variants: tuple[str, ...], players: int, lang: str) -> None:
+    game = _played(name, variants, players)
+    for seat in (None, 0):
+        # a state echo: the sentence of a change event (``the phase: turn``)
+        echoes = {e["text"] for e in game.view(seat, lang=lang)["events"] if e["type"] == "change"}
+        for entry in game.log(seat, lang=lang):
+            for text in [entry["text"], *entry["details"]]:
+                assert text not in echoes, f"state echo {text!r}"
+                for what, shape in FORBIDDEN.items():
+                    assert not shape.search(text), f"{what} in {text!r}"
+
+
+def test_a_seat_reads_only_what_it_may_see() -> None:
+    game = vr.load("venedig").new_game(players=3, seed=7)
+    setup = game.log(1)[0]
+    assert setup["kind"] == "phase"
+    assert "p0 draws a card (3 times)" in setup["details"]
+    assert not any(d.startswith("p1 draws a card") for d in setup["details"])  # p1 sees its own cards
+    assert "p1 draws a card (3 times)" in game.log(None)[0]["details"]
+
+
+def test_a_secret_choice_reads_as_secret_to_the_others() -> None:
+    game = _played("saeulen", (), 3)
+    secret = [e for e in game.log(1) if e["kind"] == "action" and e["actor"] == 0 and "in secret" in e["text"]]
+    assert secret, "a Säulen game has secret choices"
+    own = {e["index"]: e["text"] for e in game.log(0)}
+    assert any(own[e["index"]] != e["text"] for e in secret)  # p0 reads its own choice
+
+
+def test_since_gives_the_entries_after_a_views_cursor() -> None:
+    game = vr.load("venedig").new_game(players=3, seed=7)
+    cursor = game.view(0)["cursor"]
+    before = game.log(0)
+    game.apply(game.legal_actions(0)[0])
+    after = game.log(0, since=cursor)
+    assert game.log(0) == before + after
+    assert [e["kind"] for e in after] == ["action"]
+    assert game.log(0, since=game.view(0)["cursor"]) == []
+
+
+def test_bad_seats_and_cursors_are_refused() -> None:
+    game = vr.load("venedig").new_game(players=3, seed=7)
+    with pytest.raises(GameArgumentError):
+        game.log(3)
+    with pytest.raises(GameArgumentError):
+        game.log(0, since=10**6)
+    with pytest.raises(ValueError, match="no texts in 'xx'"):
+        game.log(0, lang="xx")
+    with pytest.raises(NotRecordedError):
+        vr.load("venedig").new_game(players=3, seed=7, record=False).log(0)
+
+
+def _golden_text(name: str) -> str:
+    game = _played(name, (), 3)
+    lines = [f"# game.log(None) of a 3-player {name} game of random moves (seed 3), en then de"]
+    for lang in ("en", "de"):
+        lines.append(f"## {lang}")
+        for entry in game.log(None, lang=lang):
+            actor = "-" if entry["actor"] is None else f"p{entry['actor']}"
+            lines.append(f"{entry['index']:>5} {entry['kind']:<6} {actor:<3} {entry['text']}")
+            lines += [f"{'':>20}{detail}" for detail in entry["details"]]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("name", vr.bundled())
+def test_golden_log(name: str) -> None:
+    path = GOLDEN / f"{name}-3p.txt"
+    text = _golden_text(name)
+    if os.environ.get("VENEDIG_UPDATE_LOGS"):
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, "the log changed: read it, then regenerate (module docstring)"
