@@ -143,3 +143,30 @@ def test_golden_log(name: str) -> None:
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert path.read_text(encoding="utf-8") == text, "the log changed: read it, then regenerate (module docstring)"
+
+
+@pytest.mark.parametrize(("name", "variants", "players"), GAMES)
+def test_the_score_breakdown_sums_to_the_scores(name: str, variants: tuple[str, ...], players: int) -> None:
+    game = _played(name, variants, players)
+    for lang in ("en", "de"):
+        parts = game.score_breakdown(lang)
+        assert {p: sum(by_reason.values()) for p, by_reason in parts.items()} == game.scores
+        for label in {label for by_reason in parts.values() for label in by_reason}:
+            for what, shape in FORBIDDEN.items():
+                assert not shape.search(label), f"{what} in {label!r}"
+
+
+def test_the_score_breakdown_names_the_reasons() -> None:
+    game = _played("saeulen", (), 3)
+    labels = {label for by_reason in game.score_breakdown().values() for label in by_reason}
+    assert "coats of arms" in labels
+    assert "Wappen" in {label for by_reason in game.score_breakdown("de").values() for label in by_reason}
+    venedig = _played("venedig", (), 3)
+    assert {"Casa", "gold exchanged"} <= {label for parts in venedig.score_breakdown().values() for label in parts}
+
+
+def test_the_log_since_any_entry_is_the_tail_of_the_whole_log() -> None:
+    game = _played("rialto", (), 3)
+    whole = game.log(1)
+    for n in range(0, len(whole), 37):
+        assert game.log(1, since=whole[n]["index"]) == whole[n:]

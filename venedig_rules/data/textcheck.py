@@ -327,9 +327,12 @@ class _Check:
         """A score breakdown's label per rule event kind: of a declared kind, of its fields."""
         for kind, text in _mapping(table.get("reasons")).items():
             ptr = pointer(self.where(code, "reasons"), kind)
+            if kind in self.decisions and kind not in self.events:
+                yield from self.template(text, ptr, {}, f"the score reason of decision {kind!r}")
+                continue
             if kind not in self.events:
                 yield TextError(
-                    f"a score reason for event {kind!r}, which game.yaml events does not declare"
+                    f"a score reason for event {kind!r}, which game.yaml declares neither as an event nor a decision"
                     f"{did_you_mean(kind, self.events)}",
                     self.key_at(ptr),
                 )

@@ -91,6 +91,12 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "final_score": ("player", "points"),
     "reason_start": (),
     "reason_other": (),
+    # the terminal's own words (present.table)
+    "your_position": ("player",),
+    "answer_hint": (),
+    "input_ended": (),
+    "no_option": ("text",),
+    "more_lines": ("n",),
 }
 #: Placeholder formats: ``name`` (the default), ``a`` (with the indefinite article: ``a
 #: Casa card``), ``plural`` (the name for several: ``Casa cards``), ``list``, ``count``

@@ -305,6 +305,21 @@ class Game:
 
         return human_log(self, seat, lang, since, names)
 
+    def score_breakdown(self, lang: str = "en", names: Sequence[str] | None = None) -> dict[int, dict[str, int]]:
+        """Each seat's score by reason (``{seat: {label: points}}``, labels in ``lang``),
+        summing exactly to :attr:`scores`. See :mod:`venedig_rules.engine.seat.breakdown`.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> game.score_breakdown()
+        {0: {}, 1: {}, 2: {}}
+        """
+        if not self.record:
+            raise self._not_recorded("a score breakdown (it reads the events)")
+        from .seat.breakdown import breakdown
+
+        return breakdown(self, lang, names)
+
     def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
         """The pending decision of ``player``, for people, or None when that seat is not to
         move: ``player``, ``label``, ``prompt``, ``secret``, ``simultaneous`` and ``options``

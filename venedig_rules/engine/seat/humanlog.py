@@ -124,12 +124,24 @@ def human_log(
             f"since={since!r} is not a count of the events the seat has received (0 to {len(log.events)})"
         )
     wording = Wording(game.rules, lang, names)
-    entries = _entries(game, log.events, wording, log_kinds(game.rules.data))
+    kinds = log_kinds(game.rules.data)
+    start = 0 if since is None else _opener_at_or_before(log.events, since, kinds)
+    entries = _entries(game, log.events, start, wording, kinds)
     return entries if since is None else [e for e in entries if e["index"] >= since]
 
 
+def _opener_at_or_before(events: Sequence[Mapping[str, Any]], at: int, kinds: LogKinds) -> int:
+    """Where the entry holding event ``at`` starts (0: the setup), so that a log asked
+    ``since`` a cursor is built from there on only."""
+    opening = ACTION_EVENTS | kinds.phases | kinds.scores | {"game_over"}
+    for i in range(min(at, len(events) - 1), -1, -1):
+        if events[i].get("type") in opening:
+            return i
+    return 0
+
+
 def _entries(
-    game: PlayedGame, events: Sequence[Mapping[str, Any]], wording: Wording, kinds: LogKinds
+    game: PlayedGame, events: Sequence[Mapping[str, Any]], first: int, wording: Wording, kinds: LogKinds
 ) -> list[LogEntry]:
     entries: list[LogEntry] = []
     current: _Open | None = None
@@ -139,7 +151,8 @@ def _entries(
             entries.append(current.close(wording))
         return entry
 
-    for i, event in enumerate(events):
+    for i in range(first, len(events)):
+        event = events[i]
         kind = str(event.get("type"))
         if kind in ACTION_EVENTS:
             actor = event.get("player")
