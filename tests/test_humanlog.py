@@ -170,3 +170,33 @@ def test_the_log_since_any_entry_is_the_tail_of_the_whole_log() -> None:
     whole = game.log(1)
     for n in range(0, len(whole), 37):
         assert game.log(1, since=whole[n]["index"]) == whole[n:]
+
+
+#: German the issue found wrong, and what no German log may hold again.
+BAD_GERMAN = re.compile(
+    r"wandert von der|nach die|aus der Nachziehstapel|\b1 Felder\b|von der imaginäre|baut (Casa|Palazzo|Campo)\b"
+    r"|die Phase: |\bkeins\b"
+)
+
+
+def test_german_reads_right() -> None:
+    from venedig_rules.engine.seat.wording import Wording
+
+    venedig = Wording(vr.load("venedig"), "de")
+    assert venedig.event({"type": "gondola", "player": 0, "steps": 1, "from_step": 3, "to_step": 4}) == (
+        "die Gondel von p0 fährt 1 Feld weit, von 3 bis 4"
+    )
+    assert (
+        venedig.event({"type": "built", "building": "casa", "site": ["e3"], "master": 0}) == "p0 baut eine Casa auf E3"
+    )
+    assert venedig.event({"type": "built", "building": "palazzo", "site": ["e3", "e4"], "master": "imaginary"}) == (
+        "der imaginäre Spieler baut einen Palazzo auf E3 und E4"
+    )
+    rialto = Wording(vr.load("rialto"), "de")
+    move = {"type": "move", "item": "blue_1", "from": ["building_supply", None], "to": ["buildings", 2]}
+    assert rialto.event(move) == "p2 nimmt ein blaues Gebäude 1 aus dem Gebäudevorrat"
+    for name in vr.bundled():
+        for players in (2, 4):
+            for entry in _played(name, (), players).log(None, lang="de"):
+                for text in [entry["text"], *entry["details"]]:
+                    assert not BAD_GERMAN.search(text), text
