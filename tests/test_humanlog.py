@@ -200,3 +200,34 @@ def test_german_reads_right() -> None:
             for entry in _played(name, (), players).log(None, lang="de"):
                 for text in [entry["text"], *entry["details"]]:
                     assert not BAD_GERMAN.search(text), text
+
+
+@pytest.mark.parametrize("name", vr.bundled())
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_item_with_an_effect_has_a_text(name: str, lang: str) -> None:
+    from venedig_rules.engine.seat.itemtext import items_with_effects
+
+    rules = vr.load(name)
+    table = rules.data["texts"]["languages"][lang]["items"]
+    ids = list(items_with_effects(rules))
+    assert ids
+    for ident in ids:
+        item = rules.item(ident)
+        assert ident in table or item.get("type") in table, f"{ident} has no {lang} text"
+        described = rules.describe_item(ident, lang)
+        assert described["name"] and described["text"] and "{" not in described["text"]
+        for what, shape in FORBIDDEN.items():
+            assert not shape.search(described["text"]), f"{what} in {described['text']!r}"
+
+
+def test_a_designers_new_item_is_described_by_its_description(tmp_path: Path) -> None:
+    from venedig_rules.engine.seat.itemtext import describe_item
+
+    rules = vr.load("venedig")
+    item = {**rules.item("casa"), "id": "torre", "name": "Torre", "description": "A tower: 3 points."}
+    data = {**rules.data, "buildings": {"buildings": [*rules.items("buildings"), item]}}
+    import dataclasses
+
+    bigger = dataclasses.replace(rules, data=data)
+    bigger.__dict__.pop("_items_by_id", None)
+    assert describe_item(bigger, "torre")["text"] == "A tower: 3 points."

@@ -32,7 +32,7 @@ from .valuetypes import ValueType, parse_type
 from .yamlsource import load as load_yaml
 
 #: The sections of one language's table.
-SECTIONS = ("names", "words", "zones", "decisions", "events", "moves", "reasons", "engine")
+SECTIONS = ("names", "words", "zones", "decisions", "events", "moves", "reasons", "items", "engine")
 #: The texts of one decision: the required ones, then the optional ones.
 DECISION_KEYS = ("prompt", "waiting", "option")
 DECISION_OPTIONAL = ("pass", "done", "passed")
@@ -190,6 +190,7 @@ class Language:
     moves: Mapping[str, Template]
     engine: Mapping[str, Template]
     reasons: Mapping[str, Template] = field(default_factory=dict)
+    items: Mapping[str, Template] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,7 @@ def languages(data: Mapping[str, Any]) -> dict[str, Language]:
             moves={key: _template(t) for key, t in _mapping(table.get("moves")).items()},
             engine={key: _template(t) for key, t in engine.items()},
             reasons={kind: _template(t) for kind, t in _mapping(table.get("reasons")).items()},
+            items={ident: _template(t) for ident, t in _mapping(table.get("items")).items()},
         )
     return out
 

@@ -262,7 +262,7 @@ class Wording:
             vt = resolve(vt, value, self.tables.ids).element(i) or ANY
             value = value[i]
         fmt = p.format
-        if fmt in (None, "name", "list") or value is None or is_redacted(value) or vt.kind == "text":
+        if fmt in (None, "name", "list") or value is None or is_redacted(value) or (vt.kind == "text" and fmt != "of"):
             return self.text(value, vt)
         if fmt in ("a", "plural") and isinstance(value, str):
             kind = vt.kind if vt.kind in ID_KINDS else None
@@ -274,9 +274,11 @@ class Wording:
         if fmt == "cells" and isinstance(value, (list, tuple)):
             tile = fields.get(p.arg or "", (None, ANY))[0]
             return self.cells(value, tile)
-        if fmt == "of" and type(value) is int and p.arg is not None:
+        if fmt == "of" and (type(value) is int or vt.kind == "text") and p.arg is not None:
+            # a number of things; a text (a range: 3 to 6) takes the noun for several
             noun = fields[p.arg][0] if p.arg in fields else p.arg
-            name = self.word(noun, value) if isinstance(noun, str) else self.generic(noun)
+            many = value if type(value) is int else 2
+            name = self.word(noun, many) if isinstance(noun, str) else self.generic(noun)
             return self.engine("count", n=(value, NUMBER), name=(name, TEXT))
         if fmt == "index1" and type(value) is int:
             return str(value + 1)
