@@ -231,3 +231,19 @@ def test_a_designers_new_item_is_described_by_its_description(tmp_path: Path) ->
     bigger = dataclasses.replace(rules, data=data)
     bigger.__dict__.pop("_items_by_id", None)
     assert describe_item(bigger, "torre")["text"] == "A tower: 3 points."
+
+
+@pytest.mark.parametrize("name", vr.bundled())
+def test_the_summary_labels_what_the_view_holds(name: str) -> None:
+    from venedig_rules import present
+
+    game = _played(name, (), 3)
+    for lang in ("en", "de"):
+        panel = present.summary(game, 0, lang)
+        assert [s["player"] for s in panel["sections"]] == [None, 0, 1, 2]
+        parts = [part for section in panel["sections"] for part in section["parts"]]
+        assert parts and all(part["label"] and part["value"] for part in parts)
+        for part in parts:
+            for what, shape in FORBIDDEN.items():
+                if what != "echo of nothing":  # a state's value may be nothing
+                    assert not shape.search(part["value"]), f"{what} in {part!r}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.run.views import is_redacted
 from ..engine.seat.wording import NUMBER, Wording
@@ -23,7 +23,7 @@ def position_lines(wording: Wording, view: Mapping[str, Any]) -> list[str]:
     """One line per state variable (per player for one held by each player; the occupied
     spaces of one held by each space on one line, in natural order: C3 before C10), empty
     ones left out."""
-    return [text for _, text in _position(wording, view)]
+    return [f"{line.label}: {line.value}" for line in position(wording, view)]
 
 
 def compact_lines(wording: Wording, view: Mapping[str, Any], player: int, limit: int = 15) -> list[str]:
@@ -38,33 +38,40 @@ def compact_lines(wording: Wording, view: Mapping[str, Any], player: int, limit:
     >>> len(lines) <= 15, any(line.startswith("p0's") for line in lines)
     (True, False)
     """
-    lines = [text for owner, text in _position(wording, view) if owner in (None, player)]
+    lines = [f"{line.label}: {line.value}" for line in position(wording, view) if line.owner in (None, player)]
     if len(lines) <= limit:
         return lines
     return [*lines[: limit - 1], wording.engine("more_lines", n=(len(lines) - limit + 1, NUMBER))]
 
 
-def _position(wording: Wording, view: Mapping[str, Any]) -> list[tuple[int | None, str]]:
-    """Each line of the position with the seat it belongs to (None: the table's)."""
+class Line(NamedTuple):
+    """One labelled part of a position: whose it is (None: the table's), its label (the
+    state variable's name) and its value in words."""
+
+    owner: int | None
+    label: str
+    value: str
+
+
+def position(wording: Wording, view: Mapping[str, Any]) -> list[Line]:
+    """Each non-empty part of the position a view holds, labelled, with the seat it belongs to."""
     rules = wording.rules
     assert rules.compiled is not None
-    lines: list[tuple[int | None, str]] = []
+    lines: list[Line] = []
     for var, value in view["state"].items():
         info = rules.compiled.state.get(var)
         per = info.per if info is not None else None
         if per == "player" and isinstance(value, list):
-            lines += [
-                (p, f"{wording.zone(var, p)}: {_text(wording, var, v)}") for p, v in enumerate(value) if _shown(v)
-            ]
+            lines += [Line(p, wording.zone(var, p), _text(wording, var, v)) for p, v in enumerate(value) if _shown(v)]
         elif per == "space" and isinstance(value, dict):
             taken = {s: value[s] for s in sorted(value, key=natural) if _shown(value[s])}
             if taken and all(is_redacted(v) for v in taken.values()):
-                lines.append((None, f"{wording.zone(var)}: {wording.engine('hidden_many', n=(len(taken), NUMBER))}"))
+                lines.append(Line(None, wording.zone(var), wording.engine("hidden_many", n=(len(taken), NUMBER))))
             elif taken:
                 shown = ", ".join(f"{wording.name(s)} {_text(wording, var, v)}" for s, v in taken.items())
-                lines.append((None, f"{wording.zone(var)}: {shown}"))
+                lines.append(Line(None, wording.zone(var), shown))
         elif _shown(value):
-            lines.append((None, f"{wording.zone(var)}: {_text(wording, var, value)}"))
+            lines.append(Line(None, wording.zone(var), _text(wording, var, value)))
     return lines
 
 
