@@ -10,7 +10,8 @@ from ..errors import UnknownRulesetError, VenedigError
 from .command import Command, add_names_and_language, add_variant, bots, counts, playable, silence_stdout
 
 if TYPE_CHECKING:
-    from ..bots import Bot
+    from ..bots import Bot, SeatViews
+    from ..engine.game import Game
     from ..engine.ruleset import Ruleset
     from ..present.narrator import Narrator
 
@@ -73,30 +74,68 @@ def _play_one(args: argparse.Namespace) -> int:
     you = f"; you play {', '.join(narrator.player(p) for p in humans)}" if humans else ""
     print(f"{rules.title}: {players} players, seed {args.seed}{you}")
     views = SeatViews(game)
-    shown = 0
+    told = -1  # the index of the last log entry printed
     while True:
-        # with a human at the table, only that seat's view of the events is told
-        events = views(viewer)["events"] if viewer is not None else game.events
-        for line in narrator.lines(events[shown:], verbose=args.verbose):
-            print(f"  {line}")
-        shown = len(events)
+        # with a human at the table, only that seat's view of the play is told
+        if args.verbose:
+            events = views(viewer)["events"] if viewer is not None else game.events
+            for line in narrator.lines(events[max(told, 0) :], verbose=True):
+                print(f"  {line}")
+            told = len(events)
+        else:
+            told = _tell(game, viewer, narrator, told)
         if game.is_over:
             break
         for p in game.to_move:
             if p in humans:
                 choice = seats[p].choose()
-                if choice is None:  # the human left the table
+                if choice is None:  # the human left the table, or the input ended
+                    if seats[p].input_ended:
+                        print(narrator.wording.engine("input_ended"))
+                        return 1
                     return 0
                 if isinstance(choice, Undone):
-                    # events taken back are told again as they are played anew
-                    shown = min(shown, len(views(viewer)["events"])) if viewer is not None else len(game.events)
+                    # what was taken back is told again as it is played anew
+                    told = _after_undo(game, viewer, told, args.verbose, views)
                     break
             else:
                 bot = robots[p]
                 choice = decide(bot, game, p, views(p) if reads_view(bot) else None, game.legal_actions(p))
             game.apply(choice)
-    print(narrator.result(game))
+    for line in _breakdown(game, narrator):
+        print(line)
     return 0
+
+
+def _tell(game: Game, viewer: int | None, narrator: Narrator, told: int) -> int:
+    """Print the log entries after entry ``told`` (each with its details); the index of the
+    last one printed."""
+    w = narrator.wording
+    for entry in game.log(viewer, w.code, since=told + 1 if told >= 0 else None, names=w.names):
+        print(f"  {entry['text']}")
+        for detail in entry["details"]:
+            print(f"      {detail}")
+        told = entry["index"]
+    return told
+
+
+def _after_undo(game: Game, viewer: int | None, told: int, verbose: bool, views: SeatViews) -> int:
+    """Where to tell on from after an undo: no further than the log now reaches."""
+    if verbose:
+        return min(told, len(views(viewer)["events"]) if viewer is not None else len(game.events))
+    entries = game.log(viewer)
+    return min(told, entries[-1]["index"] if entries else -1)
+
+
+def _breakdown(game: Game, narrator: Narrator) -> list[str]:
+    """How each player's points were made (the log's end entry told the totals):
+    ``p0: Basilica 7, Casa 6, gold exchanged 19``."""
+    w = narrator.wording
+    return [
+        f"  {w.player(p)}: {', '.join(f'{label} {points}' for label, points in parts.items())}"
+        for p, parts in game.score_breakdown(w.code, w.names).items()
+        if parts
+    ]
 
 
 def _narrator(rules: Ruleset, args: argparse.Namespace) -> Narrator:

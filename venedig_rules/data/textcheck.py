@@ -110,6 +110,7 @@ class _Check:
         for code in codes:
             yield from self.language_table(code)
         yield from self.same_entries(codes)
+        yield from self.log_groups()
 
     def parse(self, spec: Any, ptr: str, what: str) -> Iterator[RulesError | ValueType]:
         try:
@@ -202,6 +203,7 @@ class _Check:
         yield from self.event_texts(code, table)
         yield from self.zone_texts(code, table)
         yield from self.move_texts(code, table)
+        yield from self.reason_texts(code, table)
         yield from self.engine_texts(code, table)
 
     def names(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
@@ -320,6 +322,34 @@ class _Check:
                     f"{did_you_mean(kind, self.events)}",
                     self.key_at(pointer(self.where(code, "events"), kind)),
                 )
+
+    def reason_texts(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
+        """A score breakdown's label per rule event kind: of a declared kind, of its fields."""
+        for kind, text in _mapping(table.get("reasons")).items():
+            ptr = pointer(self.where(code, "reasons"), kind)
+            if kind in self.decisions and kind not in self.events:
+                yield from self.template(text, ptr, {}, f"the score reason of decision {kind!r}")
+                continue
+            if kind not in self.events:
+                yield TextError(
+                    f"a score reason for event {kind!r}, which game.yaml declares neither as an event nor a decision"
+                    f"{did_you_mean(kind, self.events)}",
+                    self.key_at(ptr),
+                )
+                continue
+            yield from self.template(text, ptr, self.events[kind], f"the score reason of event {kind!r}")
+
+    def log_groups(self) -> Iterator[RulesError]:
+        """The log's phase and score groups name declared rule event kinds."""
+        log = _mapping(_mapping(self.data.get("texts")).get("log"))
+        for group in ("phases", "scores"):
+            for i, kind in enumerate(_list(log.get(group))):
+                if kind not in self.events:
+                    yield TextError(
+                        f"log {group} names event {kind!r}, which game.yaml events does not declare"
+                        f"{did_you_mean(str(kind), self.events)}",
+                        self.at(f"/texts/log/{group}/{i}"),
+                    )
 
     def zone_texts(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
         zones = _mapping(table.get("zones"))

@@ -22,7 +22,7 @@ texts use, ``context:``); ``events:`` the typed fields of each rule event kind.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -32,7 +32,7 @@ from .valuetypes import ValueType, parse_type
 from .yamlsource import load as load_yaml
 
 #: The sections of one language's table.
-SECTIONS = ("names", "words", "zones", "decisions", "events", "moves", "engine")
+SECTIONS = ("names", "words", "zones", "decisions", "events", "moves", "reasons", "items", "engine")
 #: The texts of one decision: the required ones, then the optional ones.
 DECISION_KEYS = ("prompt", "waiting", "option")
 DECISION_OPTIONAL = ("pass", "done", "passed")
@@ -85,6 +85,18 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "you": ("player",),
     "table": (),
     "on_the_board": (),
+    # the human log (engine.seat.humanlog) and the score breakdown (engine.seat.breakdown)
+    "setup": (),
+    "times": ("text", "n"),
+    "final_score": ("player", "points"),
+    "reason_start": (),
+    "reason_other": (),
+    # the terminal's own words (present.table)
+    "your_position": ("player",),
+    "answer_hint": (),
+    "input_ended": (),
+    "no_option": ("text",),
+    "more_lines": ("n",),
 }
 #: Placeholder formats: ``name`` (the default), ``a`` (with the indefinite article: ``a
 #: Casa card``), ``plural`` (the name for several: ``Casa cards``), ``list``, ``count``
@@ -177,6 +189,31 @@ class Language:
     events: Mapping[str, Template]
     moves: Mapping[str, Template]
     engine: Mapping[str, Template]
+    reasons: Mapping[str, Template] = field(default_factory=dict)
+    items: Mapping[str, Template] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LogKinds:
+    """How the human log groups a ruleset's rule events (``texts.yaml`` ``log:``): the
+    kinds that open a phase entry (a turn, a round) and those that open a score entry."""
+
+    phases: frozenset[str]
+    scores: frozenset[str]
+
+
+def log_kinds(data: Mapping[str, Any]) -> LogKinds:
+    """The ``log:`` groups of checked rule data (none when not given).
+
+    >>> import venedig_rules as vr
+    >>> sorted(log_kinds(vr.load("venedig").data).phases)
+    ['turn']
+    """
+    log = _mapping(_mapping(data.get("texts")).get("log"))
+    return LogKinds(
+        frozenset(str(k) for k in log.get("phases") or ()),
+        frozenset(str(k) for k in log.get("scores") or ()),
+    )
 
 
 @dataclass(frozen=True)
@@ -247,6 +284,8 @@ def languages(data: Mapping[str, Any]) -> dict[str, Language]:
             events={kind: _template(t) for kind, t in _mapping(table.get("events")).items()},
             moves={key: _template(t) for key, t in _mapping(table.get("moves")).items()},
             engine={key: _template(t) for key, t in engine.items()},
+            reasons={kind: _template(t) for kind, t in _mapping(table.get("reasons")).items()},
+            items={ident: _template(t) for ident, t in _mapping(table.get("items")).items()},
         )
     return out
 

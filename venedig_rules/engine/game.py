@@ -46,6 +46,7 @@ from .run.views import GameView, json_safe
 if TYPE_CHECKING:
     from .research.actions import ActionSpace
     from .seat.decisions import DecisionDescription
+    from .seat.humanlog import LogEntry
     from .seat.tableundo import TableUndo
 
 # Views, descriptions, refusals, table undo, sampling, numbering and observations are
@@ -284,6 +285,40 @@ class Game:
         from .seat.seatview import build_view
 
         return build_view(self, seat, since, compact=compact, lang=lang, names=names)
+
+    def log(
+        self, seat: int | None, lang: str = "en", since: int | None = None, names: Sequence[str] | None = None
+    ) -> list[LogEntry]:
+        """The human log of ``seat`` (``None``: a spectator's): one ``"action"`` entry per
+        action applied, with what it caused in its ``details``, and ``"phase"``, ``"score"``
+        and ``"end"`` entries; nothing the seat's view hides. ``since``: the entries after a
+        view's ``cursor``. See :mod:`venedig_rules.engine.seat.humanlog`.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")
+        >>> [(e["kind"], e["actor"], e["text"]) for e in game.log(2)][-1]
+        ('action', 0, 'p0 keeps the gold')
+        """
+        if not self.record:
+            raise self._not_recorded("a log")
+        from .seat.humanlog import human_log
+
+        return human_log(self, seat, lang, since, names)
+
+    def score_breakdown(self, lang: str = "en", names: Sequence[str] | None = None) -> dict[int, dict[str, int]]:
+        """Each seat's score by reason (``{seat: {label: points}}``, labels in ``lang``),
+        summing exactly to :attr:`scores`. See :mod:`venedig_rules.engine.seat.breakdown`.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("venedig").new_game(players=3, seed=7)
+        >>> game.score_breakdown()
+        {0: {}, 1: {}, 2: {}}
+        """
+        if not self.record:
+            raise self._not_recorded("a score breakdown (it reads the events)")
+        from .seat.breakdown import breakdown
+
+        return breakdown(self, lang, names)
 
     def decision(self, player: int, lang: str = "en", names: Sequence[str] | None = None) -> DecisionDescription | None:
         """The pending decision of ``player``, for people, or None when that seat is not to

@@ -22,6 +22,7 @@ from .run.ruleset_base import RulesetBase
 
 if TYPE_CHECKING:
     from .research.actions import ActionSpace
+    from .seat.itemtext import ItemText
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,19 @@ class Ruleset(RulesetBase):
         """A game saved with ``game.to_json()``; refuses corrupt data, or data played with
         another ``rules_hash``, with a reason (:class:`~venedig_rules.engine.SaveFileError`)."""
         return Game.from_json(self, data)
+
+    def describe_item(self, item_id: str, lang: str = "en") -> ItemText:
+        """What a card, card type, building or tile does, for people: ``{"name", "text"}``
+        from the language's ``texts.yaml`` ``items:`` (see
+        :mod:`venedig_rules.engine.seat.itemtext`).
+
+        >>> import venedig_rules as vr
+        >>> vr.load("rialto").describe_item("blue_3")
+        {'name': 'blue building 3', 'text': 'Phase III: score 2 victory points. Worth 3 at the end.'}
+        """
+        from .seat.itemtext import describe_item
+
+        return describe_item(self, item_id, lang)
 
     @staticmethod
     def parse_action(text: str) -> Action:

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..engine.seat.wording import PLAYER, TEXT
 from .narrator import Narrator
-from .position import position_lines
+from .position import compact_lines, position_lines
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -34,6 +35,7 @@ HELP = """  a number picks that option, and so does its action (drain(f11)); any
   shows the options containing it (one alone is picked)
   u   take back your last action (when the table allows it)
   s FILE   save the game to FILE (it holds every secret: keep it to yourself)
+  p   the whole position (before a decision you see the table and your own)
   ?   this help;  q   leave the game"""
 
 
@@ -78,6 +80,8 @@ class HumanSeat:
     ):
         self.game, self.player, self.narrator = game, player, narrator
         self.read, self.write = read or _stdin, write or _stdout
+        #: true once the input ended (rather than the person typing q)
+        self.input_ended = False
 
     def say(self, text: str) -> None:
         self.write(text if text.endswith("\n") else text + "\n")
@@ -90,8 +94,8 @@ class HumanSeat:
         decision = game.decision(player, w.code, w.names)
         assert decision is not None, f"p{player} is not to move"
         actions = game.legal_actions(player)
-        self.say(f"\n-- {w.player(player)}: your position --")
-        for line in position_lines(w, view):
+        self.say(f"\n-- {w.engine('your_position', player=(player, PLAYER))} --")
+        for line in compact_lines(w, view, player):
             self.say(f"  {line}")
         self.say(f"-- {decision['prompt']} --")
         texts = [o["text"] for o in decision["options"]]
@@ -101,11 +105,15 @@ class HumanSeat:
                 answer = self.read().strip()
             # the end of the input is leaving; RuntimeError: stdin closed ("lost sys.stdin")
             except (EOFError, StopIteration, RuntimeError):
+                self.input_ended = True
                 return None
             if answer == "q":
                 return None
             if answer == "?":
                 self.say(HELP)
+            elif answer == "p":
+                for line in position_lines(w, view):
+                    self.say(f"  {line}")
             elif answer == "u":
                 allowed = game.can_undo(player)
                 if allowed:
@@ -127,12 +135,12 @@ class HumanSeat:
                 if found:
                     self.show(texts, found)
                 else:
-                    self.say(f"  no option contains {answer!r}; type ? for help")
+                    self.say(f"  {w.engine('no_option', text=(repr(answer), TEXT))}")
 
     def show(self, texts: list[str], which: range | list[int]) -> None:
         for i in which:
             self.say(f"  {i + 1:>3}. {texts[i]}")
-        self.say("number, part of a text, u (undo), s FILE (save), ? (help) or q (quit):")
+        self.say(self.narrator.wording.engine("answer_hint"))
 
     def save(self, name: str) -> None:
         if not name:

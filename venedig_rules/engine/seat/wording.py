@@ -157,9 +157,10 @@ class Wording:
 
     # -- values ----------------------------------------------------------------------------
     def text(self, value: Any, vt: ValueType = ANY, hidden: str | None = None) -> str:
-        """A value as words, by its type; ``hidden`` names a redacted item (``a card``)."""
+        """A value as words, by its type; ``hidden`` names a redacted item (``a card``);
+        no player is ``nobody``."""
         if value is None:
-            return self.engine("none")
+            return self.engine("nobody" if vt.kind == "player" else "none")
         if is_redacted(value):
             if isinstance(value, dict):
                 return self.engine("hidden_many", n=(value["hidden"], NUMBER))
@@ -261,7 +262,7 @@ class Wording:
             vt = resolve(vt, value, self.tables.ids).element(i) or ANY
             value = value[i]
         fmt = p.format
-        if fmt in (None, "name", "list") or value is None or is_redacted(value) or vt.kind == "text":
+        if fmt in (None, "name", "list") or value is None or is_redacted(value) or (vt.kind == "text" and fmt != "of"):
             return self.text(value, vt)
         if fmt in ("a", "plural") and isinstance(value, str):
             kind = vt.kind if vt.kind in ID_KINDS else None
@@ -273,9 +274,11 @@ class Wording:
         if fmt == "cells" and isinstance(value, (list, tuple)):
             tile = fields.get(p.arg or "", (None, ANY))[0]
             return self.cells(value, tile)
-        if fmt == "of" and type(value) is int and p.arg is not None:
+        if fmt == "of" and (type(value) is int or vt.kind == "text") and p.arg is not None:
+            # a number of things; a text (a range: 3 to 6) takes the noun for several
             noun = fields[p.arg][0] if p.arg in fields else p.arg
-            name = self.word(noun, value) if isinstance(noun, str) else self.generic(noun)
+            many = value if type(value) is int else 2
+            name = self.word(noun, many) if isinstance(noun, str) else self.generic(noun)
             return self.engine("count", n=(value, NUMBER), name=(name, TEXT))
         if fmt == "index1" and type(value) is int:
             return str(value + 1)
