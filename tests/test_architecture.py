@@ -137,3 +137,94 @@ def test_each_folder_says_what_lives_there_and_what_it_may_import():
     for init in PACKAGE.glob("*/**/__init__.py"):
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
         assert "May import" in doc, f"{init.relative_to(PACKAGE.parent)} does not say what it may import"
+
+
+# -- a game's play: one record, reached through its public surface ------------------------------
+ENGINE = PACKAGE / "engine"
+GAME_MODULE = ENGINE / "game.py"
+
+
+def private_reaches(tree: ast.AST) -> list[ast.Attribute]:
+    """Every ``x._name`` on something other than ``self`` or ``cls`` (dunders aside)."""
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+
+
+def declared_by_classes(tree: ast.AST) -> set[str]:
+    """The attribute names the module's classes declare: their methods, class attributes,
+    slots and what their methods set on ``self``."""
+    names: set[str] = set()
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        for node in ast.walk(cls):
+            if isinstance(node, ast.FunctionDef) and node in cls.body:
+                names.add(node.name)
+            elif isinstance(node, ast.AnnAssign | ast.Assign) and node in cls.body:
+                targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+                if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets) and node.value is not None:
+                    names.update(c.value for c in ast.walk(node.value) if isinstance(c, ast.Constant))
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                names.add(node.attr)
+    return names
+
+
+def game_privates() -> set[str]:
+    """The private attributes and methods of ``engine.game.Game``."""
+    tree = ast.parse(GAME_MODULE.read_text(encoding="utf-8"))
+    game = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Game")
+    return {name for name in declared_by_classes(game) if name.startswith("_") and not name.startswith("__")}
+
+
+def test_the_game_keeps_its_play_in_one_declared_record():
+    import venedig_rules as vr
+
+    game = vr.load(PACKAGE.parent / "tests" / "rulesets" / "lagoon").new_game(players=2, seed=7)
+    _ = game.view(0), game.information_state_string(1), game.sample(0, seed=1)  # what caches something
+    assert not hasattr(game, "__dict__") and not hasattr(game.played, "__dict__")
+    assert "_play" in game_privates()
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p for p in PACKAGE.rglob("*.py") if p != GAME_MODULE), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_no_module_but_the_game_touches_a_games_privates(path: Path):
+    """Nothing outside ``engine/game.py`` reads or writes a private member of a Game: the
+    engine's modules take its play through ``game.played``. (A module's own classes may
+    have members of the same name.)"""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    privates = game_privates() - declared_by_classes(tree)
+    reaches = [f"line {n.lineno}: {ast.unparse(n)}" for n in private_reaches(tree) if n.attr in privates]
+    assert reaches == [], f"{path.relative_to(PACKAGE.parent)} reaches into a Game: {reaches}"
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p for p in ENGINE.rglob("*.py") if p != GAME_MODULE), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_engine_modules_touch_only_their_own_classes_privates(path: Path):
+    """In the engine, ``x._name`` on anything but ``self``/``cls`` only for a member a class
+    of the same module declares (a copy filling another instance of its own class)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = declared_by_classes(tree)
+    reaches = [f"line {n.lineno}: {ast.unparse(n)}" for n in private_reaches(tree) if n.attr not in own]
+    assert reaches == [], f"{path.relative_to(PACKAGE.parent)} reaches into another module's privates: {reaches}"
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_tables_keyed_by_games_and_no_dict_tricks(path: Path):
+    """What is kept of a game lives in its record: no module keeps a table keyed by objects
+    (``WeakKeyDictionary``), and no engine module hangs values on an object's ``__dict__``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert "WeakKeyDictionary" not in names, f"{path.relative_to(PACKAGE.parent)} keeps a table keyed by objects"
+    if ENGINE in path.parents:
+        assert "__dict__" not in names and "vars" not in calls, (
+            f"{path.relative_to(PACKAGE.parent)} reaches into an object's __dict__"
+        )

@@ -159,7 +159,7 @@ def _twins(seed: int) -> tuple[vr.Game, vr.Game, int] | None:
     if game.is_over:
         return None
     player = game.to_move[-1]
-    if sampling._knowledge(game, player).plan(game._state).kept:
+    if sampling._knowledge(game, player).plan(game.played.state).kept:
         return None
     twin = game.sample(player, seed + 1)
     assert twin.view(player) == game.view(player)

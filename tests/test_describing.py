@@ -30,7 +30,7 @@ def laying_out(rules):
 def play_until(game, label: str, seed: int = 0):
     """Random play until some seat is to decide ``label``."""
     chooser = random.Random(seed)
-    while not (game.to_move and game._state.pending.label == label):
+    while not (game.to_move and game.played.state.pending.label == label):
         assert not game.is_over, f"the game ended before a {label!r} decision"
         game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
     return game

@@ -38,7 +38,7 @@ def set_vars(game, **values):
     must wait at a decision; its program is resumed at that ``choose`` so the options are
     worked out from the new values. Undo history is not rewritten (don't undo past this).
     """
-    state = game._state
+    state = game.played.state
     data = dict(state.vars)
     for name, value in values.items():
         if isinstance(value, dict):
@@ -48,13 +48,15 @@ def set_vars(game, **values):
             data[name] = tuple(items)
         else:
             data[name] = freeze(value)
-    game._state = Machine(game.rules, game.players, State(data, state.frames, None, state.rng), game._events).run()
-    game._legal = None
+    game.played.state = Machine(
+        game.rules, game.players, State(data, state.frames, None, state.rng), game.played.events
+    ).run()
+    game.played.legal = None
     return game
 
 
 def label(game):
-    pending = game._state.pending
+    pending = game.played.state.pending
     return pending.label if pending else None
 
 
@@ -888,7 +890,7 @@ def test_the_card_counts_agree_with_their_plain_definitions_at_every_step():
     for players, seed in ((3, 1), (5, 2)):
         game, chooser = RULES.new_game(players, seed, record=False), random.Random(seed)
         while not game.is_over:
-            ctx = Machine(RULES, players, game._state, None)
+            ctx = Machine(RULES, players, game.played.state, None)
             for kind in kinds:
                 for missing, alone in ((2, False), (1, True)):
                     expected_counts = []

@@ -3,7 +3,7 @@ example with its numbers (rulebook 000, quoted in each test's docstring).
 
 Scenario states are built on a real game at its first decision (round 1, the Start
 Player's optional card theft): :func:`arrange` writes the state variables directly (the
-only place that touches ``game._state``), keeping pillars, markers, tiles and cards
+only place that touches ``game.played.state``), keeping pillars, markers, tiles and cards
 conserved so that the ruleset's invariants still hold; then the round is played through
 the public API (``apply``, ``legal_actions``, ``value``, ``view``, ``events``).
 Players are seats 0..n-1; in the rulebook's colour examples p0 is blue and p1 red.
@@ -48,7 +48,7 @@ def arrange(
     markers on pillars (space -> owner), built tiles [(tile, cells)], scores, the gondola,
     and tiles moved to the top of the piles. Everything taken comes from where it was, so
     the invariants keep holding."""
-    v = dict(game._state.vars)
+    v = dict(game.played.state.vars)
     ids = RULES.space_ids
     if hands:
         pool = Counter(c for hand in v["hand"] for c in hand)
@@ -101,7 +101,7 @@ def arrange(
     v["pillars_left"] = (
         pillars_left
         if pillars_left is not None
-        else v["pillars_left"] - sum(has_pillar) + sum(game._state.vars["has_pillar"])
+        else v["pillars_left"] - sum(has_pillar) + sum(game.played.state.vars["has_pillar"])
     )
     if scores:
         v["victory_points"] = tuple(scores.get(p, 0) for p in range(game.players))
@@ -109,8 +109,8 @@ def arrange(
         v["gondola"] = gondola
         reserve[gondola].remove(gondola)
         v["reserve"] = tuple(tuple(r) for r in reserve)
-    game._state.vars = {k: freeze(x) for k, x in v.items()}
-    game._legal = None
+    game.played.state.vars = {k: freeze(x) for k, x in v.items()}
+    game.played.legal = None
     return game
 
 
@@ -899,14 +899,14 @@ def test_invariant_markers_conserved_and_on_free_pillars_catch_a_lost_marker():
     failed = game.check_invariants()
     assert any(m.startswith("markers_on_free_pillars:") for m in failed)
     game = new(2)
-    game._state.vars = {**game._state.vars, "reserve": ((0,) * 7, (1,) * 8)}
+    game.played.state.vars = {**game.played.state.vars, "reserve": ((0,) * 7, (1,) * 8)}
     assert any(m.startswith("markers_conserved:") for m in game.check_invariants())
 
 
 def test_invariant_hands_of_five_between_rounds():
     game = new(2)
     hands = game.value("hand")
-    game._state.vars = {**game._state.vars, "hand": (hands[0][:4], hands[1] + hands[0][4:])}
+    game.played.state.vars = {**game.played.state.vars, "hand": (hands[0][:4], hands[1] + hands[0][4:])}
     assert any(m.startswith("hands_of_five:") for m in game.check_invariants())
 
 

@@ -80,7 +80,7 @@ def test_play_goes_on_from_a_sample_to_the_end(game, seed, data):
 @given(positions(), st.data())
 def test_a_sample_redraws_what_the_seat_cannot_see(game, data):
     player = data.draw(st.sampled_from(range(game.players)))
-    plan = sampling._knowledge(game, player).plan(game._state)
+    plan = sampling._knowledge(game, player).plan(game.played.state)
     free = [items for _positions, items, _pins in plan.kinds]
     if not any(len(set(items)) > 1 for items in free):
         return  # nothing to redraw: every hidden item of a kind is alike (or none is hidden)
@@ -97,9 +97,9 @@ def test_a_sample_depends_only_on_what_the_seat_sees(game, first, second, data):
     twin = game.sample(player, first)
     assert twin.view(player) == game.view(player)
     mine, theirs = game.sample(player, second), twin.sample(player, second)
-    assert mine._state.vars == theirs._state.vars
-    if not sampling._knowledge(game, player).plan(game._state).held:  # else the frames may name other copies
-        assert mine._state.pending == theirs._state.pending
+    assert mine.played.state.vars == theirs.played.state.vars
+    if not sampling._knowledge(game, player).plan(game.played.state).held:  # else the frames may name other copies
+        assert mine.played.state.pending == theirs.played.state.pending
 
 
 def test_the_same_seed_gives_the_same_sample_and_another_seed_another_future():
@@ -108,7 +108,7 @@ def test_the_same_seed_gives_the_same_sample_and_another_seed_another_future():
     game = rules("venedig").new_game(3, seed=4)
     one, two = game.sample(0, 1), game.sample(0, 2)
     assert one.to_json()["state"] == game.sample(0, 1).to_json()["state"]
-    assert one._state.rng != two._state.rng != game._state.rng
+    assert one.played.state.rng != two.played.state.rng != game.played.state.rng
 
 
 def test_a_sample_keeps_the_seats_own_hand_and_redeals_the_others():
@@ -141,11 +141,11 @@ def test_a_card_the_seat_saw_go_into_a_hidden_hand_stays_there():
 def test_the_other_seats_commits_are_drawn_again_among_their_own_options():
     game = rules(str(LAGOON)).new_game(3, seed=2)
     game.apply(game.legal_actions(1)[0])  # p1 commits its bid; p0 and p2 still to bid
-    commits = {str(game.sample(0, s)._state.pending.commits[1][0]) for s in range(20)}
+    commits = {str(game.sample(0, s).played.state.pending.commits[1][0]) for s in range(20)}
     assert len(commits) > 1
     for s in range(10):
         other = game.sample(0, s)
-        bid = other._state.pending.commits[1][0]
+        bid = other.played.state.pending.commits[1][0]
         assert bid in other.value("hand", 1)  # a bid from the hand the sample gave p1
         assert other.view(0) == game.view(0)
         assert other.legal_actions(0) == game.legal_actions(0)
@@ -198,7 +198,7 @@ def test_the_gold_exchange_of_another_seat_is_asked_again_of_the_sampled_gold():
     chooser = random.Random(0)
     for _ in range(71):
         game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
-    assert game._state.pending.label == "exchange" and game.to_move == (0,)
+    assert game.played.state.pending.label == "exchange" and game.to_move == (0,)
     golds = set()
     for seed in range(12):
         other = game.sample(1, seed)
@@ -217,7 +217,7 @@ def test_an_item_the_paused_rules_hold_does_not_stay_in_its_true_place():
     chooser = random.Random(0)
     for _ in range(3):
         game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
-    plan = sampling._knowledge(game, 0).plan(game._state)
+    plan = sampling._knowledge(game, 0).plan(game.played.state)
     assert "bridge_card" in plan.held and not plan.kept - {pos for pos in plan.kept if pos[0][0] == "bridge_stack"}
 
     def bridges(g: vr.Game) -> list[int]:
@@ -238,4 +238,4 @@ def test_a_sample_does_not_depend_on_another_seats_hidden_hand():
     twin = next(t for t in (game.sample(0, s) for s in range(50)) if t.value("hand", 1) != game.value("hand", 1))
     assert twin.observation(0) == game.observation(0) and twin.view(0) == game.view(0)
     for seed in range(10):
-        assert game.sample(0, seed)._state.vars == twin.sample(0, seed)._state.vars
+        assert game.sample(0, seed).played.state.vars == twin.sample(0, seed).played.state.vars

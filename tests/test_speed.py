@@ -67,7 +67,7 @@ def test_a_game_without_record_refuses_undo_and_its_events_saying_why():
 
 def test_a_game_without_record_keeps_only_its_state():
     game = random_game(vr.load("venedig"), 3, 5, record=False)
-    assert game.is_over and game._events == [] and len(game._history) == 0
+    assert game.is_over and game.played.events == [] and len(game.played.history) == 0
 
 
 def test_bots_play_out_a_game_without_record():
@@ -99,10 +99,10 @@ def test_views_of_a_game_without_record_tell_no_events_and_so_read_none(monkeypa
     """The view of a game without record is its state only: the events it keeps are not
     redacted and told at every view (that made a simulation's views quadratic)."""
     from venedig_rules.bots import SeatViews
-    from venedig_rules.engine.seat import seatview
+    from venedig_rules.engine.seat import logs
 
     told = []
-    monkeypatch.setattr(seatview, "redact_event", lambda *args: told.append(args))
+    monkeypatch.setattr(logs, "redact_event", lambda *args: told.append(args))
     rules = vr.load("venedig")
     game = rules.new_game(2, 4, record=False, keep_events=("choice", "move", "change", "game_over"))
     views, chooser = SeatViews(game), random.Random(4)
@@ -358,7 +358,7 @@ def test_the_generated_code_plays_every_game_as_the_reference_interpreter(name):
         chooser = random.Random(seed)
         while True:
             assert game.events == reference.events
-            s, r = game._state, reference._state
+            s, r = game.played.state, reference.played.state
             assert (s.vars, s.rng, s.over, s.winners, s.pending) == (r.vars, r.rng, r.over, r.winners, r.pending)
             if game.is_over:
                 break

@@ -2,7 +2,7 @@
 its own, and every worked example of rulebook 002 with its own numbers.
 
 Scenario states are built from a seeded game: ``arrange`` writes state variables into the
-game at its current decision (through the engine internals ``game._state``) and asks the
+game at its current decision (through the engine internals ``game.played.state``) and asks the
 pending decision again, so its options follow from the new state; then the rule is driven
 through the public API (``legal_actions``, ``apply``, ``value``, ``events``). Players are
 seats: Klaus is p0, Jürgen p1, as in the rulebook's examples.
@@ -37,7 +37,7 @@ def arrange(game: vr.Game, **values) -> vr.Game:
     value); everything else as its whole value. Test-only: it uses the engine internals.
     """
     rules = game.rules
-    state = game._state
+    state = game.played.state
     new = dict(state.vars)
     for name, value in values.items():
         info = rules.compiled.state.get(name)
@@ -49,15 +49,15 @@ def arrange(game: vr.Game, **values) -> vr.Game:
         new[name] = freeze(value)
     # a waiting frame stands at its decision: running it again asks the decision again
     run = Machine(
-        rules, game.players, State(new, state.frames, None, state.rng, state.over, state.winners), game._events
+        rules, game.players, State(new, state.frames, None, state.rng, state.over, state.winners), game.played.events
     )
     top = state.frames[-1]
-    game._state = run.run()
-    after = game._state.frames[-1] if game._state.frames else None
+    game.played.state = run.run()
+    after = game.played.state.frames[-1] if game.played.state.frames else None
     assert after is not None and (after.code, after.pc) == (top.code, top.pc), (
         "the arranged state leaves nothing to decide here"
     )
-    game._legal = None
+    game.played.legal = None
     return game
 
 
@@ -91,7 +91,7 @@ def offered(game: vr.Game) -> list[str]:
 
 def pass_while(game: vr.Game, *labels: str) -> None:
     """Pass every pending decision of these labels (e.g. the optional gold exchanges)."""
-    while not game.is_over and game._state.pending.label in labels:
+    while not game.is_over and game.played.state.pending.label in labels:
         game.apply(f"p{game.to_move[0]} pass")
 
 
@@ -104,7 +104,7 @@ def fresh(players: int = 3, rules: vr.Ruleset = RULES, seed: int = 1) -> vr.Game
     the scenarios unless a test puts one there."""
     game = rules.new_game(players, seed)
     pass_while(game, *ASIDES)  # the secret gold exchange (and the imaginary player's reveal)
-    assert game._state.pending.label == "play"
+    assert game.played.state.pending.label == "play"
     return game
 
 
@@ -253,7 +253,7 @@ def test_rule_a_complete_set_builds_alone_and_others_cards_and_the_piece_stay():
         master_piece=pieces(ponte=JUERGEN),
     )
     play(game, "p0 play([ponte_card,ponte_card,ponte_card])")
-    assert game._state.pending.label == "site" and game.to_move == (KLAUS,)
+    assert game.played.state.pending.label == "site" and game.to_move == (KLAUS,)
     site = texts(game)[0]
     play(game, site)
     play(game, texts(game)[0])  # Klaus, building alone, chooses the district
@@ -551,18 +551,18 @@ def test_rule_at_most_two_types_laid_out_the_player_discards_whole_excess_types(
     play(game, "p0 discard(campo)")
     assert game.value("laid_out")[KLAUS] == ("basilica_card", "palazzo_card")
     assert dict(game.value("master_piece"))["campo"] is None
-    assert game._state.pending.label == "drain"
+    assert game.played.state.pending.label == "drain"
 
 
 # -- action 2: draining ----------------------------------------------------------------------------
 def test_rule_drain_zero_to_two_swamp_tiles_and_keep_their_gold_secret():
     game = fresh(2)
     play(game, "p0 pass")
-    assert game._state.pending.label == "drain" and "p0 pass" in texts(game)
+    assert game.played.state.pending.label == "drain" and "p0 pass" in texts(game)
     tile = game.value("swamp_gold", "a7")
     play(game, "p0 drain(a7)")
     play(game, "p0 drain(b7)")
-    assert game._state.pending.label == "draw"  # at most two
+    assert game.played.state.pending.label == "draw"  # at most two
     assert tile in game.value("gold_tiles")[KLAUS]
     assert game.value("swamp_gold", "a7") is None
     assert game.view(JUERGEN)["state"]["gold_tiles"][KLAUS] == {"hidden": 2}
@@ -579,7 +579,7 @@ def test_rule_drain_min_they_may_also_choose_to_skip_this_action(tmp_path):
     assert RULES.constant("drain_min") == 0
     strict = with_constants(tmp_path, drain_min=1)
     game = play(fresh(2, strict), "p0 pass")
-    assert game._state.pending.label == "drain" and "p0 pass" not in texts(game)
+    assert game.played.state.pending.label == "drain" and "p0 pass" not in texts(game)
     play(game, "p0 drain(a7)")
     assert "p0 pass" in texts(game)  # the second tile stays optional (drain_max 2)
 
@@ -594,14 +594,14 @@ def test_rule_cards_play_min_they_may_also_choose_not_to_play_any_cards(tmp_path
     assert all(t.count("_card") >= 2 for t in texts(game))
     game = with_constants(tmp_path, cards_play_min=4).new_game(3, 1)  # 3 cards in hand: nothing that large
     pass_while(game, "exchange")
-    assert game._state.pending.label == "drain"  # not asked to play at all
+    assert game.played.state.pending.label == "drain"  # not asked to play at all
 
 
 # -- action 3: drawing -----------------------------------------------------------------------------
 def _to_draw(game, hand, pool=()):
     arrange(game, hand=hand, pool=list(pool))
     play(game, "p0 pass", "p0 pass")  # play nothing, drain nothing
-    assert game._state.pending.label == "draw"
+    assert game.played.state.pending.label == "draw"
     return game
 
 
@@ -636,7 +636,7 @@ def test_rule_the_hand_limit_of_five_bounds_both_draw_options():
 def test_rule_four_cards_in_the_pool_at_the_end_of_a_turn_are_discarded():
     game = _to_draw(fresh(2), [["casa_card"], []], ["campo_card", "ponte_card", "palazzo_card"])
     play(game, "p0 draw([place,casa_card])")
-    while game._state.pending.label == "take":
+    while game.played.state.pending.label == "take":
         play(game, "p0 take([pile])")
     assert game.value("pool") == () and events_of(game, "pool_full")
 
@@ -651,7 +651,7 @@ def test_rule_an_empty_draw_pile_is_replaced_by_the_shuffled_discard_pile():
 # -- gold ----------------------------------------------------------------------------------------------
 def test_rule_five_gold_is_one_step_no_change_given_treasures_return_swamps_leave():
     game = arrange(fresh(2), gold_tiles=[["swamp_2", "treasure_4", "swamp_0"], []], treasure_supply=[])
-    assert game._state.pending.label == "play"
+    assert game.played.state.pending.label == "play"
     game = fresh(2)
     play(game, "p0 pass", "p0 pass")
     arrange(game, gold_tiles=[["swamp_2", "treasure_4", "swamp_0"], []], treasure_supply=[])
@@ -709,7 +709,7 @@ def test_rule_players_should_keep_their_gold_pieces_secret_so_an_exchange_offer_
         game = fresh(3)
         arrange(game, gold_tiles=[gold, [], []])
         play(game, "p0 pass", "p0 pass", "p0 draw([pile])", settle=False)  # nothing played or drained; a card drawn
-        assert game.to_move == (KLAUS,) and game._state.pending.label == "exchange"
+        assert game.to_move == (KLAUS,) and game.played.state.pending.label == "exchange"
         seen.append((game.view(JUERGEN), offered(game)))
         game.apply("p0 pass")
         assert game.to_move == (JUERGEN,)
@@ -747,7 +747,7 @@ def test_rule_at_any_point_during_their_turn_a_player_may_exchange_once_another_
         swamp_gold=EMPTY,
     )
     play(game, "p0 play([palazzo_card])")
-    assert game.to_move == (JUERGEN,) and game._state.pending.label == "site"
+    assert game.to_move == (JUERGEN,) and game.played.state.pending.label == "site"
     play(game, "p1 site([g10,h10])", settle=False)
     assert game.to_move == (KLAUS,) and offered(game) == ["p0 exchange(1)", "p0 pass"]
     assert not events_of(game, "treasure")  # the treasures come after
@@ -761,7 +761,7 @@ def test_rule_the_player_whose_turn_it_is_may_exchange_after_every_gondola_move(
     game = _basilica_of_three()
     play(game, "p0 play([basilica_card])", "p1 site([g10,h10,h11])", settle=False)
     asked = []
-    while game._state.pending.label == "exchange":
+    while game.played.state.pending.label == "exchange":
         asked.append([e["player"] for e in events_of(game, "gondola")])
         game.apply("p0 pass")
     assert asked == [[], [JUERGEN], [JUERGEN, THIRD], [JUERGEN, THIRD, KLAUS]]
@@ -817,7 +817,7 @@ def test_example_turn_klaus_bridge_two_casas_treasures_exchange_and_draw():
     assert game.value("gondola") == (21, 23)
     assert game.value("discard_pile").count("ponte_card") == 3
     assert dict(game.value("master_piece"))["ponte"] is None
-    assert game._state.pending.label == "drain"
+    assert game.played.state.pending.label == "drain"
     drain = [a for a in texts(game) if a != "p0 pass"][:2]
     play(game, drain[0])
     play(game, next(a for a in texts(game) if a != "p0 pass"))
@@ -850,7 +850,7 @@ def test_rule_a_used_up_building_type_ends_the_game():
     game = arrange(fresh(2), hand=[["basilica_card"] * 4, []], pieces=["basilica"])
     play(game, "p0 play([basilica_card,basilica_card,basilica_card,basilica_card])", "p0 site([g10,h10,h11])")
     assert game.value("ending") and game.value("gondola")[KLAUS] == 7  # the builder still moves
-    assert game.is_over or game._state.pending.label == "final_exchange"
+    assert game.is_over or game.played.state.pending.label == "final_exchange"
 
 
 def test_rule_final_exchange_clockwise_from_the_left_of_the_ender():
@@ -895,10 +895,10 @@ def test_two_player_reveal_for_the_imaginary_player_before_the_turn():
     top = game.value("draw_pile")[0]
     play(game, "p0 imaginary(reveal)")
     if top == "casa_card":
-        assert game._state.pending.label == "site"
+        assert game.played.state.pending.label == "site"
     else:
         assert game.value("imaginary_laid_out") == (top,)
-        assert game._state.pending.label in ("play", "exchange")
+        assert game.played.state.pending.label in ("play", "exchange")
     assert "p0 imaginary(reveal)" not in texts(game)
 
 
@@ -929,7 +929,7 @@ def test_two_player_the_acting_player_sites_a_building_of_the_imaginary_master()
         swamp_gold=EMPTY,
     )
     play(game, "p0 imaginary(reveal)")
-    assert game.to_move == (KLAUS,) and game._state.pending.label == "site"
+    assert game.to_move == (KLAUS,) and game.played.state.pending.label == "site"
     play(game, texts(game)[0])
     assert events_of(game, "built")[0]["master"] == "imaginary"
     assert not events_of(game, "gondola")  # the imaginary player has no gondola
@@ -958,7 +958,7 @@ def test_rule_in_a_two_player_game_an_imaginary_third_player_takes_part():
     assert PLAIN_TWO.players == range(2, 3) and PLAIN_TWO.constant("imaginary_player") is False
     plain = PLAIN_TWO.new_game(2, 1)
     pass_while(plain, "exchange")
-    assert plain._state.pending.label == "play"
+    assert plain.played.state.pending.label == "play"
 
 
 def test_the_variants_load_and_the_short_rules_only_change_the_end():

@@ -42,6 +42,7 @@ from .run.notation import (
 from .run.ruleset_base import RulesetBase
 from .run.undohistory import UndoHistory, UndoPoint
 from .run.views import GameView, json_safe
+from .seat.played import Played
 
 if TYPE_CHECKING:
     from .research.actions import ActionSpace
@@ -90,6 +91,9 @@ class Game:
     ruleset's own events a simulation's report counts.
     """
 
+    # the whole play is one record (engine/seat/played.py): nothing else hangs on a game
+    __slots__ = ("__weakref__", "_play")
+
     def __init__(
         self,
         rules: RulesetBase,
@@ -98,7 +102,6 @@ class Game:
         *,
         record: bool = True,
         keep_events: Iterable[str] = (),
-        _start: bool = True,
     ):
         if rules.compiled is None:
             raise VenedigError(f"ruleset {rules.name!r} has no flow yet: it can be validated and described, not played")
@@ -106,33 +109,57 @@ class Game:
             raise GameArgumentError(
                 f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {_shown(players)}"
             )
-        self.rules = rules
-        self.players = int(players)
-        self.seed = secret_seed() if seed is None else checked_seed(seed)
-        self.record = record
-        self._keep = _kept_types(keep_events, record)
-        self._events: list[Event] = []  # every event (none kept when not recording, but those of _keep)
-        self._unrecorded = 0  # events not kept (record=False): they still count in positions
-        self._actions: list[Action] = []  # as applied; their text on demand
-        self._history = UndoHistory()
-        self._legal: dict[int, tuple[Action, ...]] | None = None
-        if _start:
-            run = Machine(rules, self.players, initial_state(rules, self.players, self.seed), *self._event_sink())
-            self._state = run.run()
-            self._unrecorded = run.unrecorded
+        seed = secret_seed() if seed is None else checked_seed(seed)
+        players, keep = int(players), _kept_types(keep_events, record)
+        events: list[Event] = []  # every event (none kept when not recording, but those of keep)
+        run = Machine(rules, players, initial_state(rules, players, seed), *_event_sink(events, record, keep))
+        self._play = Played(
+            rules, players, seed, run.run(), events, UndoHistory(), record=record, keep=keep, unrecorded=run.unrecorded
+        )
 
-    def _event_sink(self) -> tuple[list[Event] | None, frozenset[str] | None]:
-        """What a machine running this game appends its events to, and which types it keeps."""
-        if self.record:
-            return self._events, None
-        return (self._events, self._keep) if self._keep else (None, None)
+    @classmethod
+    def from_played(cls, played: Played) -> Game:
+        """The game whose play ``played`` is (a record the engine made: a sample's, see
+        :meth:`sample`). The game owns the record from then on."""
+        game = cls.__new__(cls)
+        game._play = played
+        return game
+
+    @property
+    def played(self) -> Played:
+        """Everything this game's play consists of, as one record
+        (:class:`~venedig_rules.engine.seat.played.Played`): its state, events, actions, undo
+        history, and what the engine's modules keep of it. They read it; only the game's
+        own methods change it."""
+        return self._play
+
+    @property
+    def rules(self) -> RulesetBase:
+        """The ruleset the game is played by."""
+        return self._play.rules
+
+    @property
+    def players(self) -> int:
+        """How many players play (seats 0 to n-1)."""
+        return self._play.players
+
+    @property
+    def seed(self) -> int:
+        """The seed of its chance (replaying its actions from it gives the same game)."""
+        return self._play.seed
+
+    @property
+    def record(self) -> bool:
+        """Whether it keeps its event log and undo history (not when made with ``record=False``)."""
+        return self._play.record
 
     # -- asking ----------------------------------------------------------------------------
     @property
     def to_move(self) -> tuple[int, ...]:
         """The players who must act now (several at a simultaneous decision), in seat order."""
-        pending = self._state.pending
-        if pending is None or self._state.over:
+        state = self._play.state
+        pending = state.pending
+        if pending is None or state.over:
             return ()
         return pending.movers()
 
@@ -142,52 +169,58 @@ class Game:
         if player is None:
             player = self._only_mover()
         seat = self._seat(player)
-        pending = self._state.pending
-        if pending is None or self._state.over:
+        state = self._play.state
+        pending = state.pending
+        if pending is None or state.over:
             return []
         return list(pending.legal_actions(seat))
 
     def _seat(self, player: Any) -> int:
         """``player`` when it is a seat of this game (a whole number from 0), else a GameArgumentError."""
-        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.players:
+        players = self._play.players
+        if isinstance(player, int) and not isinstance(player, bool) and 0 <= player < players:
             return int(player)
         raise GameArgumentError(
-            f"{_shown(player)} is not a seat of this game; expected a whole number from 0 to {self.players - 1}"
+            f"{_shown(player)} is not a seat of this game; expected a whole number from 0 to {players - 1}"
             " (or None for a spectator's view)"
         )
 
     def _legal_by_player(self) -> dict[int, tuple[Action, ...]]:
-        if self._legal is None:
-            pending = self._state.pending
-            self._legal = {} if pending is None or self._state.over else pending.legal_by_player()
-        return self._legal
+        play = self._play
+        if play.legal is None:
+            pending = play.state.pending
+            play.legal = {} if pending is None or play.state.over else pending.legal_by_player()
+        return play.legal
 
     @property
     def is_over(self) -> bool:
-        return self._state.over
+        return self._play.state.over
 
     @property
     def scores(self) -> dict[int, int]:
         """Each player's score on the track that decides the winner."""
-        track = self.rules.winner_track
-        return {p: self._state.vars[track][p] for p in range(self.players)} if track else {}
+        play = self._play
+        track = play.rules.winner_track
+        return {p: play.state.vars[track][p] for p in range(play.players)} if track else {}
 
     @property
     def winners(self) -> tuple[int, ...]:
         """The winners once the game is over (several when tied and ties are shared)."""
-        if not self._state.over:
+        play = self._play
+        state = play.state
+        if not state.over:
             return ()
-        if self._state.winners is not None:
-            return tuple(self._state.winners)
-        return self.rules.rank_winners(self._state.vars, self.players)
+        if state.winners is not None:
+            return tuple(state.winners)
+        return play.rules.rank_winners(state.vars, play.players)
 
     @property
     def events(self) -> list[Event]:
         """Every event so far, unredacted (dicts with a ``type``: see :mod:`.events`); of a
         game made with ``record=False``, those of the types it was told to keep."""
-        if not self.record and not self._keep:
+        if not self._play.record and not self._play.keep:
             raise self._not_recorded("its events")
-        return list(self._events)
+        return list(self._play.events)
 
     def _not_recorded(self, what: str) -> NotRecordedError:
         return NotRecordedError(
@@ -198,12 +231,13 @@ class Game:
     @property
     def actions(self) -> list[str]:
         """The text of every action applied so far."""
-        return [str(a) for a in self._actions]
+        return [str(a) for a in self._play.actions]
 
     @property
     def position(self) -> Position:
         """Where the game stands now, to ask :meth:`continues` later (cheap: nothing is copied)."""
-        return Position(len(self._actions), len(self._events) + self._unrecorded, self._state)
+        play = self._play
+        return Position(len(play.actions), len(play.events) + play.unrecorded, play.state)
 
     def continues(self, position: Position) -> bool:
         """Whether the game is at ``position`` or went on from it: no ``undo`` took it back
@@ -221,19 +255,20 @@ class Game:
         (True, False)
         """
         n = position.actions
-        if n == len(self._actions):
-            return self._state is position.state
-        if not self.record:  # no undo: the game only goes on (a position of a clone is not told apart)
-            return n < len(self._actions)
-        return n < len(self._actions) == len(self._history) and self._history.holds(n, position.state)
+        play = self._play
+        if n == len(play.actions):
+            return play.state is position.state
+        if not play.record:  # no undo: the game only goes on (a position of a clone is not told apart)
+            return n < len(play.actions)
+        return n < len(play.actions) == len(play.history) and play.history.holds(n, position.state)
 
     def value(self, name: str, index: Any = None) -> Any:
         """A state variable's value (a player's or space's with ``index``), unredacted."""
-        value = self._state.vars[name]
+        rules, value = self._play.rules, self._play.state.vars[name]
         if index is None:
             return value
-        info = self.rules.compiled_flow.state[name]
-        return value[index if info.per == "player" else self.rules.space_index(index)]
+        info = rules.compiled_flow.state[name]
+        return value[index if info.per == "player" else rules.space_index(index)]
 
     def view(
         self,
@@ -271,8 +306,8 @@ class Game:
         if spectator and player is not None:
             raise GameArgumentError(f"a view is a seat's or a spectator's, not both (seat {_shown(player)})")
         seat = None if player is None else self._seat(player)
-        if not self.record:
-            if type(since) is not int or since != len(self._events) + self._unrecorded:
+        if not self._play.record:
+            if type(since) is not int or since != len(self._play.events) + self._play.unrecorded:
                 raise self._not_recorded(
                     f"the events since {_shown(since)} in a view (ask view(p, since=game.position.events))"
                 )
@@ -348,7 +383,7 @@ class Game:
         """
         from .seat.tableundo import check
 
-        return check(self, player)
+        return check(self, player, self._undo_point)
 
     # -- acting ----------------------------------------------------------------------------
     def apply(self, action: Action | str) -> Game:
@@ -363,18 +398,19 @@ class Game:
             raise IllegalActionError(
                 f"a {type(action).__name__} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
-        pending = self._state.pending
+        state = self._play.state
+        pending = state.pending
         if (
             action.__class__ is Action
             and action.player.__class__ is int
             and pending is not None
-            and not self._state.over
+            and not state.over
             and any(map(is_, repeat(action), pending.legal_actions(action.player)))
         ):
             # one of the very actions legal_actions gave: nothing to check or compare
             return self._resume(pending, action)
         action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
-        if pending is None or self._state.over or not pending.accepts(action) or not self._offered(action):
+        if pending is None or state.over or not pending.accepts(action) or not self._offered(action):
             raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
         return self._resume(pending, action)
 
@@ -389,9 +425,10 @@ class Game:
         >>> game.apply_legal(0, player=1).actions == [str(first)]
         True
         """
-        pending = self._state.pending
+        state = self._play.state
+        pending = state.pending
         player = self._only_mover() if player is None else self._seat(player)
-        actions = pending.legal_actions(player) if pending is not None and not self._state.over else ()
+        actions = pending.legal_actions(player) if pending is not None and not state.over else ()
         if index.__class__ is not int or not 0 <= index < len(actions) or pending is None:
             raise IllegalActionError(
                 f"no legal action {index!r} of player {player}: "
@@ -401,23 +438,25 @@ class Game:
 
     def _resume(self, pending: Pending, action: Action) -> Game:
         """Apply a legal ``action`` at ``pending``; the game is left as it was when a rule fails."""
-        before, n_events = self._state, len(self._events)
-        run = Machine(self.rules, self.players, before, *self._event_sink())
+        play = self._play
+        before, events = play.state, play.events
+        n_events = len(events)
+        run = Machine(play.rules, play.players, before, *_event_sink(events, play.record, play.keep))
         try:
-            self._state = run.resume(pending, action)
+            play.state = run.resume(pending, action)
         except Exception:
-            self._state = before
-            del self._events[n_events:]
+            play.state = before
+            del events[n_events:]
             raise
-        if self.record:
+        if play.record:
             # the state goes into the undo history: its decision's actions are built again if
             # an undo comes back to it, rather than kept for every action of the game
-            before.pending.__dict__.pop("_actions", None)
-            self._history.append(before, n_events)
+            pending.forget_actions()
+            play.history.append(before, n_events)
         else:
-            self._unrecorded += run.unrecorded
-        self._actions.append(action)
-        self._legal = None
+            play.unrecorded += run.unrecorded
+        play.actions.append(action)
+        play.legal = None
         return self
 
     def _offered(self, action: Action) -> bool:
@@ -438,34 +477,21 @@ class Game:
 
     def undo(self) -> Game:
         """Take back the last action."""
-        if not self.record:
+        play = self._play
+        if not play.record:
             raise self._not_recorded("an undo")
-        if not self._actions:
+        if not play.actions:
             raise IndexError("nothing to undo")
-        self._state, n_events = self._complete_history().pop(self._actions, self._step)
-        del self._events[n_events:]
-        self._actions.pop()
-        self._legal = None
+        play.state, n_events = self._complete_history().pop(play.actions, self._step)
+        del play.events[n_events:]
+        play.actions.pop()
+        play.legal = None
         return self
 
     def clone(self) -> Game:
         """An independent copy (cheap: states are shared, never changed in place)."""
         other = Game.__new__(Game)
-        other.rules = self.rules
-        other.players = self.players
-        other.seed = self.seed
-        other.record = self.record
-        other._keep = self._keep
-        other._unrecorded = self._unrecorded
-        other._state = self._state
-        other._legal = self._legal
-        other._events = list(self._events)
-        other._actions = list(self._actions)
-        other._history = self._history.copy()
-        if "_seat_logs" in self.__dict__ or "_seat_logs_of_original" in self.__dict__:
-            from .seat.seatview import follow_views  # the game has given views: the clone starts from them
-
-            follow_views(self, other)
+        other._play = self._play.copy()  # the seats' views start from this game's (seat/played.py)
         return other
 
     # -- research (engine/research/: sampling, actions, observation) -----------------------
@@ -481,7 +507,7 @@ class Game:
         >>> other.view(0) == game.view(0), other.value("hand", 0) == game.value("hand", 0)
         (True, True)
         """
-        if not self.record:
+        if not self._play.record:
             raise self._not_recorded("a sample of what a seat cannot see (a sample follows the seat's events)")
         from .research.sampling import sample
 
@@ -576,7 +602,7 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON-safe data, with the ruleset's hash and a checksum (a game
         made with ``record=False`` is replayed to give the same save as a recorded one)."""
-        if not self.record:
+        if not self._play.record:
             return self._replayed().to_json()
         body = {
             "format": SAVE_FORMAT,
@@ -585,9 +611,9 @@ class Game:
             "rules_hash": self.rules.rules_hash,
             "players": self.players,
             "seed": self.seed,
-            "actions": [str(a) for a in self._actions],
-            "state": self._state.to_json(),
-            "events": json_safe(self._events),
+            "actions": [str(a) for a in self._play.actions],
+            "state": self._play.state.to_json(),
+            "events": json_safe(self._play.events),
         }
         body["checksum"] = _checksum(body)
         return body
@@ -640,32 +666,33 @@ class Game:
 
     def _complete_history(self) -> UndoHistory:
         """The undo history, made by replay if it has fewer points than the game has actions."""
-        if len(self._history) < len(self._actions):
-            self._history = self._replayed()._history
-        return self._history
+        play = self._play
+        if len(play.history) < len(play.actions):
+            play.history = self._replayed()._play.history
+        return play.history
 
     def _undo_point(self) -> UndoPoint:
         """The state before the last action and the length of the log then."""
-        return self._complete_history().last(self._actions, self._step)
+        return self._complete_history().last(self._play.actions, self._step)
 
     def _step(self, state: State, action: Action) -> State:
         """The state after ``action`` at ``state``, telling no one (the undo history makes
         states it dropped again with it)."""
         pending = state.pending
         assert pending is not None, "a state before an action waits for it"
-        return Machine(self.rules, self.players, state, None).resume(pending, action)
+        return Machine(self._play.rules, self._play.players, state, None).resume(pending, action)
 
     def _replayed(self) -> Game:
         """This game played again with its events and undo history kept."""
         replayed = Game(self.rules, self.players, self.seed)
-        for action in self._actions:
+        for action in self._play.actions:
             replayed.apply(action)
         return replayed
 
     def fingerprint(self) -> tuple[str, int, int]:
         """A cheap identity of the game's position: its state and the length of its log
         (equal fingerprints: equal ``to_json`` but for events, which only grow)."""
-        s = self._state
+        s = self._play.state
         try:  # json writes tuples as lists itself: the same text as from to_json(), made in C
             text = json.dumps(
                 {
@@ -680,16 +707,16 @@ class Game:
             )
         except TypeError:  # keys of mixed kinds: to_json() makes them all text first
             text = json.dumps(s.to_json(), sort_keys=True)
-        return (text, len(self._events) + self._unrecorded, len(self._actions))
+        return (text, len(self._play.events) + self._play.unrecorded, len(self._play.actions))
 
     def check_invariants(self) -> list[str]:
         """The messages of the ruleset's invariants that do not hold now (those declared
         ``when: end`` only once the game is over)."""
-        run = Machine(self.rules, self.players, self._state, None)
+        run = Machine(self.rules, self.players, self._play.state, None)
         checks = self.rules.generated.invariants
         failed = []
         for invariant in self.rules.compiled_flow.invariants:
-            if invariant.when == "end" and not self._state.over:
+            if invariant.when == "end" and not self._play.state.over:
                 continue
             try:
                 ok = checks[invariant.code](run, {"players": run.everyone})
@@ -699,6 +726,15 @@ class Game:
             if not ok:
                 failed.append(f"{invariant.id}: {invariant.message}")
         return failed
+
+
+def _event_sink(
+    events: list[Event], record: bool, keep: frozenset[str]
+) -> tuple[list[Event] | None, frozenset[str] | None]:
+    """What a machine running a game appends its events to, and which types it keeps."""
+    if record:
+        return events, None
+    return (events, keep) if keep else (None, None)
 
 
 def _kept_types(keep_events: Iterable[str], record: bool) -> frozenset[str]:

@@ -33,35 +33,16 @@ from __future__ import annotations
 
 import json
 import re
-import weakref
 from collections import defaultdict
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from ..run.machine import Machine, State, initial_state
+from ..run.machine import Machine, initial_state
+from ..seat.played import PlayedGame
 
 if TYPE_CHECKING:
-    from ..run.events import Event
     from ..run.ruleset_base import RulesetBase
-    from ..run.views import GameView
-
-
-class Game(Protocol):
-    """What an observation reads of a :class:`~venedig_rules.engine.game.Game`."""
-
-    rules: RulesetBase
-    players: int
-    _state: State
-    _events: list[Event]
-
-    @property
-    def to_move(self) -> tuple[int, ...]: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def view(self, player: int, since: int = 0) -> GameView: ...
 
 
 _WORD = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*)"')
@@ -124,7 +105,7 @@ def observation_layout(rules: RulesetBase, players: int) -> Layout:
     return result
 
 
-def observation(game: Game, player: int) -> list[float]:
+def observation(game: PlayedGame, player: int) -> list[float]:
     """What ``player`` may see of ``game``, as numbers (see the module text)."""
     size, entries = observed(game, player)
     out = [0.0] * size
@@ -142,7 +123,7 @@ class Observed(NamedTuple):
     entries: dict[int, float]
 
 
-def observed(game: Game, player: int) -> Observed:
+def observed(game: PlayedGame, player: int) -> Observed:
     """:func:`observation` as its length and the entries that may not be 0.
 
     >>> import venedig_rules as vr
@@ -161,7 +142,7 @@ def observed(game: Game, player: int) -> Observed:
     for p in game.to_move:
         out[n + p] = 1.0
     out[2 * n] = 1.0 if game.is_over else 0.0
-    values = game._state.vars
+    values = game.played.state.vars
     for block in layout.blocks:
         for slot, value in enumerate(_slots(values[block.name], block.per)):
             seen = block.visible == "all" or (block.visible == "owner" and block.per == "player" and slot == player)
@@ -169,7 +150,7 @@ def observed(game: Game, player: int) -> Observed:
     return Observed(layout.size, out)
 
 
-def information_state_string(game: Game, player: int) -> str:
+def information_state_string(game: PlayedGame, player: int) -> str:
     """The canonical JSON of ``game.view(player)`` (sorted keys, no spaces, UTF-8 kept): all
     the seat knows, its event log included. The events already written for this game and
     seat are kept, so following a game costs time in its length, not in its square.
@@ -179,11 +160,15 @@ def information_state_string(game: Game, player: int) -> str:
     >>> json.loads(information_state_string(game, 0)) == game.view(0)
     True
     """
-    seats = _TEXTS.setdefault(game, {})
+    played = game.played
+    seats = played.texts
+    if seats is None:
+        seats = played.texts = {}
     known = seats.get(player)
-    events = game._events
-    if known is None or not (known.seen <= len(events) and (known.seen == 0 or events[known.seen - 1] is known.last)):
-        known = seats[player] = _Texts()
+    events = played.events
+    if not isinstance(known, _Texts) or not known.follows(events):
+        known = _Texts()
+        seats[player] = known
     view = cast("dict[str, Any]", game.view(player, since=known.cursor))
     known.pieces.extend(_canonical(e) for e in view["events"])
     known.seen, known.last, known.cursor = len(events), (events[-1] if events else None), view["cursor"]
@@ -201,8 +186,11 @@ class _Texts:
     last: object = None  # the last event read (compared by identity)
     pieces: list[str] = field(default_factory=list)
 
+    def follows(self, events: Sequence[object]) -> bool:
+        """Whether ``events`` go on from the ones read (no undo took any of them away)."""
+        return self.seen <= len(events) and (self.seen == 0 or events[self.seen - 1] is self.last)
 
-_TEXTS: weakref.WeakKeyDictionary[Game, dict[int, _Texts]] = weakref.WeakKeyDictionary()
+
 _SPLICE = "\u0000events\u0000"
 
 

@@ -38,36 +38,28 @@ placeholders), and it cannot be saved and loaded (its state does not follow from
 from __future__ import annotations
 
 import random
-import weakref
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
 
 from ...errors import RuleRuntimeError
 from ..run import rng as rnglib
 from ..run.machine import Frame, Machine, PendingChoice, PendingCommits, State, initial_state
 from ..run.undohistory import UndoHistory
-from ..seat.seatview import forget_views
+from ..seat.played import Played, PlayedGame, SampleOrigin
 
 if TYPE_CHECKING:
     from ..run.events import Event
     from ..run.ruleset_base import RulesetBase
 
 
-class Game(Protocol):
-    """What sampling reads of a :class:`~venedig_rules.engine.game.Game` (which calls it)."""
+class Game(PlayedGame, Protocol):
+    """What sampling needs of a :class:`~venedig_rules.engine.game.Game` (which calls it):
+    its record, and a game of its class that plays the sample's."""
 
-    rules: RulesetBase
-    players: int
-    seed: int
-    _state: State
-    _events: list[Event]
-    _actions: list[Any]
-    _history: UndoHistory
-    _legal: Any
-
-    def clone(self: G) -> G: ...
+    @classmethod
+    def from_played(cls, played: Played) -> Self: ...
 
 
 G = TypeVar("G", bound=Game)
@@ -100,7 +92,8 @@ def sample(game: G, player: int, seed: int) -> G:
     if not isinstance(player, int) or not 0 <= player < game.players:
         raise ValueError(f"player {player!r} is not in this game (0 to {game.players - 1})")
     knowledge = _knowledge(game, player)
-    state = game._state
+    played = game.played
+    state = played.state
     plan = knowledge.plan(state)
     rand = random.Random(seed)
     for attempt in range(_TRIES + 1):
@@ -114,13 +107,21 @@ def sample(game: G, player: int, seed: int) -> G:
     else:  # kept in place, they are asked as in the game
         pending = state.pending
     rng = rnglib.next64(rnglib.seed_state(seed))[1]
-    out = game.clone()
-    out.seed = seed
-    out._state, out._legal = State(values, frames, pending, rng, state.over, state.winners), None
-    out._events, out._actions, out._history = list(knowledge.concealed), [], UndoHistory()
-    forget_views(out)  # its events are others: the game's views tell it nothing
-    _ORIGIN[out] = (player, knowledge.frozen_pins(), values, len(out._events))
-    return out
+    events = cast("list[Event]", list(knowledge.concealed))
+    # a new record: no actions, no undo history, and none of the game's views (its events are others)
+    out = Played(
+        played.rules,
+        played.players,
+        seed,
+        State(values, frames, pending, rng, state.over, state.winners),
+        events,
+        UndoHistory(),
+        record=played.record,
+        keep=played.keep,
+        unrecorded=played.unrecorded,
+        origin=SampleOrigin(player, knowledge.frozen_pins(), values, len(events)),
+    )
+    return type(game).from_played(out)
 
 
 # -- the places ------------------------------------------------------------------------------
@@ -226,7 +227,7 @@ class Knowledge:
         for part in self.layout.visible_parts(self.mirror):
             self.in_visible.update(_items(part))
 
-    def follows(self, events: list[dict[str, Any]]) -> bool:
+    def follows(self, events: Sequence[object]) -> bool:
         """Whether ``events`` continue the log this knowledge was built from."""
         return self.seen <= len(events) and (self.seen == 0 or events[self.seen - 1] is self.last)
 
@@ -424,31 +425,29 @@ class Knowledge:
         return self.in_hidden if slots is not None and slot in slots else self.in_visible
 
 
-#: game -> seat -> what that seat knows (kept while the game lives; updated as it goes on)
-_CACHE: weakref.WeakKeyDictionary[Game, dict[int, Knowledge]] = weakref.WeakKeyDictionary()
-#: sample -> (its seat, the seat's pins then, the sample's variables, its events then)
-_ORIGIN: weakref.WeakKeyDictionary[Game, tuple[int, dict[Any, list[frozenset[Place]]], dict[str, Any], int]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _knowledge(game: Game, player: int) -> Knowledge:
-    seats = _CACHE.setdefault(game, {})
+def _knowledge(game: PlayedGame, player: int) -> Knowledge:
+    """What ``player`` knows of ``game`` now (kept in the game's record, ``knowledge``, and
+    brought up to date with its new events)."""
+    played = game.played
+    seats = played.knowledge
+    if seats is None:
+        seats = played.knowledge = {}
     known = seats.get(player)
-    events = cast("list[dict[str, Any]]", game._events)
-    if known is None or not known.follows(events):
-        known = seats[player] = _start(game, player)
+    events = cast("list[dict[str, Any]]", played.events)
+    if not isinstance(known, Knowledge) or not known.follows(events):
+        known = _start(game, player)
+        seats[player] = known
     known.update(events)
     return known
 
 
-def _start(game: Game, player: int) -> Knowledge:
+def _start(game: PlayedGame, player: int) -> Knowledge:
     """A seat's knowledge from the start of the game, or from the start of the sample the
     game is (the same pins: a sample of a sample draws from the same set)."""
     lay = layout(game.rules, game.players, player)
-    origin, events = _ORIGIN.get(game), cast("list[dict[str, Any]]", game._events)
-    if origin is not None and origin[0] == player and origin[3] <= len(game._events):
-        _, pins, values, seen = origin
+    origin, events = game.played.origin, cast("list[dict[str, Any]]", game.played.events)
+    if origin is not None and origin.player == player and origin.events <= len(events):
+        pins, values, seen = origin.pins, origin.values, origin.events
         return Knowledge(
             game.rules,
             player,
@@ -685,14 +684,14 @@ def _held(
 
 # -- the decision pending --------------------------------------------------------------------
 def _pending(
-    game: Game, player: int, values: dict[str, Any], frames: tuple[Frame, ...], rand: random.Random
+    game: PlayedGame, player: int, values: dict[str, Any], frames: tuple[Frame, ...], rand: random.Random
 ) -> tuple[Any, tuple[Frame, ...]]:
     """The pending decision in the sample, and the frames to go on with: another seat's
     options computed again from the new deal, and other seats' secret commits drawn again
     among them. ``_REJECTED`` when a
     seat deciding has no options in the new deal: the seat sees that it is asked, so such a
     deal is not in its information set (the caller deals again: rejection sampling)."""
-    state = game._state
+    state = game.played.state
     pending = state.pending
     if pending is None or state.over or not state.frames:
         return pending, frames
@@ -719,7 +718,7 @@ def _pending(
     return PendingCommits(pending.players, pending.label, tuple(options), tuple(commits), pending.target), frames
 
 
-def _ask_again(game: Game, values: dict[str, Any], frames: tuple[Frame, ...]) -> tuple[Any, tuple[Frame, ...]]:
+def _ask_again(game: PlayedGame, values: dict[str, Any], frames: tuple[Frame, ...]) -> tuple[Any, tuple[Frame, ...]]:
     """The decision the paused code asks for, asked again of the new variables, with the
     frames to go on with. The paused procedure is run again from its start when that
     reaches the same decision without changing anything (no variable, event or draw): then
@@ -729,7 +728,7 @@ def _ask_again(game: Game, values: dict[str, Any], frames: tuple[Frame, ...]) ->
     if again is not None:
         return again
     top = frames[-1]
-    machine = Machine(game.rules, game.players, State(values, frames, None, game._state.rng), [])
+    machine = Machine(game.rules, game.players, State(values, frames, None, game.played.state.rng), [])
     try:
         after = machine.run()  # a paused frame stands at its decision: running it asks again
     except (RuleRuntimeError, TypeError, ValueError, KeyError, IndexError, RecursionError):
@@ -739,7 +738,7 @@ def _ask_again(game: Game, values: dict[str, Any], frames: tuple[Frame, ...]) ->
     return after.pending, after.frames
 
 
-def _rerun(game: Game, values: dict[str, Any], frames: tuple[Frame, ...]) -> tuple[Any, tuple[Frame, ...]] | None:
+def _rerun(game: PlayedGame, values: dict[str, Any], frames: tuple[Frame, ...]) -> tuple[Any, tuple[Frame, ...]] | None:
     """The decision and frames of the paused procedure run again from its start over
     ``values``; None unless it stops at the same place having changed nothing."""
     top = frames[-1]
@@ -747,7 +746,7 @@ def _rerun(game: Game, values: dict[str, Any], frames: tuple[Frame, ...]) -> tup
     if params is None:
         return None
     names = {n: v for n, v in top.names.items() if n in params}
-    state = game._state
+    state = game.played.state
     start = State(values, (*frames[:-1], Frame(top.code, 0, top.target, names, shared=True)), None, state.rng)
     events: list[Any] = []
     machine = Machine(game.rules, game.players, start, events)
@@ -846,7 +845,7 @@ def _totals(rules: RulesetBase) -> dict[str, int]:
 
     def build(_: RulesetBase) -> dict[str, int]:
         out: dict[str, int] = {}
-        for kind, key in rules._KINDS.values():
+        for kind, key in rules.ITEM_KINDS.values():
             for item in rules.items(kind, key):
                 ident = item.get("id")
                 if isinstance(ident, str) and ident not in out:
@@ -862,7 +861,7 @@ def _kinds(rules: RulesetBase) -> dict[str, str]:
 
     def build(_: RulesetBase) -> dict[str, str]:
         out: dict[str, str] = {}
-        for name, (kind, key) in rules._KINDS.items():
+        for name, (kind, key) in rules.ITEM_KINDS.items():
             for item in rules.items(kind, key):
                 ident = item.get("id")
                 if isinstance(ident, str) and ident not in out:

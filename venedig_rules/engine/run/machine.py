@@ -19,7 +19,7 @@ resumes after a decision, to finish the callers waiting below.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -96,7 +96,7 @@ class Frame:
         return f"Frame({self.code!r}, {self.pc}, {self.target!r}, {self.names!r})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PendingChoice:
     """One player's decision: ``options`` in legal-action order; an ``optional`` one may
     be passed; a ``secret`` one's value is shown to its chooser only."""
@@ -107,6 +107,9 @@ class PendingChoice:
     optional: bool
     target: str
     secret: bool = False
+    #: the chooser's legal actions once asked (see :attr:`actions`): a cache, no part of the
+    #: decision (not compared, not shown, not saved)
+    _actions: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def at_once(
@@ -114,15 +117,15 @@ class PendingChoice:
     ) -> PendingChoice:
         """The same as ``PendingChoice(...)``, for the machine, which makes one at every
         decision: a frozen dataclass's ``__init__`` sets each field through
-        ``object.__setattr__``, at three times the cost of filling its ``__dict__``."""
+        ``object.__setattr__``, at twice the cost of setting its slots straight."""
         made = object.__new__(cls)
-        fields = made.__dict__
-        fields["player"] = player
-        fields["label"] = label
-        fields["options"] = options
-        fields["optional"] = optional
-        fields["target"] = target
-        fields["secret"] = secret
+        _set_player(made, player)
+        _set_label(made, label)
+        _set_options(made, options)
+        _set_optional(made, optional)
+        _set_target(made, target)
+        _set_secret(made, secret)
+        _set_choice_actions(made, None)
         return made
 
     def movers(self) -> tuple[int, ...]:
@@ -135,10 +138,16 @@ class PendingChoice:
         every clone share it)."""
         # not functools.cached_property: it takes a lock on every first use (Python 3.11),
         # and every decision is a first use
-        built: tuple[Action, ...] | None = self.__dict__.get("_actions")
+        built = self._actions
         if built is None:
-            built = self.__dict__["_actions"] = _actions(self.player, self.label, self.options, self.optional)
+            built = _actions(self.player, self.label, self.options, self.optional)
+            _set_choice_actions(self, built)
         return built
+
+    def forget_actions(self) -> None:
+        """Let go of the legal actions built (a state the undo history keeps: they are built
+        again if an undo comes back to it, rather than kept for every action of the game)."""
+        _set_choice_actions(self, None)
 
     def legal_actions(self, player: int) -> tuple[Action, ...]:
         """``player``'s legal actions, in order (none when the decision is not theirs)."""
@@ -174,7 +183,7 @@ class PendingChoice:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PendingCommits:
     """A simultaneous decision: each of ``players`` commits one of their own ``options``
     in secret (``commits[i]`` is ``(value,)`` once player ``players[i]`` committed)."""
@@ -184,6 +193,9 @@ class PendingCommits:
     options: tuple[tuple[Any, ...], ...]
     commits: tuple[tuple[Any] | None, ...]
     target: str
+    #: each taking part player's legal actions once asked (see :attr:`actions`): a cache, no
+    #: part of the decision (not compared, not shown, not saved)
+    _actions: tuple[tuple[Action, ...], ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -202,12 +214,15 @@ class PendingCommits:
     @property
     def actions(self) -> tuple[tuple[Action, ...], ...]:
         """Each taking part player's actions, in order (built once per decision)."""
-        built: tuple[tuple[Action, ...], ...] | None = self.__dict__.get("_actions")
+        built = self._actions
         if built is None:
-            built = self.__dict__["_actions"] = tuple(
-                _actions(p, self.label, o, False) for p, o in zip(self.players, self.options)
-            )
+            built = tuple(_actions(p, self.label, o, False) for p, o in zip(self.players, self.options))
+            _set_commits_actions(self, built)
         return built
+
+    def forget_actions(self) -> None:
+        """Let go of the legal actions built (see :meth:`PendingChoice.forget_actions`)."""
+        _set_commits_actions(self, None)
 
     def legal_actions(self, player: int) -> tuple[Action, ...]:
         """``player``'s legal actions, in order (none once they committed, or when they do
@@ -239,9 +254,8 @@ class PendingCommits:
         i = self.players.index(player)
         commits = self.commits[:i] + ((value,),) + self.commits[i + 1 :]
         after = PendingCommits(self.players, self.label, self.options, commits, self.target)
-        built = self.__dict__.get("_actions")
-        if built is not None:  # the actions built already are the same (see actions)
-            after.__dict__["_actions"] = built
+        if self._actions is not None:  # the actions built already are the same (see actions)
+            _set_commits_actions(after, self._actions)
         return after
 
     def revealed(self, player_count: int) -> tuple[Any, ...]:
@@ -251,6 +265,14 @@ class PendingCommits:
 
 
 Pending = PendingChoice | PendingCommits
+
+# Setting a slot through its descriptor: what a frozen dataclass's own methods may do (the
+# machine's quick PendingChoice, and the decisions' caches), at half the cost of
+# ``object.__setattr__``.
+_set_player, _set_label, _set_options, _set_optional, _set_target, _set_secret, _set_choice_actions = (
+    getattr(PendingChoice, f.name).__set__ for f in fields(PendingChoice)
+)
+(_set_commits_actions,) = (getattr(PendingCommits, f.name).__set__ for f in fields(PendingCommits) if not f.init)
 
 
 class State:

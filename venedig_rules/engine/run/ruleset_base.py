@@ -149,7 +149,8 @@ class RulesetBase:
             return tied[:1]
         return tied
 
-    _KINDS: ClassVar[dict[str, tuple[str, str]]] = {
+    #: Each kind of item by its DSL name -> (the rule file, its list of those items).
+    ITEM_KINDS: ClassVar[dict[str, tuple[str, str]]] = {
         "cards": ("cards", "cards"),
         "card_types": ("cards", "types"),
         "types": ("cards", "types"),
@@ -164,9 +165,9 @@ class RulesetBase:
 
     def items_of(self, kind: str) -> list[dict[str, Any]]:
         """The items of a kind by its DSL name (cards, card_types, tiles, buildings, ...)."""
-        if kind not in self._KINDS:
-            raise RuleRuntimeError(f"unknown item kind {kind!r}{did_you_mean(kind, self._KINDS)}")
-        return self.items(*self._KINDS[kind])
+        if kind not in self.ITEM_KINDS:
+            raise RuleRuntimeError(f"unknown item kind {kind!r}{did_you_mean(kind, self.ITEM_KINDS)}")
+        return self.items(*self.ITEM_KINDS[kind])
 
     def copies(self, kind: str, players: int) -> tuple[str, ...]:
         """Item ids repeated by count; items marked for more players than play left out."""

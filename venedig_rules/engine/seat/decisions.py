@@ -64,7 +64,7 @@ def describe(
     if player not in game.to_move:
         return None
     wording = Wording(game.rules, lang, names)
-    pending = game._state.pending
+    pending = game.played.state.pending
     assert pending is not None
     actions = game.legal_actions(player)
     texts = option_texts(game, wording, player, actions)
@@ -86,7 +86,7 @@ def describe(
 
 def waiting(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = None) -> list[Waiting]:
     """Each seat to move with its decision's label and public sentence, in seat order."""
-    pending = game._state.pending
+    pending = game.played.state.pending
     if pending is None or game.is_over:
         return []
     wording = Wording(game.rules, lang, names)
@@ -101,7 +101,7 @@ def waiting(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = No
 def prompt(game: PlayedGame, wording: Wording, player: int) -> str:
     """The sentence that asks ``player`` for the pending decision (it may name the
     decision's declared context)."""
-    pending = game._state.pending
+    pending = game.played.state.pending
     assert pending is not None
     texts = wording.lang.decisions.get(pending.label)
     if texts is None:
@@ -111,7 +111,7 @@ def prompt(game: PlayedGame, wording: Wording, player: int) -> str:
 
 def option_texts(game: PlayedGame, wording: Wording, player: int, actions: Sequence[Action]) -> list[str]:
     """The text of each action, as its template gives it (not made unique)."""
-    pending = game._state.pending
+    pending = game.played.state.pending
     assert pending is not None
     texts = wording.lang.decisions.get(pending.label)
     vt = wording.decision_type(pending.label)
@@ -141,10 +141,11 @@ def unique(texts: Sequence[str], actions: Sequence[Action]) -> list[str]:
 
 def context(game: PlayedGame, wording: Wording) -> dict[str, Typed]:
     """The declared context names of the pending decision, from the choosing code's names."""
-    pending = game._state.pending
+    state = game.played.state
+    pending = state.pending
     decl = wording.tables.declarations.decisions.get(pending.label) if pending is not None else None
-    if decl is None or not decl.context or not game._state.frames or game.rules.compiled is None:
+    if decl is None or not decl.context or not state.frames or game.rules.compiled is None:
         return {}
-    frame = game._state.frames[-1]
+    frame = state.frames[-1]
     slots = game.rules.generated.choose_names.get(frame.code, {}).get(frame.pc, {})
     return {name: (frame.names.get(slots.get(name, name)), vt or ANY) for name, vt in decl.context.items()}

@@ -40,7 +40,7 @@ def why_illegal(game: PlayedGame, action: Action) -> str:
         whose = ", ".join(f"p{p}" for p in movers)
         return f"{head}: p{action.player} is not to move; it is {whose}'s turn ({turn})"
     legal = game.legal_actions(action.player)
-    pending = game._state.pending
+    pending = game.played.state.pending
     assert pending is not None
     asked = prompt(game, Wording(game.rules), action.player)
     listed = _listed(legal)

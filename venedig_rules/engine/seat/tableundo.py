@@ -8,24 +8,25 @@ could not take back either: no other seat has acted, nothing hidden was shown to
 >>> import venedig_rules as vr
 >>> game = vr.load("venedig").new_game(players=3, seed=7)
 >>> _ = game.apply("p0 pass").apply("p0 pass")  # keeps the gold, lays out no cards
->>> check(game, 0)
+>>> game.can_undo(0)
 TableUndo(allowed=True, reason='')
->>> check(game, 1).reason
+>>> game.can_undo(1).reason
 'p1 has not acted yet'
 >>> _ = game.apply("p0 drain(k8)")
->>> print(check(game, 0).reason)
+>>> print(game.can_undo(0).reason)
 p0 drain(k8) revealed something (p0's gold: 0-gold swamp tile)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..run.views import redact_event, visible
 from .wording import Wording
 
 if TYPE_CHECKING:
+    from ..run.undohistory import UndoPoint
     from .played import PlayedGame
 
 
@@ -40,9 +41,11 @@ class TableUndo(NamedTuple):
         return self.allowed
 
 
-def check(game: PlayedGame, player: int) -> TableUndo:
-    """Whether ``player`` may take back its last action at the table."""
-    actions = game._actions
+def check(game: PlayedGame, player: int, undo_point: Callable[[], UndoPoint]) -> TableUndo:
+    """Whether ``player`` may take back its last action at the table; ``undo_point`` gives
+    where an undo of the last action would go back to (the game knows: it may replay)."""
+    played = game.played
+    actions = played.actions
     mine = [i for i, a in enumerate(actions) if a.player == player]
     if not mine:
         return TableUndo(False, f"p{player} has not acted yet")
@@ -51,10 +54,10 @@ def check(game: PlayedGame, player: int) -> TableUndo:
     last = actions[-1]
     if last.player != player:
         return TableUndo(False, f"p{player} has no action to take back: p{last.player} acted last")
-    before, n_events = game._undo_point()
-    if before.rng != game._state.rng:
+    before, n_events = undo_point()
+    if before.rng != played.state.rng:
         return TableUndo(False, f"chance was drawn after {last}: a shuffle or a random draw cannot be taken back")
-    for event in game._events[n_events:]:
+    for event in played.events[n_events:]:
         if revealed(game, event):
             shown = redact_event(game.rules, event, player)
             what = Wording(game.rules).event(shown) if shown is not None else "a private message"
