@@ -173,8 +173,9 @@ def test_play_prints_sentences_only_and_names_the_seats(capsys):
     assert main(["play", "venedig", "--players", "3", "--seed", "1", "--names", "Ada,Ben,Cy"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Venedig: 3 players, seed 1"
-    assert lines[1] == "  The game is set up" and lines[-3].startswith("  Ada: ")  # then how the points were made
+    assert lines[1] == "  The game is set up" and lines[-4].startswith("  Ada: ")  # then how the points were made
     assert "  --- turn 1: Ada ---" in lines and "      Game over; winners: " in "\n".join(lines)
+    assert lines[-1].startswith("scores: Ada ")  # the last line, as scripts read it
     text = "\n".join(lines)
     assert " is now " not in text and "->" not in text and "draw_pile" not in text
     assert not re.search(r"\bp\d\b", text) and "the draw pile: " not in text  # no state changes

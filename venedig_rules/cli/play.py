@@ -104,6 +104,7 @@ def _play_one(args: argparse.Namespace) -> int:
             game.apply(choice)
     for line in _breakdown(game, narrator):
         print(line)
+    print(narrator.result(game))  # the last line, as scripts read it: "scores: p0 32, p1 33; winners: p1"
     return 0
 
 
