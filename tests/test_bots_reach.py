@@ -25,6 +25,9 @@ from venedig_rules.bots import GreedyBot, ISMCTSBot, Sampler, decide
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 
 
+_EMPTY = object()
+
+
 def _edges(obj: Any) -> Iterator[tuple[str, Any]]:
     """The objects ``obj`` leads to, each with the step that reaches it."""
     if isinstance(obj, dict | types.MappingProxyType):
@@ -41,10 +44,9 @@ def _edges(obj: Any) -> Iterator[tuple[str, Any]]:
         return
     if isinstance(obj, types.FunctionType):
         for i, cell in enumerate(obj.__closure__ or ()):
-            try:
-                yield f".__closure__[{i}]", cell.cell_contents
-            except ValueError:  # an empty cell
-                pass
+            contents = getattr(cell, "cell_contents", _EMPTY)  # an empty cell has none
+            if contents is not _EMPTY:
+                yield f".__closure__[{i}]", contents
         yield ".__defaults__", obj.__defaults__
         yield ".__kwdefaults__", obj.__kwdefaults__
         yield ".__dict__", obj.__dict__
@@ -63,10 +65,9 @@ def _edges(obj: Any) -> Iterator[tuple[str, Any]]:
     for cls in type(obj).__mro__:
         for slot in cls.__dict__.get("__slots__", ()):
             name = f"_{cls.__name__.lstrip('_')}{slot}" if slot.startswith("__") and not slot.endswith("__") else slot
-            try:
-                yield f".{name}", object.__getattribute__(obj, name)
-            except AttributeError:
-                pass
+            value = getattr(obj, name, _EMPTY)  # an unset slot has none
+            if value is not _EMPTY:
+                yield f".{name}", value
     if isinstance(obj, weakref.WeakKeyDictionary | weakref.WeakValueDictionary):
         yield ".items()", list(obj.items())
 
