@@ -62,19 +62,20 @@ def test_a_search_with_narrow_widening_tries_only_the_best_ranked_option_at_the_
     assert sum(s.visits for s in wide.last_search.values()) == 30
 
 
-def test_the_root_is_ranked_by_the_estimate_right_after_each_option():
+def test_the_root_is_ranked_by_each_options_value_at_the_end_of_the_turn():
     game, player = _deciding("rialto", seed=5)
-    bot = ISMCTSBot(seed=2)
+    bot = ISMCTSBot(seed=2, lookahead=10_000)  # every way through the turn
     actions = game.legal_actions(player)
     one = Sampler(game, player)(7)
-    order = bot._root_order(one, actions, player)
-    assert sorted(order) == sorted(str(a) for a in actions)
-    values = {}
+    prior = bot._root_prior(one, actions, player)
+    assert sorted(prior) == sorted(str(a) for a in actions) and one.actions == []
+    values = list(prior.values())
+    assert values == sorted(values, reverse=True) and all(0.0 <= v <= 1.0 for v in values)
+    ends = {}
     for action in actions:
-        values[str(action)] = estimate(one.apply(action))[player]
+        ends[str(action)] = TurnSearch().best(one.apply(action), player, 10_000, random.Random(0))
         one.undo()
-    ranked = [values[key] for key in order]
-    assert ranked == sorted(ranked, reverse=True)
+    assert max(ends, key=ends.__getitem__) in [k for k, v in prior.items() if v == values[0]]
 
 
 # -- the estimate ----------------------------------------------------------------------------

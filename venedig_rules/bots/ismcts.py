@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from .evaluate import estimate
+from .evaluate import estimate, score_scale
+from .greedy import TurnSearch, judge, my_turn
 from .parallel import RootStat, can_fork, merge, run_forked
 from .seat import Sampler, only_action
 from .widening import Widening
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 
 
 #: The iterations of a search given no budget (``--bots ismcts``).
-DEFAULT_ITERATIONS = 60
+DEFAULT_ITERATIONS = 30
 
 
 @dataclass
@@ -73,10 +74,19 @@ class ISMCTSBot:
       ``iterations`` is the total over all workers; ``seconds`` is wall time, which every
       worker spends.
     - ``exploration``: the UCB constant.
-    - ``rollout_depth``: actions played at random after the tree before the position is
-      estimated (0: the estimate is taken where the tree ends; None: to the end of the game).
+    - ``finish_turn``: where the tree ends, the player deciding there plays the rest of
+      its turn (while it alone decides), each step the best by :func:`~venedig_rules.bots.
+      greedy.judge` of ``finish_turn`` options picked at random (0: not at all), so that a
+      cost that comes later in a turn is paid before the position is estimated.
+    - ``rollout_depth``: actions played at random after that (0: the estimate is taken
+      there; None: to the end of the game).
     - ``widening``: how many options a node may have tried for its visits
       (:class:`~venedig_rules.bots.widening.Widening`; ``Widening(1e9, 0)`` tries all).
+    - ``lookahead`` and ``prior_visits``: before the search, each root option is played
+      through the rest of the seat's turn on one sample, as GreedyBot does
+      (:class:`~venedig_rules.bots.greedy.TurnSearch`, ``lookahead`` actions in all), and
+      its win chance from the lead there counts as ``prior_visits`` visits; widening tries
+      the root's options in that order.
     - ``workers``: processes searching at once (root parallelism, needs ``os.fork``).
 
     The defaults are the budget of ``--bots ismcts`` (docs/bots.md).
@@ -92,6 +102,9 @@ class ISMCTSBot:
         seconds: float | None = None,
         exploration: float = 0.7,
         rollout_depth: int | None = 0,
+        finish_turn: int = 2,
+        lookahead: int = 200,
+        prior_visits: int = 3,
         workers: int = 1,
         widening: Widening = Widening(),  # noqa: B008 - an immutable NamedTuple
     ):
@@ -107,8 +120,9 @@ class ISMCTSBot:
             raise ValueError("ISMCTSBot(workers=N) forks processes, and this platform has no os.fork")
         self.random = random.Random(seed)
         self.iterations, self.seconds = iterations, seconds
-        self.exploration, self.rollout_depth = exploration, rollout_depth
+        self.exploration, self.rollout_depth, self.finish_turn = exploration, rollout_depth, finish_turn
         self.workers, self.widening = workers, widening
+        self.lookahead, self.prior_visits = lookahead, prior_visits
         #: the root statistics of the last search (action text -> visits and summed reward)
         self.last_search: dict[str, RootStat] = {}
 
@@ -120,53 +134,77 @@ class ISMCTSBot:
             return actions[0]
         me = actions[0].player  # the seat asked (all its actions are its own)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        order = self._root_order(sample(self.random.getrandbits(64)), actions, me)
+        prior = self._root_prior(sample(self.random.getrandbits(64)), actions, me)
+        order = sorted(prior, key=lambda key: -prior[key])
         seeds = [self.random.getrandbits(64) for _ in range(self.workers)]
         shares = _shares(self.iterations, self.workers)
         jobs: list[Callable[[], dict[str, RootStat]]] = [
-            partial(self._search, seed, share, deadline, sample, me, order) for seed, share in zip(seeds, shares)
+            partial(self._search, seed, share, deadline, sample, me, order, prior) for seed, share in zip(seeds, shares)
         ]
         self.last_search = merge(run_forked(jobs))
-        return self._pick(actions)
+        return self._pick(actions, prior)
 
-    def _pick(self, actions: list[Action]) -> Action:
-        """The most visited action (then the best mean); one at random if none was tried."""
+    def _pick(self, actions: list[Action], prior: dict[str, float]) -> Action:
+        """The most visited action counting the prior's visits (then the best mean)."""
         by_text = {str(a): a for a in actions}
-        tried = [
-            (stat.visits, stat.reward / stat.visits, key)
-            for key, stat in self.last_search.items()
-            if stat.visits and key in by_text
-        ]
-        if not tried:
-            return self.random.choice(actions)
-        # the most visited action; among as many visits the best mean, then the greatest text
-        return by_text[max(tried).key]
+        ranked = []
+        for key in by_text:
+            stat = self.last_search.get(key, RootStat(0, 0.0))
+            visits = stat.visits + self.prior_visits
+            reward = stat.reward + self.prior_visits * prior.get(key, 0.0)
+            ranked.append((visits, reward / visits if visits else 0.0, prior.get(key, 0.0), key))
+        return by_text[max(ranked)[3]]
 
-    def _root_order(self, game: Game, actions: list[Action], me: int) -> list[str]:
-        """The root's options best first by the seat's estimate right after each, on one
-        sample (ties in random order): the order in which widening tries them."""
+    def _root_prior(self, game: Game, actions: list[Action], me: int) -> dict[str, float]:
+        """The seat's win chance after each root option played through the rest of its turn
+        (:class:`~venedig_rules.bots.greedy.TurnSearch`, ``lookahead`` actions shared among
+        the options), on one sample, from its lead as in :func:`estimate`; in insertion
+        order best first (ties in random order)."""
+        scale = score_scale(game)
+        share = max(0, self.lookahead // len(actions) - 1)
         scored = []
         for action in actions:
             game.apply(action)
-            scored.append((-estimate(game)[me], self.random.random(), str(action)))
+            value = TurnSearch().best(game, me, share, self.random)
             game.undo()
-        return [key for _, _, key in sorted(scored)]
+            chance = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, value / scale))))
+            scored.append((-chance, self.random.random(), str(action)))
+        return {key: -negative for negative, _, key in sorted(scored)}
 
     def _search(
-        self, seed: int, iterations: int | None, deadline: float | None, sample: Sampler, me: int, order: list[str]
+        self,
+        seed: int,
+        iterations: int | None,
+        deadline: float | None,
+        sample: Sampler,
+        me: int,
+        order: list[str],
+        prior: dict[str, float] | None = None,
     ) -> dict[str, RootStat]:
+        """One search's root statistics (the prior's visits not counted)."""
         rand = random.Random(seed)
         root = _Node()
         rank = {key: i for i, key in enumerate(order)}
         secret: dict[str, bool] = {}  # decision label -> whether others' choices there are hidden
         done = 0
         while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(root, sample(rand.getrandbits(64)), me, rand, rank, secret)
+            self._iterate(root, sample(rand.getrandbits(64)), me, rand, rank, secret, prior or {})
             done += 1
-        return {key: RootStat(child.visits, child.reward) for key, child in root.children.items()}
+        seeded = self.prior_visits if prior else 0
+        return {
+            key: RootStat(child.visits - seeded, child.reward - seeded * (prior or {}).get(key, 0.0))
+            for key, child in root.children.items()
+        }
 
     def _iterate(
-        self, root: _Node, game: Game, me: int, rand: random.Random, rank: dict[str, int], secret: dict[str, bool]
+        self,
+        root: _Node,
+        game: Game,
+        me: int,
+        rand: random.Random,
+        rank: dict[str, int],
+        secret: dict[str, bool],
+        prior: dict[str, float],
     ) -> None:
         node, path = root, []
         while not game.is_over:
@@ -203,6 +241,8 @@ class ISMCTSBot:
                 untried = [i for i, key in enumerate(keys) if key not in node.children]
                 i = _to_try(untried, keys, rank if node is root else None, rand)
                 node.children[keys[i]] = child = _Node(mover, available=1)
+                if node is root and keys[i] in prior:  # the prior counts as visits already made
+                    child.visits, child.reward = self.prior_visits, self.prior_visits * prior[keys[i]]
                 game.apply(actions[i])
                 path.append(child)
                 break
@@ -259,11 +299,33 @@ class ISMCTSBot:
         return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
 
     def _rollout(self, game: Game, rand: random.Random) -> None:
+        if self.finish_turn and not game.is_over:
+            finish(game, game.to_move[0], self.finish_turn, rand)
         steps = 0
         while not game.is_over and (self.rollout_depth is None or steps < self.rollout_depth):
             movers = game.to_move
             game.apply(rand.choice(game.legal_actions(movers[0])))
             steps += 1
+
+
+def finish(game: Game, player: int, candidates: int, rand: random.Random, longest: int = 100) -> None:
+    """Play the rest of ``player``'s turn on ``game`` (while it alone decides, at most
+    ``longest`` decisions): each step the best by :func:`judge` of ``candidates`` options
+    picked at random (ties to the first picked)."""
+    for _ in range(longest):
+        if not my_turn(game, player):
+            return
+        actions = game.legal_actions(player)
+        if len(actions) == 1:
+            game.apply(actions[0])
+            continue
+        best, pick = -math.inf, actions[0]
+        for action in rand.sample(actions, min(candidates, len(actions))):
+            value = judge(game.apply(action), player)
+            game.undo()
+            if value > best:
+                best, pick = value, action
+        game.apply(pick)
 
 
 def _to_try(untried: list[int], keys: list[str], rank: dict[str, int] | None, rand: random.Random) -> int:
