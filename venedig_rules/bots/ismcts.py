@@ -58,14 +58,6 @@ class _Node:
     children: dict[str, _Node] = field(default_factory=dict)
 
 
-class _Tried(NamedTuple):
-    """A root action the search tried, in the order the best is chosen by."""
-
-    visits: int
-    mean: float  # reward per visit
-    key: str  # the action's text
-
-
 class ISMCTSBot:
     """Information-set MCTS.
 
@@ -214,6 +206,8 @@ class ISMCTSBot:
             mover = me if me in movers else movers[0]
             actions = game.legal_actions(mover)
             label = next((a.name for a in actions if a.name != "pass"), "pass")
+            # another seat moves at random (no model of the opponents); until a decision has
+            # been seen to show its choice, it is taken to be secret
             if mover != me and secret.get(label, True):
                 action = rand.choice(actions)
                 seen = len(game.events)
@@ -235,6 +229,8 @@ class ISMCTSBot:
                 continue
             keys = [str(a) for a in actions]
             tried = [i for i, key in enumerate(keys) if key in node.children]
+            # a sample offers only some of the actions of the information set: UCB weighs a
+            # child by how often it was on offer (``available``), not by the parent's visits
             for i in tried:
                 node.children[keys[i]].available += 1
             if len(tried) < len(keys) and self.widening.widens(node.visits, len(tried)):
@@ -256,44 +252,6 @@ class ISMCTSBot:
         for child in path:
             child.visits += 1
             child.reward += value[child.player]
-
-    def _other_seat_move(self, node: _Node, game: Game, mover: int, actions: list[Action], label: str) -> _Node | None:
-        """Play a random move of another seat; its node under ``node`` (made if new), or None
-        when the move was hidden from the bot's seat."""
-        action = self.random.choice(actions)
-        seen = len(game.events)
-        game.apply(action)
-        secret = any(
-            e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
-        )
-        self._secret[label] = secret
-        if secret:
-            return None
-        child = node.children.get(str(action))
-        if child is None:
-            node.children[str(action)] = child = _Node(mover, available=1)
-        else:
-            child.available += 1
-        return child
-
-    def _tree_move(self, node: _Node, game: Game, mover: int, actions: list[Action]) -> _Node:
-        """Play the bot's seat's move: an untried one at random (its new node), else the child
-        with the best UCB."""
-        keys = [str(a) for a in actions]
-        untried = [i for i, key in enumerate(keys) if key not in node.children]
-        # a sample offers only some of the actions of the information set: UCB weighs a
-        # child by how often it was on offer (``available``), not by the parent's visits
-        for key in keys:
-            if key in node.children:
-                node.children[key].available += 1
-        if untried:
-            i = self.random.choice(untried)
-            node.children[keys[i]] = child = _Node(mover, available=1)
-        else:
-            i = max(range(len(keys)), key=lambda j: self._ucb(node.children[keys[j]]))
-            child = node.children[keys[i]]
-        game.apply(actions[i])
-        return child
 
     def _ucb(self, child: _Node) -> float:
         return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
