@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .evaluate import estimate, score_scale
 from .greedy import TurnSearch, judge, my_turn
@@ -56,6 +56,15 @@ class _Node:
     available: int = 0
     reward: float = 0.0
     children: dict[str, _Node] = field(default_factory=dict)
+
+
+class _Ranked(NamedTuple):
+    """A root action, in the order the best is chosen by."""
+
+    visits: int  # the search's and the prior's
+    mean: float  # value per visit
+    prior: float  # the turn-end win chance alone
+    key: str  # the action's text
 
 
 class ISMCTSBot:
@@ -144,8 +153,8 @@ class ISMCTSBot:
             stat = self.last_search.get(key, RootStat(0, 0.0))
             visits = stat.visits + self.prior_visits
             reward = stat.reward + self.prior_visits * prior.get(key, 0.0)
-            ranked.append((visits, reward / visits if visits else 0.0, prior.get(key, 0.0), key))
-        return by_text[max(ranked)[3]]
+            ranked.append(_Ranked(visits, reward / visits if visits else 0.0, prior.get(key, 0.0), key))
+        return by_text[max(ranked).key]
 
     def _root_prior(self, game: Game, actions: list[Action], me: int) -> dict[str, float]:
         """The seat's win chance after each root option played through the rest of its turn
