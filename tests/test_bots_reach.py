@@ -97,15 +97,22 @@ def path_to(start: Any, targets: dict[int, str], limit: int = 2_000_000) -> str 
 
 
 def _truth(game: vr.Game) -> dict[int, str]:
-    """The real game and the parts of it that hold what seats cannot see."""
-    state = game._state
-    return {
+    """The real game and the parts of it that hold what seats cannot see: its record of
+    play, state, variables, event log, undo history and the seats' knowledge kept for
+    sampling (which mirrors the true values)."""
+    play = game._play
+    state = play.state
+    truth = {
         id(game): "the real game",
+        id(play): "the real game's record of play",
         id(state): "the real game's state",
         id(state.vars): "the real game's variables",
-        id(game._events): "the real game's event log",
-        id(game._history): "the real game's undo history",
+        id(play.events): "the real game's event log",
+        id(play.history): "the real game's undo history",
     }
+    for seat, memo in (play.knowledge or {}).items():
+        truth[id(memo)] = f"the real game's knowledge of seat {seat}"
+    return truth
 
 
 def _midgame(name: str | Path, players: int, seed: int, actions: int) -> vr.Game:
@@ -125,8 +132,10 @@ def test_no_path_leads_from_a_sampler_or_its_samples_to_the_real_game(name):
     sampler = Sampler(game, player)
     samples = [sampler(seed) for seed in range(3)]
     samples.append(samples[0].sample(player, 9))  # a sample of a sample
+    truth = _truth(game)
+    assert any("knowledge" in what for what in truth.values())  # the true mirror is looked for too
     for start in (sampler, *samples):
-        assert path_to(start, _truth(game)) is None
+        assert path_to(start, truth) is None
 
 
 @pytest.mark.parametrize("make", [lambda: GreedyBot(seed=1), lambda: ISMCTSBot(seed=1, iterations=15)])
@@ -145,7 +154,7 @@ def test_the_walk_finds_a_path_where_there_is_one():
     class Leaky:
         def __init__(self) -> None:
             self.later = lambda: game  # a closure cell holds it
-            self.ref = weakref.ref(game._state)
+            self.ref = weakref.ref(game._play.state)
 
     assert path_to(Leaky(), _truth(game)) is not None
     assert "__closure__" in (path_to(Leaky().later, _truth(game)) or "")
