@@ -1,38 +1,45 @@
 """Bot strength and the cost of sampling; prints figures with their targets, asserts nothing.
 
-Run: python benchmarks/bots.py [--games N] [--iterations I] [--rollout D] [--jobs J]
-     [--only sample|match] [--rulesets saeulen,rialto,venedig]
+Run: python benchmarks/bots.py [--games N] [--pairings A:B,...] [--rulesets ...] [--jobs J]
+     [--sampling]
 
-- sample: ``game.sample(p, seed)`` at mid-game positions (after --at actions of random play,
-  every player count, several seeds), for the seat to move:
+- Pairings (default the three targets of docs/bots.md): 2-player games of bot A against
+  bot B, N games a pairing and ruleset (default 100), seats rotated (game 2k and 2k+1 are
+  the same deal with the seats swapped), deal seeds from --seed (default 1000). Printed: the
+  share of games A wins (a shared win counts by its share) with its Wilson 95% interval,
+  the target and whether the point and the lower bound reach it, and the seconds a game.
+  Bots are named ``random``, ``greedy``, ``ismcts`` (its defaults), ``ismcts800`` (800
+  iterations), ``ismcts1s`` (one second a decision), with ``w2`` for two workers
+  (``ismcts1sw2``). Targets: ismcts800:ismcts50 >= 65%, ismcts1s:greedy >= 85%,
+  greedy:random >= 70%.
+- --sampling: the cost of ``game.sample(p, seed)`` at mid-game positions (after --at actions
+  of random play, every player count, several seeds), for the seat to move:
   * repeated: another sample of the same position (what a search does; median per call);
   * next: the seat's first sample after one more action (its knowledge follows the new
     events, and the position is planned anew: what a bot pays once per decision);
   * first: the first sample of a game that was never sampled (the whole event log read);
   each also as a ratio to ``game.apply`` of one legal action at the same positions, measured
-  interleaved in the same run (the machine is shared and noisy: the ratios are the steadier
-  figures). Target: under 2 ms mid-game.
-- match: 2-player games of ISMCTSBot(iterations=I, rollout_depth=D) against RandomBot and
-  against GreedyBot, seats alternating, seeds 1000+; the share of games ISMCTS wins (a
-  shared win counts by its share). Targets: at least 75% against RandomBot in each game, and
-  above 50% against GreedyBot in at least two of the three.
+  interleaved in the same run. Target: under 2 ms mid-game.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import random
+import re
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import venedig_rules as vr  # noqa: E402
-from venedig_rules.bots import GreedyBot, ISMCTSBot, RandomBot, play_out  # noqa: E402
+from venedig_rules.bots import Bot, GreedyBot, ISMCTSBot, RandomBot, play_out  # noqa: E402
 
 GAMES = ["saeulen", "rialto", "venedig"]
 
@@ -89,67 +96,124 @@ def report_sampling(names: list[str], at: int, seeds: int) -> None:
 
 
 # -- matches ---------------------------------------------------------------------------------
-def _one_match(job: tuple[str, str, int, int, int | None]) -> tuple[str, str, float, float, int]:
-    name, opponent, index, iterations, depth = job
-    rules = vr.load(name)
-    seats = ["ismcts", opponent] if index % 2 == 0 else [opponent, "ismcts"]
-    game = rules.new_game(2, 1000 + index)
-    bots = {}
-    for seat, kind in enumerate(seats):
-        seed = index * 10 + seat
-        if kind == "ismcts":
-            bots[seat] = ISMCTSBot(seed, iterations=iterations, rollout_depth=depth)
-        elif kind == "greedy":
-            bots[seat] = GreedyBot(seed)
-        else:
-            bots[seat] = RandomBot(seed)
+#: The pairings docs/bots.md sets targets for: "A:B" -> the share of games A should win.
+TARGETS = {"ismcts800:ismcts50": 0.65, "ismcts1s:greedy": 0.85, "greedy:random": 0.70}
+
+_ISMCTS = re.compile(r"ismcts(?:(?P<n>\d+(?:\.\d+)?)(?P<s>s?))?(?:w(?P<w>\d+))?$")
+
+
+def make(spec: str, seed: int) -> Bot:
+    """A bot by its benchmark name (see the module's doc)."""
+    if spec == "random":
+        return RandomBot(seed)
+    if spec == "greedy":
+        return GreedyBot(seed)
+    found = _ISMCTS.match(spec)
+    if not found:
+        raise SystemExit(f"no bot {spec!r}: random, greedy, ismcts, ismcts<iterations>, ismcts<seconds>s, ...w<N>")
+    workers = int(found["w"] or 1)
+    if found["n"] is None:
+        return ISMCTSBot(seed, workers=workers)
+    if found["s"]:
+        return ISMCTSBot(seed, seconds=float(found["n"]), workers=workers)
+    return ISMCTSBot(seed, iterations=int(found["n"]), workers=workers)
+
+
+class Job(NamedTuple):
+    ruleset: str
+    pairing: str
+    index: int
+    seed: int
+
+
+class Result(NamedTuple):
+    ruleset: str
+    pairing: str
+    share: float  # of the win, for bot A
+    seconds: float
+    actions: int
+
+
+def play(job: Job) -> Result:
+    """One game of the pairing; A takes seat 0 in even games, seat 1 in odd ones."""
+    first, second = job.pairing.split(":")
+    seat_of_a = job.index % 2
+    game = vr.load(job.ruleset).new_game(2, job.seed + job.index // 2)
+    bots = {seat_of_a: make(first, job.index * 2), 1 - seat_of_a: make(second, job.index * 2 + 1)}
     start = time.perf_counter()
     play_out(game, bots)
-    me = seats.index("ismcts")
-    share = 1.0 / len(game.winners) if me in game.winners else 0.0
-    return name, opponent, share, time.perf_counter() - start, len(game.actions)
+    share = 1.0 / len(game.winners) if seat_of_a in game.winners else 0.0
+    if not game.winners:
+        share = 0.5
+    return Result(job.ruleset, job.pairing, share, time.perf_counter() - start, len(game.actions))
 
 
-def report_matches(names: list[str], games: int, iterations: int, depth: int | None, jobs: int) -> None:
-    print(
-        f"match: 2 players, ISMCTSBot(iterations={iterations}, rollout_depth={depth}) against RandomBot and "
-        f"GreedyBot, {games} games each, seats alternating; targets: >= 75% vs random, > 50% vs greedy in 2 of 3"
-    )
-    work = [(name, opp, i, iterations, depth) for i in range(games) for name in names for opp in ("random", "greedy")]
-    results = []
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% for z = 1.96).
+
+    >>> [round(x, 3) for x in wilson(70, 100)]
+    [0.604, 0.781]
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def report_matches(names: list[str], pairings: list[str], games: int, jobs: int, seed: int) -> None:
+    print(f"pairings: 2 players, {games} games a pairing and ruleset, seats rotated, deal seeds {seed} on")
+    work = [Job(name, pairing, i, seed) for i in range(games) for name in names for pairing in pairings]
+    results: list[Result] = []
     with multiprocessing.Pool(jobs) as pool:
-        for result in pool.imap_unordered(_one_match, work):
+        for result in pool.imap_unordered(play, work):
             results.append(result)
-            name, opponent, share, seconds, actions = result
-            print(f"    {len(results)}/{len(work)} {name} vs {opponent}: {share:g} ({seconds:.0f} s)", file=sys.stderr)
-    for name in names:
-        for opponent in ("random", "greedy"):
-            mine = [r for r in results if r[0] == name and r[1] == opponent]
-            won = sum(r[2] for r in mine)
-            seconds = statistics.median(r[3] for r in mine)
-            actions = statistics.median(r[4] for r in mine)
             print(
-                f"  {name:8} vs {opponent:6}: ISMCTS wins {won:g}/{len(mine)} = {won / len(mine):4.0%}"
-                f"  (median {seconds:.0f} s and {actions:.0f} actions a game)"
+                f"    {len(results)}/{len(work)} {result.ruleset} {result.pairing}: {result.share:g} "
+                f"({result.seconds:.1f} s)",
+                file=sys.stderr,
+            )
+    print(f"  {'ruleset':8} {'pairing':22} {'A wins':>9} {'share':>6} {'Wilson 95%':>14} {'target':>7}  {'s/game':>7}")
+    for name in names:
+        for pairing in pairings:
+            mine = [r for r in results if r.ruleset == name and r.pairing == pairing]
+            won = sum(r.share for r in mine)
+            low, high = wilson(won, len(mine))
+            target = TARGETS.get(pairing)
+            verdict = (
+                ""
+                if target is None
+                else f"{target:6.0%} "
+                + ("met" if low >= target else "point met" if won / len(mine) >= target else "not met")
+            )
+            seconds = statistics.mean(r.seconds for r in mine)
+            print(
+                f"  {name:8} {pairing:22} {won:4g}/{len(mine):<4} {won / len(mine):6.0%} "
+                f"[{low:4.0%}, {high:4.0%}]  {verdict:16} {seconds:7.1f}"
             )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12, help="games per ruleset and opponent (default 12)")
-    parser.add_argument("--iterations", type=int, default=40, help="ISMCTS iterations per decision (default 40)")
-    parser.add_argument("--rollout", type=int, default=6, help="ISMCTS rollout depth in actions (default 6)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes for the matches (default 2)")
+    parser.add_argument("--games", type=int, default=100, help="games per pairing and ruleset (default 100)")
+    parser.add_argument("--pairings", default=",".join(TARGETS), help="A:B,... (default the three targets)")
+    parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes playing games at once (default 2)")
+    parser.add_argument("--seed", type=int, default=1000, help="the first deal seed (default 1000)")
+    parser.add_argument("--sampling", action="store_true", help="measure the cost of sampling instead")
     parser.add_argument("--at", type=int, default=100, help="random actions before sampling (default 100)")
     parser.add_argument("--seeds", type=int, default=5, help="positions per player count for sampling (default 5)")
-    parser.add_argument("--only", choices=("sample", "match"), help="run one part only")
-    parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
     args = parser.parse_args()
     names = [n for n in args.rulesets.split(",") if n]
-    if args.only != "match":
+    if args.sampling:
         report_sampling(names, args.at, args.seeds)
-    if args.only != "sample":
-        report_matches(names, args.games, args.iterations, args.rollout, args.jobs)
+        return
+    pairings = [p for p in args.pairings.split(",") if p]
+    for pairing in pairings:
+        for spec in pairing.split(":"):
+            make(spec, 0)
+    report_matches(names, pairings, args.games, args.jobs, args.seed)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,18 @@
 """ISMCTSBot: information-set Monte Carlo tree search on samples (single-observer ISMCTS,
-Cowling, Powley and Whitehouse 2012).
+Cowling, Powley and Whitehouse 2012), with progressive widening and root parallelism.
 
 Each iteration takes a new sample of what the bot's seat cannot see, walks down one tree
 of the seat's information sets with UCB (counting, for each child, how often it was
-available), adds one node, plays on at random for ``rollout_depth`` actions (or to the
-end), and backs up each player's :func:`~venedig_rules.bots.evaluate.estimate`: their
-share of the win at the end, else a win chance from their lead. The seat never sees
-another seat's secret choice, so the tree does not branch on those: such moves are played
-at random inside the iteration. The move made is the root's most visited action.
+available), adds one node, optionally plays on at random for ``rollout_depth`` actions,
+and backs up each player's :func:`~venedig_rules.bots.evaluate.estimate` (their share of
+the win at the end, else a win chance from their lead on the winner track the rules
+declare). A node may have tried only as many of its options as its visits allow
+(:class:`~venedig_rules.bots.widening.Widening`); at the root, options are tried best
+first by their one-ply estimate, deeper down in random order. The seat never sees another
+seat's secret choice, so the tree does not branch on those: such moves are played at
+random inside the iteration. With ``workers`` above 1, forked processes search at the same
+time with other seeds and their root statistics are added up. The move made is the root's
+most visited action.
 
 >>> import venedig_rules as vr
 >>> from venedig_rules.bots import decide
@@ -21,16 +26,25 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from .evaluate import estimate
+from .evaluate import estimate, score_scale
+from .greedy import TurnSearch, judge, my_turn
+from .parallel import RootStat, can_fork, merge, run_forked
 from .seat import Sampler, only_action
+from .widening import Widening
 
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.run.notation import Action
     from ..engine.run.views import GameView
+
+
+#: The iterations of a search given no budget (``--bots ismcts``).
+DEFAULT_ITERATIONS = 30
 
 
 @dataclass
@@ -44,35 +58,74 @@ class _Node:
     children: dict[str, _Node] = field(default_factory=dict)
 
 
-class _Tried(NamedTuple):
-    """A root action the search tried, in the order the best is chosen by."""
+class _Ranked(NamedTuple):
+    """A root action, in the order the best is chosen by."""
 
-    visits: int
-    mean: float  # reward per visit
+    visits: int  # the search's and the prior's
+    mean: float  # value per visit
+    prior: float  # the turn-end win chance alone
     key: str  # the action's text
 
 
 class ISMCTSBot:
-    """Information-set MCTS. ``iterations`` and ``seconds`` bound the search per decision
-    (whichever ends first; ``iterations`` alone is deterministic for a seed);
-    ``exploration`` is the UCB constant; ``rollout_depth`` the actions played at random
-    after the tree before the position is estimated (None: to the end of the game). The
-    defaults are the budget ``benchmarks/bots.py`` measures (docs/bots.md)."""
+    """Information-set MCTS.
+
+    - ``iterations`` and ``seconds`` bound the search per decision (whichever ends first;
+      ``iterations`` alone is deterministic for a seed; neither: :data:`DEFAULT_ITERATIONS`).
+      ``iterations`` is the total over all workers; ``seconds`` is wall time, which every
+      worker spends.
+    - ``exploration``: the UCB constant.
+    - ``finish_turn``: where the tree ends, the player deciding there plays the rest of
+      its turn (while it alone decides), each step the best by :func:`~venedig_rules.bots.
+      greedy.judge` of ``finish_turn`` options picked at random (0: not at all), so that a
+      cost that comes later in a turn is paid before the position is estimated.
+    - ``rollout_depth``: actions played at random after that (0: the estimate is taken
+      there; None: to the end of the game).
+    - ``widening``: how many options a node may have tried for its visits
+      (:class:`~venedig_rules.bots.widening.Widening`; ``Widening(1e9, 0)`` tries all).
+    - ``lookahead`` and ``prior_visits``: before the search, each root option is played
+      through the rest of the seat's turn on one sample, as GreedyBot does
+      (:class:`~venedig_rules.bots.greedy.TurnSearch`, ``lookahead`` actions in all), and
+      its win chance from the lead there counts as ``prior_visits`` visits; widening tries
+      the root's options in that order.
+    - ``workers``: processes searching at once (root parallelism, needs ``os.fork``).
+
+    The defaults are the budget of ``--bots ismcts`` (docs/bots.md).
+
+    >>> ISMCTSBot(workers=2, seconds=1).iterations is None
+    True
+    """
 
     def __init__(
         self,
         seed: int = 0,
-        iterations: int | None = 40,
+        iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
-        rollout_depth: int | None = 6,
+        rollout_depth: int | None = 0,
+        finish_turn: int = 2,
+        lookahead: int = 200,
+        prior_visits: int = 3,
+        workers: int = 1,
+        widening: Widening = Widening(),  # noqa: B008 - an immutable NamedTuple
     ):
         if iterations is None and seconds is None:
-            raise ValueError("give ISMCTSBot a budget: iterations=, seconds= or both")
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"ISMCTSBot needs at least one iteration, not {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"ISMCTSBot needs a positive time budget, not seconds={seconds}")
+        if not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"ISMCTSBot needs at least one worker, not workers={workers!r}")
+        if workers > 1 and not can_fork():
+            raise ValueError("ISMCTSBot(workers=N) forks processes, and this platform has no os.fork")
         self.random = random.Random(seed)
         self.iterations, self.seconds = iterations, seconds
-        self.exploration, self.rollout_depth = exploration, rollout_depth
-        self._secret: dict[str, bool] = {}  # decision label -> whether others' choices are hidden
+        self.exploration, self.rollout_depth, self.finish_turn = exploration, rollout_depth, finish_turn
+        self.workers, self.widening = workers, widening
+        self.lookahead, self.prior_visits = lookahead, prior_visits
+        #: the root statistics of the last search (action text -> visits and summed reward)
+        self.last_search: dict[str, RootStat] = {}
 
     def act(self, view: GameView, actions: list[Action]) -> Action:
         return only_action(self, actions)
@@ -81,28 +134,79 @@ class ISMCTSBot:
         if len(actions) == 1:
             return actions[0]
         me = actions[0].player  # the seat asked (all its actions are its own)
-        root = _Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while (self.iterations is None or done < self.iterations) and (
-            deadline is None or time.perf_counter() < deadline
-        ):
-            self._iterate(root, sample(self.random.getrandbits(32)), me)
-            done += 1
-        by_text = {str(a): a for a in actions}
-        tried = [
-            _Tried(child.visits, child.reward / child.visits, key)
-            for key, child in root.children.items()
-            if child.visits and key in by_text
+        prior = self._root_prior(sample(self.random.getrandbits(64)), actions, me)
+        order = sorted(prior, key=lambda key: -prior[key])
+        seeds = [self.random.getrandbits(64) for _ in range(self.workers)]
+        shares = _shares(self.iterations, self.workers)
+        jobs: list[Callable[[], dict[str, RootStat]]] = [
+            partial(self._search, seed, share, deadline, sample, me, order, prior) for seed, share in zip(seeds, shares)
         ]
-        if not tried:
-            return self.random.choice(actions)
-        # the most visited action; among as many visits the best mean, then the greatest text
-        return by_text[max(tried).key]
+        self.last_search = merge(run_forked(jobs))
+        return self._pick(actions, prior)
 
-    def _iterate(self, root: _Node, game: Game, me: int) -> None:
-        """One iteration: down the tree (a new node at the end), a rollout, and the estimate
-        backed up along the path."""
+    def _pick(self, actions: list[Action], prior: dict[str, float]) -> Action:
+        """The most visited action counting the prior's visits (then the best mean)."""
+        by_text = {str(a): a for a in actions}
+        ranked = []
+        for key in by_text:
+            stat = self.last_search.get(key, RootStat(0, 0.0))
+            visits = stat.visits + self.prior_visits
+            reward = stat.reward + self.prior_visits * prior.get(key, 0.0)
+            ranked.append(_Ranked(visits, reward / visits if visits else 0.0, prior.get(key, 0.0), key))
+        return by_text[max(ranked).key]
+
+    def _root_prior(self, game: Game, actions: list[Action], me: int) -> dict[str, float]:
+        """The seat's win chance after each root option played through the rest of its turn
+        (:class:`~venedig_rules.bots.greedy.TurnSearch`, ``lookahead`` actions shared among
+        the options), on one sample, from its lead as in :func:`estimate`; in insertion
+        order best first (ties in random order)."""
+        scale = score_scale(game)
+        share = max(0, self.lookahead // len(actions) - 1)
+        scored = []
+        for action in actions:
+            game.apply(action)
+            value = TurnSearch().best(game, me, share, self.random)
+            game.undo()
+            chance = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, value / scale))))
+            scored.append((-chance, self.random.random(), str(action)))
+        return {key: -negative for negative, _, key in sorted(scored)}
+
+    def _search(
+        self,
+        seed: int,
+        iterations: int | None,
+        deadline: float | None,
+        sample: Sampler,
+        me: int,
+        order: list[str],
+        prior: dict[str, float] | None = None,
+    ) -> dict[str, RootStat]:
+        """One search's root statistics (the prior's visits not counted)."""
+        rand = random.Random(seed)
+        root = _Node()
+        rank = {key: i for i, key in enumerate(order)}
+        secret: dict[str, bool] = {}  # decision label -> whether others' choices there are hidden
+        done = 0
+        while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(root, sample(rand.getrandbits(64)), me, rand, rank, secret, prior or {})
+            done += 1
+        seeded = self.prior_visits if prior else 0
+        return {
+            key: RootStat(child.visits - seeded, child.reward - seeded * (prior or {}).get(key, 0.0))
+            for key, child in root.children.items()
+        }
+
+    def _iterate(
+        self,
+        root: _Node,
+        game: Game,
+        me: int,
+        rand: random.Random,
+        rank: dict[str, int],
+        secret: dict[str, bool],
+        prior: dict[str, float],
+    ) -> None:
         node, path = root, []
         while not game.is_over:
             movers = game.to_move
@@ -113,69 +217,99 @@ class ISMCTSBot:
             label = next((a.name for a in actions if a.name != "pass"), "pass")
             # another seat moves at random (no model of the opponents); until a decision has
             # been seen to show its choice, it is taken to be secret
-            if mover != me and self._secret.get(label, True):
-                child = self._other_seat_move(node, game, mover, actions, label)
-                if child is None:  # the bot cannot tell these branches apart: they share its node
+            if mover != me and secret.get(label, True):
+                action = rand.choice(actions)
+                seen = len(game.events)
+                game.apply(action)
+                hidden = any(
+                    e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
+                )
+                secret[label] = hidden
+                if hidden:
                     continue
-            else:
-                child = self._tree_move(node, game, mover, actions)
-            path.append(child)
-            if child.visits == 0:  # new in this iteration: one per iteration, the rollout goes on
+                child = node.children.get(str(action))
+                if child is None:
+                    node.children[str(action)] = child = _Node(mover, available=1)
+                    path.append(child)
+                    break
+                child.available += 1
+                node = child
+                path.append(child)
+                continue
+            keys = [str(a) for a in actions]
+            tried = [i for i, key in enumerate(keys) if key in node.children]
+            # a sample offers only some of the actions of the information set: UCB weighs a
+            # child by how often it was on offer (``available``), not by the parent's visits
+            for i in tried:
+                node.children[keys[i]].available += 1
+            if len(tried) < len(keys) and self.widening.widens(node.visits, len(tried)):
+                untried = [i for i, key in enumerate(keys) if key not in node.children]
+                i = _to_try(untried, keys, rank if node is root else None, rand)
+                node.children[keys[i]] = child = _Node(mover, available=1)
+                if node is root and keys[i] in prior:  # the prior counts as visits already made
+                    child.visits, child.reward = self.prior_visits, self.prior_visits * prior[keys[i]]
+                game.apply(actions[i])
+                path.append(child)
                 break
-            node = child
-        self._rollout(game)
+            i = max(tried, key=lambda j: self._ucb(node.children[keys[j]]))
+            node = node.children[keys[i]]
+            game.apply(actions[i])
+            path.append(node)
+        self._rollout(game, rand)
         value = estimate(game)
         root.visits += 1
         for child in path:
             child.visits += 1
             child.reward += value[child.player]
 
-    def _other_seat_move(self, node: _Node, game: Game, mover: int, actions: list[Action], label: str) -> _Node | None:
-        """Play a random move of another seat; its node under ``node`` (made if new), or None
-        when the move was hidden from the bot's seat."""
-        action = self.random.choice(actions)
-        seen = len(game.events)
-        game.apply(action)
-        secret = any(
-            e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
-        )
-        self._secret[label] = secret
-        if secret:
-            return None
-        child = node.children.get(str(action))
-        if child is None:
-            node.children[str(action)] = child = _Node(mover, available=1)
-        else:
-            child.available += 1
-        return child
-
-    def _tree_move(self, node: _Node, game: Game, mover: int, actions: list[Action]) -> _Node:
-        """Play the bot's seat's move: an untried one at random (its new node), else the child
-        with the best UCB."""
-        keys = [str(a) for a in actions]
-        untried = [i for i, key in enumerate(keys) if key not in node.children]
-        # a sample offers only some of the actions of the information set: UCB weighs a
-        # child by how often it was on offer (``available``), not by the parent's visits
-        for key in keys:
-            if key in node.children:
-                node.children[key].available += 1
-        if untried:
-            i = self.random.choice(untried)
-            node.children[keys[i]] = child = _Node(mover, available=1)
-        else:
-            i = max(range(len(keys)), key=lambda j: self._ucb(node.children[keys[j]]))
-            child = node.children[keys[i]]
-        game.apply(actions[i])
-        return child
-
     def _ucb(self, child: _Node) -> float:
         return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
 
-    def _rollout(self, game: Game) -> None:
-        # a few random actions, then the estimate from the scores: whole games played at
-        # random would cost most of the budget and tell little
+    def _rollout(self, game: Game, rand: random.Random) -> None:
+        if self.finish_turn and not game.is_over:
+            finish(game, game.to_move[0], self.finish_turn, rand)
         steps = 0
         while not game.is_over and (self.rollout_depth is None or steps < self.rollout_depth):
             movers = game.to_move
-            game.apply(self.random.choice(game.legal_actions(movers[0])))
+            game.apply(rand.choice(game.legal_actions(movers[0])))
             steps += 1
+
+
+def finish(game: Game, player: int, candidates: int, rand: random.Random, longest: int = 100) -> None:
+    """Play the rest of ``player``'s turn on ``game`` (while it alone decides, at most
+    ``longest`` decisions): each step the best by :func:`judge` of ``candidates`` options
+    picked at random (ties to the first picked)."""
+    for _ in range(longest):
+        if not my_turn(game, player):
+            return
+        actions = game.legal_actions(player)
+        if len(actions) == 1:
+            game.apply(actions[0])
+            continue
+        best, pick = -math.inf, actions[0]
+        for action in rand.sample(actions, min(candidates, len(actions))):
+            value = judge(game.apply(action), player)
+            game.undo()
+            if value > best:
+                best, pick = value, action
+        game.apply(pick)
+
+
+def _to_try(untried: list[int], keys: list[str], rank: dict[str, int] | None, rand: random.Random) -> int:
+    """Which untried option widening adds: the best-ranked at the root (by the one-ply
+    estimate), one at random deeper down (a ranking there would cost more than it saves)."""
+    if rank is None:
+        return rand.choice(untried)
+    return min(untried, key=lambda j: rank.get(keys[j], len(rank)))
+
+
+def _shares(iterations: int | None, workers: int) -> list[int | None]:
+    """``iterations`` split among ``workers`` as evenly as can be (None: no bound).
+
+    >>> _shares(10, 3), _shares(None, 2)
+    ([4, 3, 3], [None, None])
+    """
+    if iterations is None:
+        return [None] * workers
+    base, extra = divmod(iterations, workers)
+    return [base + (1 if i < extra else 0) for i in range(workers)]

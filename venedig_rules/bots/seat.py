@@ -24,19 +24,24 @@ if TYPE_CHECKING:
 
 
 class Sampler:
-    """Samples of one seat's information set: ``sampler(seed)`` is
-    ``game.sample(player, seed)``, a new game for the bot to play on. The real game stays
-    out of the bot's reach (it is not an attribute a bot is meant to read)."""
+    """Samples of one seat's information set: ``sampler(seed)`` is a new game the seat
+    cannot tell from the real one, for the bot to play on.
 
-    # name-mangled and slotted: a bot finds no ``game`` attribute to read the real state from
-    __slots__ = ("__game", "player")
+    The sampler keeps no reference to the real game: it is made with one sample of it
+    (``game.sample(player, 0)``), and every ``sampler(seed)`` is a sample of that sample,
+    which draws from the same information set (the sample keeps the seat's knowledge, see
+    :mod:`venedig_rules.engine.research.sampling`). ``tests/test_bots_reach.py`` walks
+    every attribute, slot and closure reachable from a sampler and its samples.
+    """
+
+    __slots__ = ("_base", "player")
 
     def __init__(self, game: Game, player: int):
-        self.__game = game
+        self._base = game.sample(player, 0)
         self.player = player
 
     def __call__(self, seed: int) -> Game:
-        return self.__game.sample(self.player, seed)
+        return self._base.sample(self.player, seed)
 
     def __repr__(self) -> str:
         return f"Sampler(player={self.player})"
