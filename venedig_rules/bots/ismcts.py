@@ -67,6 +67,13 @@ class _Ranked(NamedTuple):
     key: str  # the action's text
 
 
+class _Step(NamedTuple):
+    """One move of an iteration down the tree."""
+
+    child: _Node | None  # the node the move reaches; None for a secret move, which stays put
+    new_leaf: bool  # the node was made by this move: the walk down ends there
+
+
 class ISMCTSBot:
     """Information-set MCTS.
 
@@ -218,49 +225,78 @@ class ISMCTSBot:
             # another seat moves at random (no model of the opponents); until a decision has
             # been seen to show its choice, it is taken to be secret
             if mover != me and secret.get(label, True):
-                action = rand.choice(actions)
-                seen = len(game.events)
-                game.apply(action)
-                hidden = any(
-                    e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
-                )
-                secret[label] = hidden
-                if hidden:
-                    continue
-                child = node.children.get(str(action))
-                if child is None:
-                    node.children[str(action)] = child = _Node(mover, available=1)
-                    path.append(child)
-                    break
-                child.available += 1
-                node = child
-                path.append(child)
+                step = self._others_move(node, game, mover, actions, label, rand, secret)
+            else:
+                step = self._tree_move(node, root, game, mover, actions, rand, rank, prior)
+            if step.child is None:  # a secret move: the tree cannot tell it from the others
                 continue
-            keys = [str(a) for a in actions]
-            tried = [i for i, key in enumerate(keys) if key in node.children]
-            # a sample offers only some of the actions of the information set: UCB weighs a
-            # child by how often it was on offer (``available``), not by the parent's visits
-            for i in tried:
-                node.children[keys[i]].available += 1
-            if len(tried) < len(keys) and self.widening.widens(node.visits, len(tried)):
-                untried = [i for i, key in enumerate(keys) if key not in node.children]
-                i = _to_try(untried, keys, rank if node is root else None, rand)
-                node.children[keys[i]] = child = _Node(mover, available=1)
-                if node is root and keys[i] in prior:  # the prior counts as visits already made
-                    child.visits, child.reward = self.prior_visits, self.prior_visits * prior[keys[i]]
-                game.apply(actions[i])
-                path.append(child)
+            path.append(step.child)
+            if step.new_leaf:
                 break
-            i = max(tried, key=lambda j: self._ucb(node.children[keys[j]]))
-            node = node.children[keys[i]]
-            game.apply(actions[i])
-            path.append(node)
+            node = step.child
         self._rollout(game, rand)
         value = estimate(game)
         root.visits += 1
         for child in path:
             child.visits += 1
             child.reward += value[child.player]
+
+    @staticmethod
+    def _others_move(
+        node: _Node,
+        game: Game,
+        mover: int,
+        actions: list[Action],
+        label: str,
+        rand: random.Random,
+        secret: dict[str, bool],
+    ) -> _Step:
+        """Another seat's random move: no step in the tree when it turns out secret."""
+        action = rand.choice(actions)
+        seen = len(game.events)
+        game.apply(action)
+        hidden = any(
+            e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
+        )
+        secret[label] = hidden
+        if hidden:
+            return _Step(None, False)
+        child = node.children.get(str(action))
+        if child is None:
+            node.children[str(action)] = child = _Node(mover, available=1)
+            return _Step(child, True)
+        child.available += 1
+        return _Step(child, False)
+
+    def _tree_move(
+        self,
+        node: _Node,
+        root: _Node,
+        game: Game,
+        mover: int,
+        actions: list[Action],
+        rand: random.Random,
+        rank: dict[str, int],
+        prior: dict[str, float],
+    ) -> _Step:
+        """A move the tree chooses: a new child where widening allows one, else the best by UCB."""
+        keys = [str(a) for a in actions]
+        tried = [i for i, key in enumerate(keys) if key in node.children]
+        # a sample offers only some of the actions of the information set: UCB weighs a
+        # child by how often it was on offer (``available``), not by the parent's visits
+        for i in tried:
+            node.children[keys[i]].available += 1
+        if len(tried) < len(keys) and self.widening.widens(node.visits, len(tried)):
+            untried = [i for i, key in enumerate(keys) if key not in node.children]
+            i = _to_try(untried, keys, rank if node is root else None, rand)
+            node.children[keys[i]] = child = _Node(mover, available=1)
+            if node is root and keys[i] in prior:  # the prior counts as visits already made
+                child.visits, child.reward = self.prior_visits, self.prior_visits * prior[keys[i]]
+            game.apply(actions[i])
+            return _Step(child, True)
+        i = max(tried, key=lambda j: self._ucb(node.children[keys[j]]))
+        game.apply(actions[i])
+        return _Step(node.children[keys[i]], False)
 
     def _ucb(self, child: _Node) -> float:
         return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
