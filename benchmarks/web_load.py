@@ -37,8 +37,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -368,23 +370,32 @@ def main() -> None:
     spectators = max(0, min(args.spectators, MOST_SPECTATORS))
     seconds = max(1.0, min(args.seconds, MOST_SECONDS))
     if tables:
-        server = Server(args.db, 1, args.bot_workers)
-        try:
-            cpu = server.cpu_seconds()
-            figures = asyncio.run(tables_scenario(server, tables, args.game, seconds))
-            cpu = server.cpu_seconds() - cpu
-        finally:
-            server.stop()
-        print(figures.report(f"{tables} tables of 1 person + 2 bots ({args.game})", seconds, cpu), flush=True)
+        scenario = partial(tables_scenario, tables=tables, game=args.game, seconds=seconds)
+        _measure(
+            Server(args.db, 1, args.bot_workers),
+            scenario,
+            f"{tables} tables of 1 person + 2 bots ({args.game})",
+            seconds,
+        )
     if spectators:
-        server = Server(args.db, spectators, args.bot_workers)
-        try:
-            cpu = server.cpu_seconds()
-            figures = asyncio.run(spectators_scenario(server, spectators, args.game, seconds))
-            cpu = server.cpu_seconds() - cpu
-        finally:
-            server.stop()
-        print(figures.report(f"1 table ({args.game}) with {spectators} spectators", seconds, cpu), flush=True)
+        scenario = partial(spectators_scenario, spectators=spectators, game=args.game, seconds=seconds)
+        _measure(
+            Server(args.db, spectators, args.bot_workers),
+            scenario,
+            f"1 table ({args.game}) with {spectators} spectators",
+            seconds,
+        )
+
+
+def _measure(server: Server, scenario: Callable[[Server], Awaitable[Figures]], title: str, seconds: float) -> None:
+    """Run one scenario against a fresh server, stop the server, and print its figures."""
+    try:
+        cpu = server.cpu_seconds()
+        figures = asyncio.run(scenario(server))
+        cpu = server.cpu_seconds() - cpu
+    finally:
+        server.stop()
+    print(figures.report(title, seconds, cpu), flush=True)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 from collections.abc import Iterator
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,3 +104,24 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         if MISSING_EXTRA.search(reason):
             report.outcome = "failed"
             report.longrepr = f"skipped for a missing extra, which CI must test: {reason}"
+
+
+def secrets_of(game: Any, player: int) -> set[str]:
+    """The texts of the game's whole state that ``player``'s view does not show (its hidden
+    cards): what no page or answer for that seat may contain."""
+    seen = json.dumps(game.view(player))
+    return {
+        text
+        for name in game.rules.compiled.state
+        for text in state_strings(game.value(name))
+        if f'"{text}"' not in seen
+    }
+
+
+def state_strings(value: Any) -> Iterator[str]:
+    """Every text in a state value, however deeply nested."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (dict, list, tuple, set, frozenset)):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from state_strings(item)

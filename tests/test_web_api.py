@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from conftest import secrets_of
+
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -106,23 +108,6 @@ def test_a_seats_page_holds_its_decision_and_a_board_with_every_space(client: Te
     assert page0["decision"] is None and page0["seat"] is None and "can_undo" not in page0
     assert page["cursor"] == len(page["events"]) and all(e["text"] for e in page["events"])
     assert state(client, made["table"], token, since=page["cursor"])["events"] == []
-
-
-def secrets_of(game: vr.Game, player: int) -> set[str]:
-    """The texts of the game's whole state that ``player``'s view does not show."""
-    seen = json.dumps(game.view(player))
-    return {text for name in game.rules.compiled.state for text in strings(game.value(name)) if f'"{text}"' not in seen}
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, (list, tuple, set, frozenset)):
-        for item in value:
-            yield from strings(item)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
+from conftest import secrets_of
+
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-import venedig_rules as vr
 from venedig_rules.web import catalog as catalog_module
 from venedig_rules.web import lobby as lobby_module
 from venedig_rules.web import serve
@@ -69,20 +70,6 @@ def play(client: TestClient, table: Table, tokens: list[str], moves: int) -> Non
         action = str(table.game.legal_actions(mover)[0])
         answer = client.post(f"/api/tables/{table.ident}/act", json={"seat": tokens[mover], "action": action})
         assert answer.status_code == 200, answer.text
-
-
-def secrets_of(game: vr.Game, player: int) -> set[str]:
-    """The texts of the game's state that ``player``'s view does not show (its hidden cards)."""
-    seen = json.dumps(game.view(player))
-    return {text for name in game.rules.compiled.state for text in strings(game.value(name)) if f'"{text}"' not in seen}
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, (dict, list, tuple, set, frozenset)):
-        for item in value.values() if isinstance(value, dict) else value:
-            yield from strings(item)
 
 
 # -- saves ---------------------------------------------------------------------------------
