@@ -9,11 +9,15 @@ agree on every value and every error.
 
 **Budgets.** A program may not run for hours nor make values no game needs:
 
-- :data:`MAX_STEPS` steps per action: a loop counts its rounds when it starts
+- :data:`MAX_STEPS` steps of work per action: a loop counts its rounds when it starts
   (``repeat n`` counts ``n``, ``for x in xs`` the length of ``xs``; a ``break`` gives
   none back), and each call of a procedure, an item's effect or a scoring rule counts one;
+- each operation on lists (a primitive) counts the items of the longest list it touches
+  or makes (:func:`charged`);
+- :data:`MAX_EVENTS` events per action;
 - :data:`MAX_LIST` items in one list, :data:`MAX_ITEMS` items in a value counting the
-  items of the lists inside it, and whole numbers from ``-MAX_INT`` to ``MAX_INT``.
+  items of the lists inside it, lists nested at most :data:`MAX_VALUE_DEPTH` deep, and
+  whole numbers from ``-MAX_INT`` to ``MAX_INT``.
 
 >>> add(2, 3), add((1,), (2, 3)), combine((1, 2, 1), "-=", 1)
 (5, (1, 2, 3), (2, 1))
@@ -30,7 +34,9 @@ from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
 from ..errors import RuleRuntimeError
-from ..limits import MAX_INT, MAX_ITEMS, MAX_LIST, MAX_REPEAT, MAX_STEPS
+from ..limits import MAX_EVENTS, MAX_INT, MAX_ITEMS, MAX_LIST, MAX_REPEAT, MAX_STEPS, MAX_VALUE_DEPTH
+from .context import Ref
+from .registry import Primitive
 
 #: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
 #: reported as rule errors with the place of the statement that failed.
@@ -102,7 +108,7 @@ def sized(value: Any) -> Any:
     """
     if value.__class__ is tuple:
         items(value)
-    elif _items_left(value, MAX_ITEMS, {}) < 0:
+    elif _items_left(value, MAX_ITEMS, {}, 0) < 0:
         _too_many()
     return value
 
@@ -119,7 +125,7 @@ def items(value: tuple[Any, ...]) -> int:
     found = _COUNTED.get(id(value))
     if found is not None and found[0] is value:
         return found[1]
-    left = _items_left(value, MAX_ITEMS, {})
+    left = _items_left(value, MAX_ITEMS, {}, 0)
     if left < 0:
         _too_many()
     if len(value) >= _SHORT:
@@ -145,9 +151,14 @@ def _too_many() -> NoReturn:
     raise RuleRuntimeError(f"a value of more than {MAX_ITEMS} items in all (nested lists counted) is too big")
 
 
-def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
+def _too_deep() -> NoReturn:
+    raise RuleRuntimeError(f"a list nested more than {MAX_VALUE_DEPTH} deep is too deep (limit MAX_VALUE_DEPTH)")
+
+
+def _items_left(value: Any, left: int, seen: dict[int, int], depth: int) -> int:
     """``left`` less the items of ``value`` (below 0 once over the budget); ``seen`` keeps the
-    size of each list already counted, so a list shared many times is walked once."""
+    size of each list already counted, so a list shared many times is walked once;
+    ``depth``: the lists around ``value``."""
     kind = value.__class__
     if kind is int:
         if not -MAX_INT <= value <= MAX_INT:
@@ -158,6 +169,8 @@ def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
     n = len(value)
     if n > MAX_LIST:
         too_long(n)
+    if depth >= MAX_VALUE_DEPTH:
+        _too_deep()
     known = seen.get(id(value))
     if known is not None:
         return left - known
@@ -176,7 +189,7 @@ def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
             if left < 0:
                 return left
             if item.__class__ is tuple or item.__class__ is list:
-                left = _items_left(item, left, seen)
+                left = _items_left(item, left, seen, depth + 1)
     seen[id(value)] = start - left
     return left
 
@@ -326,6 +339,71 @@ def repeat_count(count: Any) -> int:
 
 def out_of_steps() -> NoReturn:
     raise RuleRuntimeError(
-        f"the rules ran more than {MAX_STEPS} steps (loop rounds and calls) in one action; "
-        "a loop or a recursion runs too long"
+        f"the rules did more than {MAX_STEPS} steps of work in one action (limit MAX_STEPS: loop rounds, "
+        "calls, and the items of every list an operation touches); a loop or a recursion runs too long"
     )
+
+
+def too_many_events() -> NoReturn:
+    raise RuleRuntimeError(
+        f"the rules emitted too many events in one action: more than {MAX_EVENTS} (limit MAX_EVENTS: "
+        "every event, change of the state and move counted); an event or a change of the state in a long loop?"
+    )
+
+
+# -- operations charged by their size -----------------------------------------------------------
+def charged(prim: Primitive) -> Callable[..., Any]:
+    """The function generated code calls for ``prim``: the primitive itself when it touches
+    no list, else the primitive charged :data:`MAX_STEPS` budget by the size of the lists it
+    touches (its list arguments, the lists its state variables hold, or the list it
+    gives, whichever is longest): ``sorted`` of 10,000 items costs 10,000 steps, not one.
+    Made once per primitive (the same function for every ruleset that calls it).
+
+    >>> from venedig_rules.effects.primitives import CORE
+    >>> class Run:
+    ...     left = 100
+    >>> run = Run()
+    >>> charged(CORE.get("sorted"))(run, tuple(range(30, 0, -1)))[:3], run.left
+    ((1, 2, 3), 70)
+    >>> charged(CORE.get("half_down")) is CORE.get("half_down").fn
+    True
+    """
+    known = _CHARGED.get(prim)
+    if known is not None:
+        return known
+    touches = prim.result in ("list", "any") or any(
+        p.ref or p.variadic or p.type in ("list", "any") for p in prim.params
+    )
+    fn = _charging(prim.fn) if touches else prim.fn
+    _CHARGED[prim] = fn
+    return fn
+
+
+def _charging(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def run(C: Any, *args: Any, **names: Any) -> Any:
+        cost = 0
+        for arg in args:
+            kind = arg.__class__
+            if kind is tuple:
+                cost += len(arg)
+            elif kind is Ref:
+                held = arg.get()
+                if held.__class__ is tuple:
+                    cost += len(held)
+        value = fn(C, *args, **names)
+        if value.__class__ is tuple and len(value) > cost:
+            cost = len(value)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
+
+    # named as the primitive: the digest of a generated module's namespace (aot) and
+    # tracebacks show what runs
+    run.__module__, run.__qualname__, run.__name__ = fn.__module__, fn.__qualname__, fn.__name__
+    run.__doc__ = fn.__doc__
+    return run
+
+
+#: Primitive -> what generated code calls for it.
+_CHARGED: dict[Primitive, Callable[..., Any]] = {}
