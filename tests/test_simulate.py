@@ -259,7 +259,7 @@ def test_out_writes_the_json_the_games_and_the_plots(tmp_path: Path, capsys):
     assert data["games"] == 6 and data["against"]["report"]["games"] == 6
     games = (out_dir / "games.jsonl").read_text().splitlines()
     assert [json.loads(line)["index"] for line in games] == list(range(6))
-    for stem in ("win_rates", "scores", "length", "end_reasons"):
+    for stem in ("win_rates", "scores", "length", "end_reasons", "lead"):
         assert (out_dir / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert "<svg" in (out_dir / f"{stem}.svg").read_text()
     assert f"wrote {out_dir / 'report.json'}" in err

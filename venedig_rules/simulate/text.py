@@ -190,7 +190,7 @@ def render_against(against: dict[str, Any]) -> list[str]:
             quiet += 1
             continue
         rates = d["key"].endswith("rate")
-        shown = percent if rates else number
+        shown = percent if rates else _fine if d["key"].startswith("metrics.") else number
         mark = " *" if d["significant"] else ""
         out.append(f"  {d['what']} {shown(d['base'])} → {shown(d['variant'])}, {p_value(d['p'])}{mark}")
     out.append(
@@ -202,6 +202,11 @@ def render_against(against: dict[str, Any]) -> list[str]:
             f"  {quiet} decision, event, item and value figure(s) with no significant difference are in the JSON"
         )
     return out
+
+
+def _fine(value: float) -> str:
+    """A metric, with three decimals (decisiveness 0.25 is no 0.2)."""
+    return f"{value:.3f}"
 
 
 def _uses(uses: dict[str, Any], n: int) -> str:
