@@ -12,8 +12,8 @@ agree on every value and every error.
 - :data:`MAX_STEPS` steps of work per action: a loop counts its rounds when it starts
   (``repeat n`` counts ``n``, ``for x in xs`` the length of ``xs``; a ``break`` gives
   none back), and each call of a procedure, an item's effect or a scoring rule counts one;
-- each operation on lists (a primitive) counts the items of the longest list it touches
-  or makes (:func:`charged`);
+- each primitive that walks lists counts the items of the longest list it is given or
+  makes (:func:`charged`);
 - :data:`MAX_EVENTS` events per action;
 - :data:`MAX_LIST` items in one list, :data:`MAX_ITEMS` items in a value counting the
   items of the lists inside it, lists nested at most :data:`MAX_VALUE_DEPTH` deep, and
@@ -35,7 +35,6 @@ from typing import Any, Final, NoReturn
 
 from ..errors import RuleRuntimeError
 from ..limits import MAX_EVENTS, MAX_INT, MAX_ITEMS, MAX_LIST, MAX_REPEAT, MAX_STEPS, MAX_VALUE_DEPTH
-from .context import Ref
 from .registry import Primitive
 
 #: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
@@ -353,11 +352,12 @@ def too_many_events() -> NoReturn:
 
 # -- operations charged by their size -----------------------------------------------------------
 def charged(prim: Primitive) -> Callable[..., Any]:
-    """The function generated code calls for ``prim``: the primitive itself when it touches
-    no list, else the primitive charged :data:`MAX_STEPS` budget by the size of the lists it
-    touches (its list arguments, the lists its state variables hold, or the list it
-    gives, whichever is longest): ``sorted`` of 10,000 items costs 10,000 steps, not one.
-    Made once per primitive (the same function for every ruleset that calls it).
+    """The function generated code calls for ``prim``: a primitive that walks lists (one
+    with a list parameter, or that gives a list) is charged to the :data:`MAX_STEPS` budget
+    the items of the longest list it is given or gives back: ``sorted`` of 10,000 items
+    costs 10,000 steps, not one. Any other primitive is called as it is: those that only
+    look at a list (:data:`CONSTANT_TIME`), and those that change state variables, each
+    change an event, bounded by :data:`MAX_EVENTS`. Made once per primitive.
 
     >>> from venedig_rules.effects.primitives import CORE
     >>> class Run:
@@ -365,38 +365,52 @@ def charged(prim: Primitive) -> Callable[..., Any]:
     >>> run = Run()
     >>> charged(CORE.get("sorted"))(run, tuple(range(30, 0, -1)))[:3], run.left
     ((1, 2, 3), 70)
-    >>> charged(CORE.get("half_down")) is CORE.get("half_down").fn
+    >>> charged(CORE.get("count")) is CORE.get("count").fn
     True
     """
     known = _CHARGED.get(prim)
     if known is not None:
         return known
-    touches = prim.result in ("list", "any") or any(
-        p.ref or p.variadic or p.type in ("list", "any") for p in prim.params
-    )
-    fn = _charging(prim.fn) if touches else prim.fn
+    lists = tuple(i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list"))
+    walks = prim.name not in CONSTANT_TIME and (bool(lists) or prim.result == "list")
+    fn = _charging(prim.fn, lists, any(p.variadic for p in prim.params)) if walks else prim.fn
     _CHARGED[prim] = fn
     return fn
 
 
-def _charging(fn: Callable[..., Any]) -> Callable[..., Any]:
-    def run(C: Any, *args: Any, **names: Any) -> Any:
-        cost = 0
-        for arg in args:
-            kind = arg.__class__
-            if kind is tuple:
-                cost += len(arg)
-            elif kind is Ref:
-                held = arg.get()
-                if held.__class__ is tuple:
-                    cost += len(held)
-        value = fn(C, *args, **names)
-        if value.__class__ is tuple and len(value) > cost:
-            cost = len(value)
-        C.left -= cost
-        if C.left < 0:
-            out_of_steps()
-        return value
+#: Core primitives with list parameters that look at one item or the length only.
+CONSTANT_TIME = frozenset({"count", "first", "last", "item_at", "get"})
+
+
+def _charging(fn: Callable[..., Any], lists: tuple[int, ...], variadic: bool) -> Callable[..., Any]:
+    """``fn`` charged by its longest list: its arguments at ``lists`` (each from there on
+    when the last is ``variadic``) and its value."""
+    if len(lists) == 1 and not variadic and lists[0] == 0:
+        # the common shape (sorted, sum, distinct...): the list first, no packing of arguments
+
+        def run(C: Any, items: Any, *args: Any, **names: Any) -> Any:
+            value = fn(C, items, *args, **names)
+            cost = len(items) if items.__class__ is tuple else 0
+            if value.__class__ is tuple and len(value) > cost:
+                cost = len(value)
+            C.left -= cost
+            if C.left < 0:
+                out_of_steps()
+            return value
+
+    else:
+        first_variadic = lists[-1] if variadic else len(lists) + 1_000_000
+
+        def run(C: Any, *args: Any, **names: Any) -> Any:
+            value = fn(C, *args, **names)
+            cost = len(value) if value.__class__ is tuple else 0
+            for i, arg in enumerate(args):
+                if (i in lists or i >= first_variadic) and arg.__class__ is tuple and len(arg) > cost:
+                    cost = len(arg)
+            C.left -= cost
+            if C.left < 0:
+                out_of_steps()
+            return value
 
     # named as the primitive: the digest of a generated module's namespace (aot) and
     # tracebacks show what runs
