@@ -598,6 +598,10 @@ class Machine:
     def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
         """Set a state variable (one player's or space's part with ``index``) and emit a
         ``change`` event saying ``why`` (none when ``why`` is None: the caller tells)."""
+        if why is not None:
+            self.events_left -= 1
+            if self.events_left < 0:
+                too_many_events()
         if why == "set" or why == "put":  # a value made anywhere: within the value budgets
             if value.__class__ is int:
                 if not -MAX_INT <= value <= MAX_INT:
@@ -620,9 +624,6 @@ class Machine:
                     )
             self.vars[name] = value
             if why is not None:
-                self.events_left -= 1
-                if self.events_left < 0:
-                    too_many_events()
                 if self.record:
                     # events.change(), built in place: this runs at every step (so do move and narrate)
                     whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
@@ -637,9 +638,6 @@ class Machine:
         changed[slot] = value
         self.vars[name] = tuple(changed)
         if why is not None:
-            self.events_left -= 1
-            if self.events_left < 0:
-                too_many_events()
             if self.record:
                 part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
                 self.events.append(part)
