@@ -35,7 +35,7 @@ from typing import Any, Final, NoReturn
 
 from ..errors import RuleRuntimeError
 from ..limits import MAX_EVENTS, MAX_INT, MAX_ITEMS, MAX_LIST, MAX_REPEAT, MAX_STEPS, MAX_VALUE_DEPTH
-from .registry import Primitive
+from .registry import REQUIRED, Primitive
 
 #: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
 #: reported as rule errors with the place of the statement that failed.
@@ -373,7 +373,7 @@ def charged(prim: Primitive) -> Callable[..., Any]:
         return known
     lists = tuple(i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list"))
     walks = prim.name not in CONSTANT_TIME and (bool(lists) or prim.result == "list")
-    fn = _charging(prim.fn, lists, any(p.variadic for p in prim.params)) if walks else prim.fn
+    fn = _charging(prim, lists) if walks else prim.fn
     _CHARGED[prim] = fn
     return fn
 
@@ -382,40 +382,82 @@ def charged(prim: Primitive) -> Callable[..., Any]:
 CONSTANT_TIME = frozenset({"count", "first", "last", "item_at", "get"})
 
 
-def _charging(fn: Callable[..., Any], lists: tuple[int, ...], variadic: bool) -> Callable[..., Any]:
-    """``fn`` charged by its longest list: its arguments at ``lists`` (each from there on
-    when the last is ``variadic``) and its value."""
-    if len(lists) == 1 and not variadic and lists[0] == 0:
-        # the common shape (sorted, sum, distinct...): the list first, no packing of arguments
-
-        def run(C: Any, items: Any, *args: Any, **names: Any) -> Any:
-            value = fn(C, items, *args, **names)
-            cost = len(items) if items.__class__ is tuple else 0
-            if value.__class__ is tuple and len(value) > cost:
-                cost = len(value)
-            C.left -= cost
-            if C.left < 0:
-                out_of_steps()
-            return value
-
-    else:
-        first_variadic = lists[-1] if variadic else len(lists) + 1_000_000
-
-        def run(C: Any, *args: Any, **names: Any) -> Any:
-            value = fn(C, *args, **names)
-            cost = len(value) if value.__class__ is tuple else 0
-            for i, arg in enumerate(args):
-                if (i in lists or i >= first_variadic) and arg.__class__ is tuple and len(arg) > cost:
-                    cost = len(arg)
-            C.left -= cost
-            if C.left < 0:
-                out_of_steps()
-            return value
-
+def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
+    """``prim`` charged by its longest list: its arguments at ``lists`` (each from there on
+    when the last is variadic) and its value. A primitive of one to three plain parameters
+    gets a wrapper of that arity: packing arguments would cost more than the charge."""
+    fn = prim.fn
+    plain = not prim.keywords and all(p.default is REQUIRED and not p.variadic for p in prim.params)
+    run = _FIXED[len(prim.params)](fn, lists) if plain and len(prim.params) in _FIXED else _packed(prim, lists)
     # named as the primitive: the digest of a generated module's namespace (aot) and
     # tracebacks show what runs
     run.__module__, run.__qualname__, run.__name__ = fn.__module__, fn.__qualname__, fn.__name__
     run.__doc__ = fn.__doc__
+    return run
+
+
+def _charge(C: Any, value: Any, cost: int) -> Any:
+    """Charge the larger of ``cost`` and the length of ``value`` (a list); gives ``value``."""
+    if value.__class__ is tuple and len(value) > cost:
+        cost = len(value)
+    C.left -= cost
+    if C.left < 0:
+        out_of_steps()
+    return value
+
+
+def _length(value: Any) -> int:
+    return len(value) if value.__class__ is tuple else 0
+
+
+def _fixed0(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    def run(C: Any) -> Any:
+        return _charge(C, fn(C), 0)
+
+    return run
+
+
+def _fixed1(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    if not lists:
+
+        def gives(C: Any, a: Any) -> Any:
+            return _charge(C, fn(C, a), 0)
+
+        return gives
+
+    def run(C: Any, a: Any) -> Any:
+        return _charge(C, fn(C, a), len(a) if a.__class__ is tuple else 0)
+
+    return run
+
+
+def _fixed2(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    first, second = 0 in lists, 1 in lists
+
+    def run(C: Any, a: Any, b: Any) -> Any:
+        return _charge(C, fn(C, a, b), max(_length(a) if first else 0, _length(b) if second else 0))
+
+    return run
+
+
+def _fixed3(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    def run(C: Any, a: Any, b: Any, c: Any) -> Any:
+        return _charge(C, fn(C, a, b, c), max((_length(x) for i, x in enumerate((a, b, c)) if i in lists), default=0))
+
+    return run
+
+
+_FIXED = {0: _fixed0, 1: _fixed1, 2: _fixed2, 3: _fixed3}
+
+
+def _packed(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
+    fn = prim.fn
+    first_variadic = lists[-1] if lists and prim.params[-1].variadic else 1_000_000
+
+    def run(C: Any, *args: Any, **names: Any) -> Any:
+        cost = max((_length(x) for i, x in enumerate(args) if i in lists or i >= first_variadic), default=0)
+        return _charge(C, fn(C, *args, **names), cost)
+
     return run
 
 
