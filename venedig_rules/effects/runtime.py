@@ -396,37 +396,34 @@ def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
     return run
 
 
-def _charge(C: Any, value: Any, cost: int) -> Any:
-    """Charge the larger of ``cost`` and the length of ``value`` (a list); gives ``value``."""
-    if value.__class__ is tuple and len(value) > cost:
-        cost = len(value)
-    C.left -= cost
-    if C.left < 0:
-        out_of_steps()
-    return value
-
-
-def _length(value: Any) -> int:
-    return len(value) if value.__class__ is tuple else 0
+# Each wrapper charges inline (no helper calls): a charged primitive runs at most steps, and
+# a call more per charge cost Venedig a few percent of its instructions per action.
 
 
 def _fixed0(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
     def run(C: Any) -> Any:
-        return _charge(C, fn(C), 0)
+        value = fn(C)
+        if value.__class__ is tuple:
+            C.left -= len(value)
+            if C.left < 0:
+                out_of_steps()
+        return value
 
     return run
 
 
 def _fixed1(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    if not lists:
-
-        def gives(C: Any, a: Any) -> Any:
-            return _charge(C, fn(C, a), 0)
-
-        return gives
+    first = 0 in lists
 
     def run(C: Any, a: Any) -> Any:
-        return _charge(C, fn(C, a), len(a) if a.__class__ is tuple else 0)
+        value = fn(C, a)
+        cost = len(value) if value.__class__ is tuple else 0
+        if first and a.__class__ is tuple and len(a) > cost:
+            cost = len(a)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
 
     return run
 
@@ -435,14 +432,36 @@ def _fixed2(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any
     first, second = 0 in lists, 1 in lists
 
     def run(C: Any, a: Any, b: Any) -> Any:
-        return _charge(C, fn(C, a, b), max(_length(a) if first else 0, _length(b) if second else 0))
+        value = fn(C, a, b)
+        cost = len(value) if value.__class__ is tuple else 0
+        if first and a.__class__ is tuple and len(a) > cost:
+            cost = len(a)
+        if second and b.__class__ is tuple and len(b) > cost:
+            cost = len(b)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
 
     return run
 
 
 def _fixed3(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    first, second, third = 0 in lists, 1 in lists, 2 in lists
+
     def run(C: Any, a: Any, b: Any, c: Any) -> Any:
-        return _charge(C, fn(C, a, b, c), max((_length(x) for i, x in enumerate((a, b, c)) if i in lists), default=0))
+        value = fn(C, a, b, c)
+        cost = len(value) if value.__class__ is tuple else 0
+        if first and a.__class__ is tuple and len(a) > cost:
+            cost = len(a)
+        if second and b.__class__ is tuple and len(b) > cost:
+            cost = len(b)
+        if third and c.__class__ is tuple and len(c) > cost:
+            cost = len(c)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
 
     return run
 
@@ -455,8 +474,15 @@ def _packed(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
     first_variadic = lists[-1] if lists and prim.params[-1].variadic else 1_000_000
 
     def run(C: Any, *args: Any, **names: Any) -> Any:
-        cost = max((_length(x) for i, x in enumerate(args) if i in lists or i >= first_variadic), default=0)
-        return _charge(C, fn(C, *args, **names), cost)
+        value = fn(C, *args, **names)
+        cost = len(value) if value.__class__ is tuple else 0
+        for i, arg in enumerate(args):
+            if (i in lists or i >= first_variadic) and arg.__class__ is tuple and len(arg) > cost:
+                cost = len(arg)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
 
     return run
 
