@@ -45,7 +45,8 @@ MAX_VALUE_DEPTH = 64
 #: Most steps of work one action may do (``new_game`` counts as one action): a loop counts
 #: its rounds when it starts, each call of a procedure, item effect or scoring rule counts
 #: one, and each primitive that walks lists counts the items of the longest list it is
-#: given or gives back (``sorted`` of 10,000 items: 10,000) (``play/rule``). A primitive
+#: given or gives back (``sorted`` of 10,000 items: 10,000; a game module's primitive only
+#: when it takes a list) (``play/rule``). A primitive
 #: that changes the state is bounded by MAX_EVENTS instead: each change is an event.
 MAX_STEPS = 1_000_000
 #: Most events one action may emit, the state's changes counted (``play/rule``); the

@@ -355,9 +355,10 @@ def charged(prim: Primitive) -> Callable[..., Any]:
     """The function generated code calls for ``prim``: a primitive that walks lists (one
     with a list parameter, or that gives a list) is charged to the :data:`MAX_STEPS` budget
     the items of the longest list it is given or gives back: ``sorted`` of 10,000 items
-    costs 10,000 steps, not one. Any other primitive is called as it is: those that only
-    look at a list (:data:`CONSTANT_TIME`), and those that change state variables, each
-    change an event, bounded by :data:`MAX_EVENTS`. Made once per primitive.
+    costs 10,000 steps, not one (a game module's primitive: only when it takes a list).
+    Any other primitive is called as it is: those that only look at a list
+    (:data:`CONSTANT_TIME`), and those that change state variables, each change an event,
+    bounded by :data:`MAX_EVENTS`. Made once per primitive.
 
     >>> from venedig_rules.effects.primitives import CORE
     >>> class Run:
@@ -372,12 +373,18 @@ def charged(prim: Primitive) -> Callable[..., Any]:
     if known is not None:
         return known
     lists = tuple(i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list"))
-    walks = prim.name not in CONSTANT_TIME and (bool(lists) or prim.result == "list")
+    core = prim.fn.__module__ == _CORE_MODULE
+    walks = prim.name not in CONSTANT_TIME and (bool(lists) or (core and prim.result == "list"))
     fn = _charging(prim, lists) if walks else prim.fn
     _CHARGED[prim] = fn
     return fn
 
 
+#: The module of the DSL's own primitives: those that make lists (``range``, ``copies``)
+#: are charged for the list they give. A game module's primitive that takes no list reads
+#: the state, whose size is bounded, and is called as it is (each call counted by the loop
+#: that makes it): charging its result cost a few percent of a bundled game's speed.
+_CORE_MODULE = "venedig_rules.effects.primitives"
 #: Core primitives with list parameters that look at one item or the length only.
 CONSTANT_TIME = frozenset({"count", "first", "last", "item_at", "get"})
 
