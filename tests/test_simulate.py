@@ -132,7 +132,10 @@ def test_report_figures_by_hand():
     assert report["scores"]["histogram"] == {"0": 1, "1": 3, "2": 1, "3": 1, "4": 2, "5": 1, "6": 2, "7": 1}
     assert report["scores"]["margin"] == summary([2, 4, 0, 6])
     assert report["length"] == {"actions": summary([10, 20, 30, 40]), "rounds": summary([1, 2, 3, 4])}
-    assert report["end_reasons"] == {"done": {"games": 3, "rate": 0.75}, "limit": {"games": 1, "rate": 0.25}}
+    assert report["end_reasons"] == {
+        "done": {"games": 3, "rate": 0.75, "details": {}},
+        "limit": {"games": 1, "rate": 0.25, "details": {}},
+    }
 
 
 def test_a_comparison_with_itself_finds_nothing():
@@ -160,7 +163,7 @@ def test_venedig_rounds_are_turns_per_player_and_ends_are_the_game_ends_reason()
 def test_rialto_plays_its_rounds_and_names_its_first_player():
     report = balance_report(simulate(Setup("rialto", 2, ("random",) * 2, 2, seed=1), jobs=1))
     assert report["length"]["rounds"]["min"] == report["length"]["rounds"]["max"] == 6
-    assert report["end_reasons"] == {"all rounds played": {"games": 2, "rate": 1.0}}
+    assert report["end_reasons"] == {"all rounds played": {"games": 2, "rate": 1.0, "details": {}}}
     assert report["first_player"] is not None
 
 
@@ -256,7 +259,7 @@ def test_out_writes_the_json_the_games_and_the_plots(tmp_path: Path, capsys):
     assert data["games"] == 6 and data["against"]["report"]["games"] == 6
     games = (out_dir / "games.jsonl").read_text().splitlines()
     assert [json.loads(line)["index"] for line in games] == list(range(6))
-    for stem in ("win_rates", "scores", "length", "end_reasons"):
+    for stem in ("win_rates", "scores", "length", "end_reasons", "lead"):
         assert (out_dir / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert "<svg" in (out_dir / f"{stem}.svg").read_text()
     assert f"wrote {out_dir / 'report.json'}" in err

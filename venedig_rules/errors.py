@@ -116,6 +116,14 @@ class CountError(RulesError):
     code = "rules/count"
 
 
+class RuleLimitError(RulesError):
+    """Rule data past a limit of :mod:`venedig_rules.limits` that no game could start with
+    (more cards of a kind than a list holds, a board of too many spaces); the message names
+    the limit."""
+
+    code = "rules/limit"
+
+
 class ParamError(RulesError):
     """An item's params do not match what game.yaml declares for its kind."""
 

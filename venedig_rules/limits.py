@@ -39,13 +39,27 @@ MAX_RANGE = MAX_LIST
 #: Most items one value may hold in play, counting the items of the lists inside it (a list
 #: inside counts as one item plus its own items) (``play/rule``).
 MAX_ITEMS = 100_000
-#: Most steps one action may run (``new_game`` counts as one action): a loop counts its
-#: rounds when it starts, each call of a procedure, item effect or scoring rule counts one
-#: (``play/rule``).
+#: Deepest nesting of lists in one value in play: a value made deeper is refused where it
+#: is made, before it can reach the state (``play/rule``).
+MAX_VALUE_DEPTH = 64
+#: Most steps of work one action may do (``new_game`` counts as one action): a loop counts
+#: its rounds when it starts, each call of a procedure, item effect or scoring rule counts
+#: one, and each primitive that walks lists counts the items of the longest list it is
+#: given or gives back (``sorted`` of 10,000 items: 10,000; a game module's primitive only
+#: when it takes a list) (``play/rule``). A primitive
+#: that changes the state is bounded by MAX_EVENTS instead: each change is an event.
 MAX_STEPS = 1_000_000
+#: Most events one action may emit, the state's changes counted (``play/rule``); the
+#: bundled games emit at most about sixty.
+MAX_EVENTS = 10_000
 #: Deepest nesting of effects calling each other in play: procedures, item effects,
 #: scoring rules (``play/rule``).
 MAX_CALL_DEPTH = 64
+
+# -- rule data that must fit a game (rules/limit) ---------------------------------------------
+#: Most cards, tiles and buildings of one kind (copies counted), and most board spaces:
+#: each is a list in play, so more could never start a game (``rules/limit`` at validate).
+MAX_COMPONENTS = MAX_LIST
 
 # -- actions, seeds and saves (play/action_syntax, play/illegal_action, play/setup, save/invalid)
 #: Longest action text ``parse_action`` reads (``play/action_syntax``).

@@ -15,10 +15,12 @@ from ..errors import (
     DuplicateIdError,
     Location,
     ParamError,
+    RuleLimitError,
     RuleReferenceError,
     RulesError,
     did_you_mean,
 )
+from ..limits import MAX_COMPONENTS
 from . import board as boardlib
 from . import textcheck
 from .constant_checks import check_lengths
@@ -125,6 +127,7 @@ class _Checker:
         yield from self.tracks()
         yield from self.params()
         yield from self.counts()
+        yield from self.limits()
         yield from self.players()
         yield from check_lengths(self.data, self.positions)
         yield from check_layout(self.data, self.positions)
@@ -161,6 +164,26 @@ class _Checker:
             yield RuleReferenceError(f"unknown {namespace} {value!r}{did_you_mean(value, known)}", self.at(ptr))
 
     # -- checks ----------------------------------------------------------------------------
+    def limits(self) -> Iterator[RulesError]:
+        """Data no game could start with: each kind of item, copies counted, and the board's
+        spaces become lists in play, which hold at most MAX_COMPONENTS items."""
+        for what, (kind, key) in LIMITED.items():
+            counted = [(ptr, count) for ptr, item in self.items(kind, key) if (count := _copies(item)) is not None]
+            total = sum(count for _, count in counted)
+            if total > MAX_COMPONENTS:
+                ptr, _ = max(counted, key=lambda pc: pc[1])  # at the item that adds the most
+                yield RuleLimitError(
+                    f"the {what} add up to {total} copies, more than a game can hold (limit MAX_COMPONENTS: "
+                    f"{MAX_COMPONENTS}); expected at most {MAX_COMPONENTS}",
+                    self.at(ptr + "/count"),
+                )
+        if len(self.spaces) > MAX_COMPONENTS:
+            yield RuleLimitError(
+                f"the board has {len(self.spaces)} spaces, more than a game can hold (limit MAX_COMPONENTS: "
+                f"{MAX_COMPONENTS}); expected at most {MAX_COMPONENTS}",
+                self.at("/board/grid"),
+            )
+
     def collect_ids(self) -> Iterator[RulesError]:
         for namespace, item_list in NAMESPACES.items():
             seen = self.ids.setdefault(namespace, {})
@@ -483,6 +506,21 @@ class _ParamProblem(NamedTuple):
 
     expected: str
     bound: str
+
+
+#: The item lists whose copies a game deals as one list each (``copies``).
+LIMITED = {
+    "cards": ItemList("cards", "cards"),
+    "tiles": ItemList("tiles", "tiles"),
+    "buildings": ItemList("buildings", "buildings"),
+}
+
+
+def _copies(item: dict[str, Any]) -> int | None:
+    """An item's copies (1 without a count; None for a count that is no whole number, which
+    the schema reports)."""
+    count = item.get("count", 1)
+    return count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None
 
 
 def _param_problem(decl: dict[str, Any], value: Plain) -> _ParamProblem | None:

@@ -298,9 +298,10 @@ class _Module:
     # -- what the module's functions call --------------------------------------------------
     def primitive(self, prim: Primitive) -> str:
         name = f"p_{prim.name}" if _NAME.match(prim.name) else f"p{len(self.namespace)}"
-        if self.namespace.get(name, prim.fn) is not prim.fn:
+        fn = runtime.charged(prim)  # charged by the size of the lists it touches
+        if self.namespace.get(name, fn) is not fn:
             name = f"p{len(self.namespace)}_"
-        self.namespace[name] = prim.fn
+        self.namespace[name] = fn
         return name
 
     def constant(self, value: Any) -> str:

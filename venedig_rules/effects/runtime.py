@@ -9,11 +9,15 @@ agree on every value and every error.
 
 **Budgets.** A program may not run for hours nor make values no game needs:
 
-- :data:`MAX_STEPS` steps per action: a loop counts its rounds when it starts
+- :data:`MAX_STEPS` steps of work per action: a loop counts its rounds when it starts
   (``repeat n`` counts ``n``, ``for x in xs`` the length of ``xs``; a ``break`` gives
   none back), and each call of a procedure, an item's effect or a scoring rule counts one;
+- each primitive that walks lists counts the items of the longest list it is given or
+  makes (:func:`charged`);
+- :data:`MAX_EVENTS` events per action;
 - :data:`MAX_LIST` items in one list, :data:`MAX_ITEMS` items in a value counting the
-  items of the lists inside it, and whole numbers from ``-MAX_INT`` to ``MAX_INT``.
+  items of the lists inside it, lists nested at most :data:`MAX_VALUE_DEPTH` deep, and
+  whole numbers from ``-MAX_INT`` to ``MAX_INT``.
 
 >>> add(2, 3), add((1,), (2, 3)), combine((1, 2, 1), "-=", 1)
 (5, (1, 2, 3), (2, 1))
@@ -30,7 +34,8 @@ from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
 from ..errors import RuleRuntimeError
-from ..limits import MAX_INT, MAX_ITEMS, MAX_LIST, MAX_REPEAT, MAX_STEPS
+from ..limits import MAX_EVENTS, MAX_INT, MAX_ITEMS, MAX_LIST, MAX_REPEAT, MAX_STEPS, MAX_VALUE_DEPTH
+from .registry import REQUIRED, Primitive
 
 #: The Python errors a rule's data can make the code raise (RuleRuntimeError is a ValueError):
 #: reported as rule errors with the place of the statement that failed.
@@ -102,7 +107,7 @@ def sized(value: Any) -> Any:
     """
     if value.__class__ is tuple:
         items(value)
-    elif _items_left(value, MAX_ITEMS, {}) < 0:
+    elif _items_left(value, MAX_ITEMS, {}, 0) < 0:
         _too_many()
     return value
 
@@ -119,7 +124,7 @@ def items(value: tuple[Any, ...]) -> int:
     found = _COUNTED.get(id(value))
     if found is not None and found[0] is value:
         return found[1]
-    left = _items_left(value, MAX_ITEMS, {})
+    left = _items_left(value, MAX_ITEMS, {}, 0)
     if left < 0:
         _too_many()
     if len(value) >= _SHORT:
@@ -145,9 +150,14 @@ def _too_many() -> NoReturn:
     raise RuleRuntimeError(f"a value of more than {MAX_ITEMS} items in all (nested lists counted) is too big")
 
 
-def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
+def _too_deep() -> NoReturn:
+    raise RuleRuntimeError(f"a list nested more than {MAX_VALUE_DEPTH} deep is too deep (limit MAX_VALUE_DEPTH)")
+
+
+def _items_left(value: Any, left: int, seen: dict[int, int], depth: int) -> int:
     """``left`` less the items of ``value`` (below 0 once over the budget); ``seen`` keeps the
-    size of each list already counted, so a list shared many times is walked once."""
+    size of each list already counted, so a list shared many times is walked once;
+    ``depth``: the lists around ``value``."""
     kind = value.__class__
     if kind is int:
         if not -MAX_INT <= value <= MAX_INT:
@@ -158,6 +168,8 @@ def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
     n = len(value)
     if n > MAX_LIST:
         too_long(n)
+    if depth >= MAX_VALUE_DEPTH:
+        _too_deep()
     known = seen.get(id(value))
     if known is not None:
         return left - known
@@ -176,7 +188,7 @@ def _items_left(value: Any, left: int, seen: dict[int, int]) -> int:
             if left < 0:
                 return left
             if item.__class__ is tuple or item.__class__ is list:
-                left = _items_left(item, left, seen)
+                left = _items_left(item, left, seen, depth + 1)
     seen[id(value)] = start - left
     return left
 
@@ -326,6 +338,161 @@ def repeat_count(count: Any) -> int:
 
 def out_of_steps() -> NoReturn:
     raise RuleRuntimeError(
-        f"the rules ran more than {MAX_STEPS} steps (loop rounds and calls) in one action; "
-        "a loop or a recursion runs too long"
+        f"the rules did more than {MAX_STEPS} steps of work in one action (limit MAX_STEPS: loop rounds, "
+        "calls, and the items of every list an operation touches); a loop or a recursion runs too long"
     )
+
+
+def too_many_events() -> NoReturn:
+    raise RuleRuntimeError(
+        f"the rules emitted too many events in one action: more than {MAX_EVENTS} (limit MAX_EVENTS: "
+        "every event, change of the state and move counted); an event or a change of the state in a long loop?"
+    )
+
+
+# -- operations charged by their size -----------------------------------------------------------
+def charged(prim: Primitive) -> Callable[..., Any]:
+    """The function generated code calls for ``prim``: a primitive that walks lists (one
+    with a list parameter, or that gives a list) is charged to the :data:`MAX_STEPS` budget
+    the items of the longest list it is given or gives back: ``sorted`` of 10,000 items
+    costs 10,000 steps, not one (a game module's primitive: only when it takes a list).
+    Any other primitive is called as it is: those that only look at a list
+    (:data:`CONSTANT_TIME`), and those that change state variables, each change an event,
+    bounded by :data:`MAX_EVENTS`. Made once per primitive.
+
+    >>> from venedig_rules.effects.primitives import CORE
+    >>> class Run:
+    ...     left = 100
+    >>> run = Run()
+    >>> charged(CORE.get("sorted"))(run, tuple(range(30, 0, -1)))[:3], run.left
+    ((1, 2, 3), 70)
+    >>> charged(CORE.get("count")) is CORE.get("count").fn
+    True
+    """
+    known = _CHARGED.get(prim)
+    if known is not None:
+        return known
+    lists = tuple(i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list"))
+    core = prim.fn.__module__ == _CORE_MODULE
+    walks = prim.name not in CONSTANT_TIME and (bool(lists) or (core and prim.result == "list"))
+    fn = _charging(prim, lists) if walks else prim.fn
+    _CHARGED[prim] = fn
+    return fn
+
+
+#: The module of the DSL's own primitives: those that make lists (``range``, ``copies``)
+#: are charged for the list they give. A game module's primitive that takes no list reads
+#: the state, whose size is bounded, and is called as it is (each call counted by the loop
+#: that makes it): charging its result cost a few percent of a bundled game's speed.
+_CORE_MODULE = "venedig_rules.effects.primitives"
+#: Core primitives with list parameters that look at one item or the length only.
+CONSTANT_TIME = frozenset({"count", "first", "last", "item_at", "get"})
+
+
+def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
+    """``prim`` charged by its longest list: its arguments at ``lists`` (each from there on
+    when the last is variadic) and its value. A primitive of one to three plain parameters
+    gets a wrapper of that arity: packing arguments would cost more than the charge."""
+    fn = prim.fn
+    plain = not prim.keywords and all(p.default is REQUIRED and not p.variadic for p in prim.params)
+    run = _FIXED[len(prim.params)](fn, lists) if plain and len(prim.params) in _FIXED else _packed(prim, lists)
+    # named as the primitive: the digest of a generated module's namespace (aot) and
+    # tracebacks show what runs
+    run.__module__, run.__qualname__, run.__name__ = fn.__module__, fn.__qualname__, fn.__name__
+    run.__doc__ = fn.__doc__
+    return run
+
+
+# Each wrapper charges inline (no helper calls): a charged primitive runs at most steps, and
+# a call more per charge cost Venedig a few percent of its instructions per action.
+
+
+def _fixed0(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    def run(C: Any) -> Any:
+        value = fn(C)
+        if value.__class__ is tuple:
+            C.left -= len(value)
+            if C.left < 0:
+                out_of_steps()
+        return value
+
+    return run
+
+
+def _fixed1(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    first = 0 in lists
+
+    def run(C: Any, a: Any) -> Any:
+        value = fn(C, a)
+        cost = len(value) if value.__class__ is tuple else 0
+        if first and a.__class__ is tuple and len(a) > cost:
+            cost = len(a)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
+
+    return run
+
+
+def _fixed2(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    first, second = 0 in lists, 1 in lists
+
+    def run(C: Any, a: Any, b: Any) -> Any:
+        value = fn(C, a, b)
+        cost = len(value) if value.__class__ is tuple else 0
+        if first and a.__class__ is tuple and len(a) > cost:
+            cost = len(a)
+        if second and b.__class__ is tuple and len(b) > cost:
+            cost = len(b)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
+
+    return run
+
+
+def _fixed3(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    first, second, third = 0 in lists, 1 in lists, 2 in lists
+
+    def run(C: Any, a: Any, b: Any, c: Any) -> Any:
+        value = fn(C, a, b, c)
+        cost = len(value) if value.__class__ is tuple else 0
+        if first and a.__class__ is tuple and len(a) > cost:
+            cost = len(a)
+        if second and b.__class__ is tuple and len(b) > cost:
+            cost = len(b)
+        if third and c.__class__ is tuple and len(c) > cost:
+            cost = len(c)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
+
+    return run
+
+
+_FIXED = {0: _fixed0, 1: _fixed1, 2: _fixed2, 3: _fixed3}
+
+
+def _packed(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
+    fn = prim.fn
+    first_variadic = lists[-1] if lists and prim.params[-1].variadic else 1_000_000
+
+    def run(C: Any, *args: Any, **names: Any) -> Any:
+        value = fn(C, *args, **names)
+        cost = len(value) if value.__class__ is tuple else 0
+        for i, arg in enumerate(args):
+            if (i in lists or i >= first_variadic) and arg.__class__ is tuple and len(arg) > cost:
+                cost = len(arg)
+        C.left -= cost
+        if C.left < 0:
+            out_of_steps()
+        return value
+
+    return run
+
+
+#: Primitive -> what generated code calls for it.
+_CHARGED: dict[Primitive, Callable[..., Any]] = {}

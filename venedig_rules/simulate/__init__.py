@@ -8,7 +8,7 @@ where they are used.
 >>> from venedig_rules.simulate import Setup, balance_report, simulate
 >>> sim = simulate(Setup("tests/rulesets/lagoon", players=3, bots=("random",) * 3, games=10, seed=4), jobs=1)
 >>> report = balance_report(sim)
->>> report["games"], len(report["seats"]), sum(report["end_reasons"]["game over"].values()) > 0
+>>> report["games"], len(report["seats"]), report["end_reasons"]["game over"]["games"] > 0
 (10, 3, True)
 """
 

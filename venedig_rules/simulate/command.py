@@ -25,7 +25,9 @@ from .text import render
 HELP = (
     "Play many games with bots, on every core, and print a balance report: win rate per seat with "
     "its confidence interval, first-player advantage, ties, scores, length in actions and rounds, how "
-    "games ended, and how often each decision, event, card, tile and building came up; with --against, "
+    "games ended (with the ending event's details), how often each decision, event, card, tile and building "
+    "came up, metrics after Ludii's (decisiveness, lead changes, drama, branching factor, balance...), the "
+    "values events carry and the win rate of seats that used each item; with --against, "
     "each difference from a base ruleset played with the same seeds, and its p-value."
 )
 

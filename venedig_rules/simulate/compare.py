@@ -12,8 +12,10 @@ for rates, Welch's t-test for means).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from statistics import fmean
 from typing import Any
 
+from .metrics import PER_GAME, balance, balance_p, per_game
 from .outcome import GameRecord, TallyKey
 from .report import balance_report
 from .run import Simulation
@@ -77,7 +79,31 @@ def _differences(sim: Simulation, base: Simulation) -> Iterator[dict[str, Any]]:
     ]
     means += [mean(f"seat {p}'s mean score", f"seats.{p}.score.mean", _score_of(p)) for p in range(players)]
     yield from (d for d in means if d is not None)
+    yield from _metric_differences(sim, base)
     yield from _tally_differences(sim, base)
+
+
+def _metric_differences(sim: Simulation, base: Simulation) -> Iterator[dict[str, Any]]:
+    """Each metric of the report's ``metrics``: a mean per game (Welch), a rate (Fisher),
+    or the balance spread (a permutation test)."""
+    new, old = sim.records, base.records
+    n, m = len(new), len(old)
+    for name in PER_GAME:
+        a = [v for v in map(per_game(name), new) if v is not None]
+        b = [v for v in map(per_game(name), old) if v is not None]
+        if a and b:
+            what = f"the mean {name.replace('.', ' in ').replace('_', ' ')}"
+            yield _difference(what, f"metrics.{name}.mean", fmean(b), fmean(a), means_p(a, b), "welch")
+    players = sim.setup.players
+    spread_new, spread_old = balance(new, players)["spread"], balance(old, players)["spread"]
+    p = balance_p(new, old, players)
+    yield _difference(
+        "the spread of the seats' win rates", "metrics.balance.spread", spread_old, spread_new, p, "permutation"
+    )
+    k, j = (sum(r.over and len(r.winners) != 1 for r in rs) for rs in (new, old))
+    yield _difference(
+        "the draw rate", "metrics.drawishness.rate", rate(j, m), rate(k, n), rates_p(k, n, j, m), "fisher"
+    )
 
 
 def _wins_of(seat: int) -> Callable[[GameRecord], bool]:
@@ -109,4 +135,9 @@ def _tally_figure(key: TallyKey) -> tuple[str, str]:
         return f"{key.ident} in '{key.event}' events per game", f"items.{key.kind}.{key.ident}.{key.event}"
     if key.tally == "event":
         return f"'{key.event}' events per game", f"events.{key.event}"
+    if key.tally == "value":
+        name = f"{key.event}.{key.field}"
+        if not key.by:
+            return f"'{name}' per game", f"values.{name}"
+        return f"'{name}' by {key.by} {key.group} per game", f"values.{name}.by.{key.by}.{key.group}"
     return f"'{key.label}' {key.tally}s per game", f"decisions.{key.label}"

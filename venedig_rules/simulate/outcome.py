@@ -60,6 +60,16 @@ class GameRecord:
     end: str
     first_player: int | None
     over: bool
+    #: The scores by seat at the start and after each action that changed them:
+    #: ``(actions applied, scores)``, the first at 0 actions.
+    history: tuple[ScorePoint, ...] = ()
+    #: Every decision's number of legal actions summed, and the decisions counted.
+    options: int = 0
+    decisions: int = 0
+    #: Each seat's items named in an event that names that seat: "kind:id".
+    used: tuple[tuple[str, ...], ...] = ()
+    #: The fields of the event that ended the game (its player, its reason...), as text.
+    end_details: tuple[tuple[str, str], ...] = ()
 
     @property
     def winning_score(self) -> int | None:
@@ -78,7 +88,31 @@ class GameRecord:
             "end": self.end,
             "first_player": self.first_player,
             "over": self.over,
+            "score_history": [[p.actions, list(p.scores)] for p in self.history],
+            "branching": {"options": self.options, "decisions": self.decisions},
+            "used": [list(u) for u in self.used],
+            "end_details": dict(self.end_details),
         }
+
+
+class ScorePoint(NamedTuple):
+    """The ``scores`` by seat once ``actions`` actions were applied."""
+
+    actions: int
+    scores: tuple[int, ...]
+
+
+class Play(NamedTuple):
+    """What a simulation watches while a game is played: its score ``history`` and the
+    legal ``options`` summed over its ``decisions``."""
+
+    history: tuple[ScorePoint, ...] = ()
+    options: int = 0
+    decisions: int = 0
+
+
+#: What :func:`read_game` takes for a game played without watching it.
+NOT_WATCHED = Play()
 
 
 # The keys of a tally. Each starts with the name of its ``tally`` and equals the plain tuple
@@ -110,8 +144,20 @@ class ItemKey(NamedTuple):
     event: str
 
 
+class ValueKey(NamedTuple):
+    """The sum of number field ``field`` of events of type ``event``: in all (``by`` and
+    ``group`` empty), or of the events whose field ``by`` holds ``group`` (points by reason,
+    by building...)."""
+
+    tally: Literal["value"]
+    event: str
+    field: str
+    by: str
+    group: str
+
+
 #: What a tally counts by.
-TallyKey = ChoiceKey | EventKey | ItemKey
+TallyKey = ChoiceKey | EventKey | ItemKey | ValueKey
 
 
 @dataclass
@@ -153,6 +199,7 @@ class Reading:
     rule_events: frozenset[str]
     item_kinds: dict[str, tuple[str, ...]]  # item id -> the kinds it is counted under
     card_types: dict[str, str]  # card id -> its card type
+    fields: dict[str, EventFields]  # event type -> how its declared fields are read
 
     @classmethod
     def of(cls, rules: RulesetBase) -> Reading:
@@ -179,7 +226,32 @@ class Reading:
             rule_events=frozenset(game.get("events") or {}),
             item_kinds={ident: tuple(k) for ident, k in kinds.items()},
             card_types=card_types,
+            fields={kind: EventFields.of(decl) for kind, decl in (game.get("events") or {}).items()},
         )
+
+
+class EventFields(NamedTuple):
+    """How a rule event's declared fields are read: its ``numbers`` (summed as values), the
+    fields naming its ``seats`` (a player; a field named ``player`` alone when there is
+    one) and those holding a value per player (``per_player``)."""
+
+    numbers: tuple[str, ...]
+    seats: tuple[str, ...]
+    per_player: tuple[str, ...]
+
+    @classmethod
+    def of(cls, declared: Any) -> EventFields:
+        fields = (declared or {}).get("fields") or {}
+        numbers = tuple(name for name, kind in fields.items() if kind == "number")
+        seats = tuple(name for name, kind in fields.items() if _names_player(kind))
+        per_player = tuple(name for name, kind in fields.items() if isinstance(kind, dict) and "per_player" in kind)
+        return cls(numbers, ("player",) if "player" in seats else seats, per_player)
+
+
+def _names_player(kind: Any) -> bool:
+    if kind == "player":
+        return True
+    return isinstance(kind, dict) and "player" in (kind.get("one_of") or ())
 
 
 def events_read(rules: RulesetBase) -> frozenset[str]:
@@ -195,13 +267,16 @@ def first_player(rules: RulesetBase, game: Game) -> int | None:
 
 
 def read_game(
-    rules: RulesetBase, game: Game, index: int, seed: int, first: int | None
+    rules: RulesetBase, game: Game, index: int, seed: int, first: int | None, play: Play = NOT_WATCHED
 ) -> tuple[GameRecord, Counter[TallyKey]]:
-    """The record of a played game and the counts of its decisions, events and items."""
+    """The record of a played game and the counts of its decisions, events, items and the
+    values its events carry; ``play`` is what was watched while it was played."""
     reading = Reading.of(rules)
     events: list[dict[str, Any]] = [dict(event) for event in game.events]  # read as plain mappings
     counts: Counter[TallyKey] = Counter()
+    used: list[set[str]] = [set() for _ in range(game.players)]
     end = None
+    details: tuple[tuple[str, str], ...] = ()
     for event in events:
         kind = event["type"]
         if kind in _DECISION_EVENTS:
@@ -211,10 +286,13 @@ def read_game(
         elif kind in reading.rule_events:
             counts[EventKey("event", kind)] += 1
             _count_items(reading, event, counts)
+            _count_values(reading.fields[kind], event, counts)
+            _mark_used(reading, event, used)
             if end is None and kind in reading.end_events:
                 end = _end_text(reading.end_events[kind], event)
+                details = tuple((name, str(value)) for name, value in sorted(event.items()) if name != "type")
     if not game.is_over:
-        end = UNFINISHED
+        end, details = UNFINISHED, ()
     record = GameRecord(
         index=index,
         seed=seed,
@@ -225,6 +303,11 @@ def read_game(
         end=end or reading.end_otherwise,
         first_player=first,
         over=game.is_over,
+        history=play.history,
+        options=play.options,
+        decisions=play.decisions,
+        used=tuple(tuple(sorted(u)) for u in used),
+        end_details=details,
     )
     return record, counts
 
@@ -251,6 +334,48 @@ def _count_items(reading: Reading, event: dict[str, Any], counts: Counter[TallyK
                     counts[ItemKey("item", item_kind, ident, kind)] += 1
                 if ident in reading.card_types:
                     counts[ItemKey("item", "card_types", reading.card_types[ident], kind)] += 1
+
+
+def _count_values(fields: EventFields, event: dict[str, Any], counts: Counter[TallyKey]) -> None:
+    """Sum each number an event carries, in all and by each word or id it carries beside."""
+    kind = event["type"]
+    for name in fields.numbers:
+        value = event.get(name)
+        if value.__class__ is not int:
+            continue
+        counts[ValueKey("value", kind, name, "", "")] += value
+        for by, group in event.items():
+            if by != "type" and group.__class__ is str:
+                counts[ValueKey("value", kind, name, by, group)] += value
+
+
+def _mark_used(reading: Reading, event: dict[str, Any], used: list[set[str]]) -> None:
+    """Note the items an event names as used by the seats it names (a value per player
+    goes to its own seat)."""
+    fields = reading.fields[event["type"]]
+    seats = [v for name in fields.seats if (v := event.get(name)).__class__ is int and 0 <= v < len(used)]
+    for name, value in event.items():
+        if name == "type":
+            continue
+        if name in fields.per_player and isinstance(value, list):
+            for seat, ident in enumerate(value[: len(used)]):
+                used[seat].update(_item_names(reading, ident))
+        elif seats:
+            names = [
+                n for ident in (value if isinstance(value, list) else (value,)) for n in _item_names(reading, ident)
+            ]
+            for seat in seats:
+                used[seat].update(names)
+
+
+def _item_names(reading: Reading, ident: Any) -> list[str]:
+    """``kind:id`` of each kind an item is counted under (a card's type too)."""
+    if not isinstance(ident, str) or ident not in reading.item_kinds:
+        return []
+    names = [f"{kind}:{ident}" for kind in reading.item_kinds[ident]]
+    if ident in reading.card_types:
+        names.append(f"card_types:{reading.card_types[ident]}")
+    return names
 
 
 def _rounds(reading: Reading, game: Game, counts: Counter[TallyKey]) -> int | None:

@@ -1,6 +1,7 @@
 """The plots of a balance report (``--out DIR``), as PNG and SVG, drawn with matplotlib
 (the ``sim`` extra, imported when first needed): win rates per seat with their 95%
-intervals, scores, game length, and how games ended; with a base, both side by side.
+intervals, scores, game length, how games ended, and who leads along the games (from
+their score histories); with a base, both side by side.
 """
 
 from __future__ import annotations
@@ -9,13 +10,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .metrics import leader
+from .outcome import GameRecord
 from .run import Simulation
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 #: The plots written, by file stem.
-PLOTS = ("win_rates", "scores", "length", "end_reasons")
+PLOTS = ("win_rates", "scores", "length", "end_reasons", "lead")
+#: Points along a game at which the ``lead`` plot reads who leads (shares of its actions).
+_LEAD_POINTS = 21
 _FORMATS = ("png", "svg")
 _COLOURS = ("#3b6ea5", "#b0b0b0")  # this ruleset, the base
 
@@ -44,6 +49,7 @@ def write_plots(
         "scores": _scores,
         "length": _length,
         "end_reasons": _end_reasons,
+        "lead": _lead,
     }
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -138,6 +144,37 @@ def _end_reasons(ax: Axes, runs: list[_Run]) -> None:
     ax.set_yticks(range(len(ends)), ends)
     ax.set_xlabel("share of games (%)")
     ax.set_title("How games ended")
+
+
+def _lead(ax: Axes, runs: list[_Run]) -> None:
+    """The share of games each seat leads alone, along the game (0: set up, 1: the end):
+    a seat far above the others early is an advantage the score shows soon; lines that
+    cross late are close games."""
+    styles = ("-", "--")
+    xs = [i / (_LEAD_POINTS - 1) for i in range(_LEAD_POINTS)]
+    for k, (sim, _) in enumerate(runs):
+        games = [r for r in sim.records if r.history and r.actions]
+        if not games:
+            continue
+        for p in range(sim.setup.players):
+            shares = [100 * sum(_leader_at(r, x) == p for r in games) / len(games) for x in xs]
+            label = f"p{p}" if k == 0 else f"p{p} ({_label(sim)})"
+            ax.plot(xs, shares, linestyle=styles[k], color=f"C{p}", label=label)
+    ax.set_xlabel("share of the game played (actions)")
+    ax.set_ylabel("games led alone (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"Who leads along the game: {_label(runs[0].sim)}")
+
+
+def _leader_at(record: GameRecord, share: float) -> int | None:
+    """The seat leading alone once ``share`` of a game's actions were played."""
+    at = share * record.actions
+    scores = record.history[0].scores
+    for point in record.history:
+        if point.actions > at:
+            break
+        scores = point.scores
+    return leader(scores)
 
 
 def _bins(values: list[int]) -> list[float]:

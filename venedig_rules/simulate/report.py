@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .outcome import ChoiceKey, GameRecord, ItemKey, Tally, TallyKey
+from .metrics import metrics
+from .outcome import ChoiceKey, GameRecord, ItemKey, Tally, TallyKey, ValueKey
 from .run import Simulation
-from .stats import rate, rounded, summary, wilson
+from .stats import rate, rates_p, rounded, summary, wilson
 
 #: The format of a report: its name and version, in every report.
 REPORT_FORMAT = "venedig-rules/balance-report"
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 
 
 def balance_report(sim: Simulation) -> dict[str, Any]:
@@ -47,11 +48,65 @@ def balance_report(sim: Simulation) -> dict[str, Any]:
             "actions": summary([r.actions for r in records]),
             "rounds": summary([r.rounds for r in records if r.rounds is not None]),
         },
-        "end_reasons": {end: _share(sum(r.end == end for r in records), n) for end in sorted({r.end for r in records})},
+        "end_reasons": {end: _end(records, end, n) for end in sorted({r.end for r in records})},
+        "metrics": metrics(records, setup.players),
         "decisions": _decisions(sim.tally, n),
         "events": {key.event: _count(sim.tally, key, n) for key in sorted(sim.tally.counts) if key.tally == "event"},
         "items": _items(sim, n),
+        "values": values(sim.tally, n),
+        "item_win_rates": item_win_rates(records),
     }
+
+
+def _end(records: list[GameRecord], end: str, n: int) -> dict[str, Any]:
+    """How many games ended so, and the fields of the events that ended them (which player,
+    which building type ran out...), each value with its count."""
+    ended = [r for r in records if r.end == end]
+    details: dict[str, Counter[str]] = {}
+    for r in ended:
+        for name, value in r.end_details:
+            details.setdefault(name, Counter())[value] += 1
+    detail = {name: dict(sorted(c.items())) for name, c in sorted(details.items())}
+    return {**_share(len(ended), n), "details": detail}
+
+
+def values(tally: Tally, n: int) -> dict[str, Any]:
+    """The sums of the numbers events carry (``event.field``: points of ``points`` events),
+    in all and by each word or id carried beside (by reason, by building), per game."""
+    out: dict[str, Any] = {}
+    for key in sorted(k for k in tally.counts if k.tally == "value"):
+        assert isinstance(key, ValueKey)
+        entry = out.setdefault(f"{key.event}.{key.field}", {"total": 0, "per_game": 0.0, "by": {}})
+        figure = {"total": tally.counts[key], "per_game": rate(tally.counts[key], n), "games": tally.games[key]}
+        if not key.by:
+            entry.update(figure)
+        else:
+            entry["by"].setdefault(key.by, {})[key.group] = figure
+    return out
+
+
+def item_win_rates(records: list[GameRecord]) -> dict[str, Any]:
+    """For each item some seat used (named in an event naming that seat), the win rate of
+    the seats that used it in a game against those that did not, and the p-value of
+    Fisher's exact test that the two are the same (finished games only)."""
+    finished = [r for r in records if r.over and r.used]
+    seats = [(seat in r.winners, set(used)) for r in finished for seat, used in enumerate(r.used)]
+    every = sorted({name for _, used in seats for name in used})
+    out: dict[str, dict[str, Any]] = {}
+    for name in every:
+        kind, ident = name.split(":", 1)
+        users = [won for won, used in seats if name in used]
+        others = [won for won, used in seats if name not in used]
+        k, j = sum(users), sum(others)
+        out.setdefault(kind, {})[ident] = {
+            "used": len(users),
+            "win_rate": rate(k, len(users)),
+            "not_used": len(others),
+            "win_rate_not_used": rate(j, len(others)),
+            "difference": rounded(rate(k, len(users)) - rate(j, len(others))),
+            "p": rounded(rates_p(k, len(users), j, len(others))),
+        }
+    return out
 
 
 def _share(k: int, n: int) -> dict[str, Any]:

@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..bots import Bot, make_bot, play_out
+from ..bots import Bot, SeatViews, make_bot
+from ..bots.seat import decide, reads_view
 from ..data.reading import bundled
 from ..engine.game import Game
 from ..engine.loading import load
 from ..engine.ruleset import Ruleset
 from ..errors import VenedigError
-from .outcome import ITEM_KINDS, GameRecord, Tally, events_read, first_player, read_game
+from .outcome import ITEM_KINDS, GameRecord, Play, ScorePoint, Tally, events_read, first_player, read_game
 
 #: Called with the number of games just finished.
 Progress = Callable[[int], None]
@@ -146,7 +147,8 @@ def play_batch(setup: Setup, indices: range) -> Batch:
             bots = {p: make_bot(name, bot_seed(setup.seed, index, p)) for p, name in enumerate(setup.bots)}
             game = new_game(rules, setup.players, seed, bots)
             first = first_player(rules, game)
-            record, counts = read_game(rules, play_out(game, bots), index, seed, first)
+            play = watch(game, bots)
+            record, counts = read_game(rules, game, index, seed, first, play)
         except Exception as exc:  # any error, from rules or bots, stops the simulation with its game named
             played = len(game.actions) if game is not None else 0
             batch.failure = f"game {index} (seed {seed}) stopped after {played} actions: {type(exc).__name__}: {exc}"
@@ -154,6 +156,38 @@ def play_batch(setup: Setup, indices: range) -> Batch:
         batch.records.append(record)
         batch.tally.add_game(counts)
     return batch
+
+
+def watch(game: Game, bots: Mapping[int, Bot]) -> Play:
+    """Let the bots play ``game`` to the end (or ``flow.max_actions``), as
+    :func:`~venedig_rules.bots.play_out` does, noting the scores after each action that
+    changed them and the number of legal actions at each decision."""
+    limit = game.rules.max_actions
+    views = SeatViews(game)
+    last = _scores(game)
+    history = [ScorePoint(0, last)]
+    options = decisions = applied = 0
+    while not game.is_over and applied < limit:
+        picks = []
+        # every pick first, then every apply: a commit applied would change the next seat's view
+        for p in game.to_move:
+            legal = game.legal_actions(p)
+            options += len(legal)
+            decisions += 1
+            picks.append(decide(bots[p], game, p, views(p) if reads_view(bots[p]) else None, legal))
+        for action in picks:
+            game.apply(action)
+            applied += 1
+            scores = _scores(game)
+            if scores != last:
+                history.append(ScorePoint(applied, scores))
+                last = scores
+    return Play(tuple(history), options, decisions)
+
+
+def _scores(game: Game) -> tuple[int, ...]:
+    scores = game.scores
+    return tuple(scores[p] for p in range(game.players)) if scores else ()
 
 
 def batches(games: int, jobs: int) -> list[range]:

@@ -145,3 +145,24 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
         if abs(d * c - 1.0) < 1e-15:
             break
     return h
+
+
+def binomial_p(k: int, n: int, p0: float) -> float:
+    """Two-sided p-value of the exact binomial test that ``k`` successes in ``n`` trials
+    come from rate ``p0``: the probability of every count no more likely than ``k``.
+
+    >>> round(binomial_p(9, 10, 0.5), 6)  # 1, 9 or 10 (or 0) heads of ten fair tosses
+    0.021484
+    >>> round(binomial_p(5, 10, 0.5), 6)
+    1.0
+    """
+    if n == 0:
+        return 1.0
+    if p0 <= 0 or p0 >= 1:
+        return 1.0 if k == round(p0 * n) else 0.0
+
+    def log_p(x: int) -> float:
+        return _log_comb(n, x) + x * math.log(p0) + (n - x) * math.log1p(-p0)
+
+    seen = log_p(k) + 1e-7  # counts as likely as the one seen, up to rounding, count too
+    return min(1.0, sum(math.exp(lp) for x in range(n + 1) if (lp := log_p(x)) <= seen))

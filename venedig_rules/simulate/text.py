@@ -48,7 +48,8 @@ def render(report: dict[str, Any], against: dict[str, Any] | None = None) -> str
     out = [f"{report['ruleset']} ({report['title']}): {n} games, {players} players ({bots}), seed {seed}"]
     if report["finished"] != n:
         out.append(f"  {n - report['finished']} game(s) cut off by max_actions: counted without a winner")
-    out += ["", *_winners(report), "", *_lengths(report), "", *_tallies(report)]
+    out += ["", *_winners(report), "", *_lengths(report), "", *_metrics(report), "", *_tallies(report)]
+    out += ["", *_values(report), "", *_item_win_rates(report)]
     if against is not None:
         out += ["", *render_against(against)]
     return "\n".join(out) + "\n"
@@ -91,7 +92,68 @@ def _lengths(report: dict[str, Any]) -> list[str]:
     ]
     # the commonest end first; ends as common as each other by name, so the order is stable
     ends = sorted(report["end_reasons"].items(), key=lambda kv: (-kv[1]["games"], kv[0]))
-    return out + table(("end", "games", "share"), [(e, str(v["games"]), percent(v["rate"])) for e, v in ends])
+    out += table(("end", "games", "share"), [(e, str(v["games"]), percent(v["rate"])) for e, v in ends])
+    for end, v in ends:
+        for name, counts in v.get("details", {}).items():
+            shown = ", ".join(f"{value} {count}" for value, count in sorted(counts.items(), key=lambda kv: -kv[1]))
+            out.append(f"  {end}, by {name}: {shown}")
+    return out
+
+
+def _metrics(report: dict[str, Any]) -> list[str]:
+    """The game-design metrics (docs/simulate.md defines each)."""
+    m = report["metrics"]
+
+    def mean(figure: dict[str, Any]) -> str:
+        return "-" if figure["mean"] is None else f"{figure['mean']:.3f} (over {figure['games']} games)"
+
+    balance = m["balance"]
+    draws = m["drawishness"]
+    out = [
+        "metrics (after Ludii's; docs/simulate.md)",
+        f"  decisiveness: {mean(m['decisiveness'])}",
+        f"  lead changes per game: {mean(m['lead_changes'])}",
+        f"  drama (points the winner was behind): {mean(m['drama'])}",
+        f"  branching factor: {m['branching_factor']['mean']:.2f} legal actions per decision",
+        f"  score spread (best less worst): {spread(m['score_spread'])}",
+        f"  balance: {balance['value']:.3f} (seat win rates spread {percent(balance['spread'])})",
+        f"  drawishness: {percent(draws['rate'])} ({draws['games']} game(s)); cut off: {draws['timeouts']}",
+    ]
+    first = m["first_player"]
+    if first is not None:
+        out.append(
+            f"  first player: wins {percent(first['rate'])} against a fair {percent(first['fair_share'])}, "
+            f"binomial {p_value(first['p'])}"
+        )
+        seats = ", ".join(f"p{s['seat']} {100 * s['advantage']:+.1f} ({p_value(s['p'])})" for s in first["seats"])
+        out.append(f"  advantage by seat: {seats}")
+    return out
+
+
+def _values(report: dict[str, Any]) -> list[str]:
+    """The numbers events carry, summed (per game), in all and by word or id."""
+    if not report["values"]:
+        return ["values carried by events: none"]
+    rows: list[tuple[str, ...]] = []
+    for name, v in report["values"].items():
+        rows.append((name, "", number(v["per_game"])))
+        for by, groups in v["by"].items():
+            rows += [(f"  by {by}", group, number(g["per_game"])) for group, g in groups.items()]
+    return ["values carried by events (sum per game)", *table(("value", "of", "per game"), rows)]
+
+
+def _item_win_rates(report: dict[str, Any]) -> list[str]:
+    """The win rate of the seats that used each item against those that did not."""
+    rows: list[tuple[str, ...]] = []
+    for kind, items in report["item_win_rates"].items():
+        for ident, w in items.items():
+            used = f"{percent(w['win_rate'])} of {w['used']}"
+            rows.append(
+                (f"{kind} {ident}", used, f"{percent(w['win_rate_not_used'])} of {w['not_used']}", p_value(w["p"]))
+            )
+    if not rows:
+        return ["win rate by item used: no event names an item with a seat"]
+    return ["win rate of the seats that used each item (seat-games)", *table(("item", "used", "not used", "p"), rows)]
 
 
 def _tallies(report: dict[str, Any]) -> list[str]:
@@ -123,12 +185,12 @@ def render_against(against: dict[str, Any]) -> list[str]:
     out = [f"against {base['ruleset']} (the same {base['games']} seeds and bots)"]
     quiet = 0
     for d in against["differences"]:
-        headline = d["key"].split(".")[0] not in ("decisions", "events", "items")
+        headline = d["key"].split(".")[0] not in ("decisions", "events", "items", "values")
         if not headline and not d["significant"]:
             quiet += 1
             continue
         rates = d["key"].endswith("rate")
-        shown = percent if rates else number
+        shown = percent if rates else _fine if d["key"].startswith("metrics.") else number
         mark = " *" if d["significant"] else ""
         out.append(f"  {d['what']} {shown(d['base'])} → {shown(d['variant'])}, {p_value(d['p'])}{mark}")
     out.append(
@@ -136,8 +198,15 @@ def render_against(against: dict[str, Any]) -> list[str]:
         "to be marked by chance)"
     )
     if quiet:
-        out.append(f"  {quiet} decision, event and item figure(s) with no significant difference are in the JSON")
+        out.append(
+            f"  {quiet} decision, event, item and value figure(s) with no significant difference are in the JSON"
+        )
     return out
+
+
+def _fine(value: float) -> str:
+    """A metric, with three decimals (decisiveness 0.25 is no 0.2)."""
+    return f"{value:.3f}"
 
 
 def _uses(uses: dict[str, Any], n: int) -> str:

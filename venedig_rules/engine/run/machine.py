@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ...effects.compile import Function, Generated
 from ...effects.context import CallRequestLike, Ref
-from ...effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int
+from ...effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int, too_many_events
 from ...errors import Location, RuleRuntimeError
-from ...limits import MAX_CALL_DEPTH, MAX_INT, MAX_STEPS
+from ...limits import MAX_CALL_DEPTH, MAX_EVENTS, MAX_INT, MAX_STEPS
 from . import events
 from . import rng as rnglib
 from .events import ChangeEvent, Event, MoveEvent, RulesetEvent
@@ -357,6 +357,7 @@ class Machine:
         self.keep = keep if events is not None and keep else None  # types kept when not recording all
         self.unrecorded = 0  # events not kept (record=False)
         self.left = MAX_STEPS  # steps this action may still take
+        self.events_left = MAX_EVENTS  # events of the rules this action may still emit
         self.depth = 0  # direct calls running (frames count besides)
         self._indexed = rules.indexed_vars
         self._player_vars = rules.player_vars
@@ -597,6 +598,10 @@ class Machine:
     def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
         """Set a state variable (one player's or space's part with ``index``) and emit a
         ``change`` event saying ``why`` (none when ``why`` is None: the caller tells)."""
+        if why is not None:
+            self.events_left -= 1
+            if self.events_left < 0:
+                too_many_events()
         if why == "set" or why == "put":  # a value made anywhere: within the value budgets
             if value.__class__ is int:
                 if not -MAX_INT <= value <= MAX_INT:
@@ -645,6 +650,9 @@ class Machine:
         items = tuple(source.get())
         self.write(source.name, source.index, items[:position] + items[position + 1 :], None)
         self.write(target.name, target.index, tuple(target.get()) + (item,), None)
+        self.events_left -= 1
+        if self.events_left < 0:
+            too_many_events()
         if self.record:
             # events.move(), built in place: this runs at every step (so do change and narrate)
             event: MoveEvent = {
@@ -676,6 +684,9 @@ class Machine:
             self.unrecorded += 1
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:
+        self.events_left -= 1
+        if self.events_left < 0:
+            too_many_events()
         if self.record or (self.keep and kind in self.keep):
             event: RulesetEvent = {"type": kind}
             for key, value in fields.items():
