@@ -669,20 +669,23 @@ function showResult(page) {
   const box = el("div", { "data-testid": "winners" });
   box.append(el("h2", {}, names.length > 1 ? t("winners", { names: names.join(", ") }) : t("winner", { names: names.join("") })));
   const scores = [...page.scores].sort((a, b) => b.score - a.score);
-  // the breakdown by reason, when the server sends one ({seat: {reason: points}})
-  const breakdown = page.score_breakdown || null;
-  const reasons = breakdown ? [...new Set(Object.values(breakdown).flatMap((r) => Object.keys(r)))] : [];
+  // a column per player (best first), a row per reason of the breakdown ({seat: {reason:
+  // points}}), the totals last: reasons are long words, players few
+  const breakdown = page.score_breakdown || {};
+  const partsOf = (s) => breakdown[s.player] || breakdown[String(s.player)] || {};
+  const reasons = [...new Set(scores.flatMap((s) => Object.keys(partsOf(s))))];
   const table = el("table", { "data-testid": "scores" });
   const head = el("tr");
-  head.append(el("th", { scope: "col" }, t("player")), ...reasons.map((r) => el("th", { scope: "col" }, r)), el("th", { scope: "col" }, t("total")));
+  head.append(el("th", { scope: "col" }, t("player")), ...scores.map((s) => el("th", { scope: "col" }, s.name)));
   table.append(head);
-  for (const s of scores) {
-    const row = el("tr");
-    row.append(el("th", { scope: "row" }, s.name));
-    for (const reason of reasons) row.append(el("td", {}, String((breakdown[s.player] || breakdown[String(s.player)] || {})[reason] ?? 0)));
-    row.append(el("td", { class: "total" }, String(s.score)));
+  for (const reason of reasons) {
+    const row = el("tr", { "data-testid": "reason" });
+    row.append(el("th", { scope: "row" }, reason), ...scores.map((s) => el("td", {}, String(partsOf(s)[reason] ?? 0))));
     table.append(row);
   }
+  const totals = el("tr");
+  totals.append(el("th", { scope: "row" }, t("total")), ...scores.map((s) => el("td", { class: "total" }, String(s.score))));
+  table.append(totals);
   box.append(table);
   result.replaceChildren(box);
 }
