@@ -328,9 +328,9 @@ class Table:
     def page(
         self, player: int | None, since: int = 0, lang: str = "en", generation: int | None = None
     ) -> dict[str, Any]:
-        """What the page of ``player`` (``SPECTATOR``: a spectator) shows now: the events after
-        ``since`` of the seat's log (all of them, with ``reset``, when an undo happened since
-        ``generation`` or ``since`` is past the log). Built once per version for every page
+        """What the page of ``player`` (``SPECTATOR``: a spectator) shows now: the entries of
+        the seat's log from the cursor ``since`` on (all of them, with ``reset``, when an undo
+        happened since ``generation`` or ``since`` is past the log). Built once per version for every page
         asking the same (read it, do not change it)."""
         return self._built(self._key(player, since, lang, generation))[0]
 
