@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import venedig_rules as vr
 from venedig_rules.bots import RandomBot
+from venedig_rules.present import summary
 from venedig_rules.web.app import MAX_SMALL_BODY, create_app
 from venedig_rules.web.catalog import Catalog
 from venedig_rules.web.lobby import Lobby
@@ -106,8 +107,8 @@ def test_a_seats_page_holds_its_decision_and_a_board_with_every_space(client: Te
     other = made["seats"][(mover + 1) % 3]["token"]
     assert state(client, made["table"], other)["decision"] is None
     assert page0["decision"] is None and page0["seat"] is None and "can_undo" not in page0
-    assert page["cursor"] == len(page["events"]) and all(e["text"] for e in page["events"])
-    assert state(client, made["table"], token, since=page["cursor"])["events"] == []
+    assert all(e["text"] for e in page["log"]) and page["cursor"] > 0
+    assert state(client, made["table"], token, since=page["cursor"])["log"] == []
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -257,7 +258,7 @@ def test_replay_steps_through_the_game_as_the_seat_saw_it(client: TestClient, lo
     assert first["replay"] == {"step": 0, "steps": steps} and first["actions"] == 0
     assert first["decision"] is None or first["decision"]["options"] == []
     last = client.get(url, params={"seat": token}).json()
-    assert last["events"] == state(client, made["table"], token)["events"]
+    assert last["log"] == state(client, made["table"], token)["log"]
     assert client.get(url, params={"seat": token, "step": steps + 1}).status_code == 400
 
 
@@ -275,8 +276,9 @@ def test_live_pages_see_each_others_moves(client: TestClient) -> None:
         option = page["decision"]["options"][0]
         client.post(f"/api/tables/{table}/act", json={"seat": tokens[mover], "action": option["action"]})
         after = (p0, p1)[1 - mover].receive_json()
-        assert after["actions"] == 1 and after["events"] and not after["reset"]
-        assert after["cursor"] == (first0, first1)[1 - mover]["cursor"] + len(after["events"])
+        assert after["actions"] == 1 and not after["reset"]
+        assert [(e["kind"], e["actor"]) for e in after["log"] if e["kind"] == "action"] == [("action", mover)]
+        assert after["cursor"] > (first0, first1)[1 - mover]["cursor"]
     with (
         client.websocket_connect(f"/api/tables/{table}/live?seat=x") as wrong,
         pytest.raises(WebSocketDisconnect) as refused,
@@ -294,3 +296,47 @@ def test_bots_play_every_player_count_to_the_end(client: TestClient, lobby: Lobb
         wait_until(lambda table=table: table.game.is_over, timeout=120)
         page = state(client, made["table"])
         assert page["over"] and page["winners"] and len(page["scores"]) == players
+
+
+# -- the log, the summary, the items' texts and the score breakdown (issue 29 on the page) ---------
+@pytest.mark.parametrize("game", GAMES)
+def test_a_pages_log_summary_items_and_breakdown_are_the_seats_own(client: TestClient, lobby: Lobby, game: str) -> None:
+    """Each seat's page (and the spectators') carries the seat's human log, one action entry per
+    action, built up update by update as a page follows it; its summary; the texts of the items
+    its options name (by name); and at the end a breakdown that sums to the scores."""
+    made = new_table(client, game, ["human", "human"], seed=6)
+    table = lobby.table(made["table"])
+    tokens = {s["player"]: s["token"] for s in made["seats"]}
+    followed: dict[int | None, dict[int, Any]] = {}
+    cursors: dict[int | None, int] = {}
+    bots = {p: RandomBot(seed=p) for p in range(2)}
+    described = 0
+    for step in range(100_000):
+        for player in (
+            (SPECTATOR, 0, 1) if step % 7 == 0 or table.game.is_over else ()
+        ):  # a page that looks now and then
+            page = state(client, made["table"], tokens.get(player, ""), since=cursors.get(player, 0))
+            cursors[player] = page["cursor"]
+            for entry in page["log"]:  # an entry sent again (it grew) replaces the one kept
+                followed.setdefault(player, {})[entry["index"]] = entry
+            assert page["summary"] == summary(table.game, player, "en")["sections"]
+            items = {item["name"]: item for item in page["items"]}
+            for option in (page["decision"] or {"options": []})["options"]:
+                for ref in option["refs"]:
+                    if ref["name"] in items:
+                        assert items[ref["name"]] == table.rules.describe_item(ref["id"], "en")
+                        described += 1
+        if table.game.is_over:
+            break
+        mover = table.game.to_move[0]
+        action = str(bots[mover].act(table.game.view(mover), table.game.legal_actions(mover)))
+        client.post(f"/api/tables/{made['table']}/act", json={"seat": tokens[mover], "action": action})
+    for player in (SPECTATOR, 0, 1):
+        whole = table.game.log(player, "en")
+        assert list(followed[player].values()) == whole  # followed update by update: the whole log
+        assert sum(1 for entry in whole if entry["kind"] == "action") == len(table.game.actions)
+        end = state(client, made["table"], tokens.get(player, ""))
+        totals = {s["player"]: s["score"] for s in end["scores"]}
+        assert {int(p): sum(parts.values()) for p, parts in end["score_breakdown"].items()} == totals
+        assert end["score_breakdown"] == {str(p): parts for p, parts in table.game.score_breakdown("en").items()}
+    assert described > 0  # the options named items with texts

@@ -125,7 +125,8 @@ def test_a_whole_game_by_clicking_against_a_bot(
     page = open_page(browser, seat_url(server, table, 0))
     page.wait_for_selector("[data-testid=prompt]")
     assert page.locator("svg [data-space]").count() == len(vr.load(game).board.spaces)
-    page.wait_for_selector("[data-testid=log] li")
+    page.wait_for_selector("[data-testid=summary-panel]")
+    assert page.locator("[data-testid=summary-panel]").count() == 3  # the table's and each player's
     page.screenshot(path=str(artefacts / f"{game}-start.png"))
     clicks = click_until_over(page, random.Random(1))  # as a person might: a game of usual length
     assert clicks > 0 and table.game.is_over
@@ -133,8 +134,10 @@ def test_a_whole_game_by_clicking_against_a_bot(
     assert all(table.seats[p].name in winners for p in table.game.winners)
     totals = page.locator("[data-testid=scores] td.total").all_inner_texts()
     assert sorted(int(t) for t in totals) == sorted(table.game.scores.values())
-    assert page.locator("[data-testid=log] li").count() >= len(table.game.actions) > 99
-    assert log_numbers_fit(page, page.locator("[data-testid=log] li").count())
+    assert page.locator("[data-testid=log] > li[data-kind=action]").count() == len(table.game.actions) > 99
+    assert log_numbers_fit(page, page.locator("[data-testid=log] > li").count())
+    rows = [[int(n) for n in row.locator("td").all_inner_texts()] for row in page.locator("[data-testid=reason]").all()]
+    assert rows and [sum(column) for column in zip(*rows)] == [int(t) for t in totals]  # each player's reasons sum up
     page.screenshot(path=str(artefacts / f"{game}-end.png"))
     assert page.errors == []
     page.context.close()
@@ -161,12 +164,12 @@ def test_two_seats_in_two_browsers_see_each_others_moves(browser: Any, server: s
     pages = [open_page(browser, seat_url(server, table, p)) for p in range(2)]
     mover = table.game.to_move[0]
     other = pages[1 - mover]
-    other.wait_for_selector("[data-testid=log] li")
-    before = other.locator("[data-testid=log] li").count()
+    other.wait_for_selector("[data-testid=log] > li")
+    before = other.locator("[data-testid=log] > li").count()
     assert other.locator("button[data-action]").count() == 0
     pages[mover].locator("button[data-action]").first.click()
     other.wait_for_function(
-        f"document.querySelectorAll('[data-testid=log] li').length > {before}", timeout=CLICK_TIMEOUT
+        f"document.querySelectorAll('[data-testid=log] > li').length > {before}", timeout=CLICK_TIMEOUT
     )
     assert str(table.game.actions[0]).split()[0] == f"p{mover}"
     for page in pages:
@@ -176,12 +179,12 @@ def test_two_seats_in_two_browsers_see_each_others_moves(browser: Any, server: s
 def test_a_spectator_page_never_shows_a_hidden_card(browser: Any, server: str, lobby: Lobby) -> None:
     table = new_table(lobby, "saeulen", ["human", "human", "human"], seed=5)
     page = open_page(browser, f"{server}/table/{table.ident}")
-    page.wait_for_selector("[data-testid=log] li")
+    page.wait_for_selector("[data-testid=log] > li")
     for _ in range(6):  # some moves, so cards change hands
         mover = table.game.to_move[0]
         table.apply(table.game.legal_actions(mover)[0])
-    shown = len(table.game.view(None)["events"])
-    page.wait_for_function(f"document.querySelectorAll('[data-testid=log] li').length >= {shown}")
+    shown = len(table.game.log(None))
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=log] > li').length >= {shown}")
     html = page.content()
     public = json.dumps(table.game.view(None))
     hidden = {card for p in range(3) for card in table.game.value("hand", p) if f'"{card}"' not in public}
@@ -316,7 +319,9 @@ def test_a_phone_shows_the_board_across_the_screen_above_the_options(
     assert board["width"] >= 300 and board["height"] > 100 and board["y"] + board["height"] <= options["y"]
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.locator("svg [data-space]").count() == len(table.rules.board.spaces)  # the board once
-    assert page.locator("[data-testid=zones] svg").count() == 1  # the hands and supplies below
+    assert page.locator("g.zones").count() == 0  # the hands and supplies are the summary's panels below
+    summary = page.locator("[data-testid=summary]").bounding_box()
+    assert summary is not None and summary["y"] > options["y"] and summary["x"] + summary["width"] <= PHONE["width"]
     assert page.errors == []
     page.context.close()
 
@@ -370,9 +375,9 @@ def test_a_refused_move_says_why_until_the_next_action(browser: Any, server: str
     assert "legal" in sentence, sentence  # the engine's sentence says why
     held["on"] = False
     other = table.game.to_move[0]
-    before = page.locator("[data-testid=log] li").count()
+    before = page.locator("[data-testid=log] > li").count()
     table.act(table.seats[other].token, str(table.game.legal_actions(other)[0]))  # an update comes
-    page.wait_for_function(f"document.querySelectorAll('[data-testid=log] li').length > {before}")
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=log] > li').length > {before}")
     assert message.is_visible() and message.inner_text() == sentence  # still there
     page.locator("[data-testid=save]").click()  # the person's next action clears it
     page.wait_for_function("document.querySelector('[data-testid=message]').textContent === ''")
@@ -393,10 +398,10 @@ def test_option_buttons_stay_put_while_others_commit_a_simultaneous_decision(
     page.locator("[data-testid=filter]").fill("a") if count >= 10 else None
     page.locator("button[data-action]").first.hover()
     for seat in (1, 2)[: len(table.game.to_move) - 1]:
-        before = page.locator("[data-testid=log] li").count()
+        before = page.locator("[data-testid=log] > li").count()
         table.act(table.seats[seat].token, str(table.game.legal_actions(seat)[0]))
-        page.wait_for_function(f"document.querySelectorAll('[data-testid=log] li').length > {before}")
-        assert f"p{seat}" in page.locator("[data-testid=log] li").last.inner_text()
+        page.wait_for_function(f"document.querySelectorAll('[data-testid=log] > li').length > {before}")
+        assert f"p{seat}" in page.locator("[data-testid=log] > li").last.inner_text()
     assert table.game.to_move == (0,)
     assert page.locator("button[data-action]").count() == count
     assert page.locator("button[data-action][data-seen=yes]").count() == count  # not one rebuilt
@@ -544,7 +549,7 @@ def test_turns_and_others_moves_are_shown_and_announced(browser: Any, server: st
     table = new_table(lobby, "venedig", ["human", "human"], seed=2)
     mover = table.game.to_move[0]
     page = open_page(browser, seat_url(server, table, 1 - mover))
-    page.wait_for_selector("[data-testid=log] li")
+    page.wait_for_selector("[data-testid=log] > li")
     assert page.locator(f"[data-testid=players] li[data-player='{mover}'].active").count() == 1
     assert "Your turn" not in page.title()
     undo = page.locator("[data-testid=undo]")
@@ -578,3 +583,52 @@ def test_a_lost_connection_shows_and_comes_back(browser: Any, lobby: Lobby) -> N
         page.wait_for_selector("button[data-action]", timeout=CLICK_TIMEOUT)
         assert page.errors == []
         page.context.close()
+
+
+# -- the log, the summary and the items' texts -------------------------------------------------
+def test_an_items_text_shows_on_hover_and_on_tap(browser: Any, server: str, lobby: Lobby) -> None:
+    table = new_table(lobby, "rialto", ["human", "bot"], seed=3)
+    page = open_page(browser, seat_url(server, table, 0))
+    page.wait_for_selector("[data-testid=summary-panel] [data-item]", timeout=CLICK_TIMEOUT)
+    tip = page.locator("[data-testid=item-text]")
+    assert not tip.is_visible()
+    item = page.locator("[data-testid=summary-panel] [data-item]").first
+    name = item.get_attribute("data-item")
+    item.hover()
+    tip.wait_for(state="visible")
+    assert name in tip.inner_text() and len(tip.inner_text()) > len(name) + 10
+    page.mouse.move(1, 1)
+    tip.wait_for(state="hidden")
+    page.context.close()
+    phone = open_page(browser, seat_url(server, table, 0), PHONE, has_touch=True, is_mobile=True)
+    phone.wait_for_selector("[data-testid=summary-panel] [data-item]", timeout=CLICK_TIMEOUT)
+    phone.locator("[data-testid=summary-panel] [data-item]").first.tap()
+    tip = phone.locator("[data-testid=item-text]")
+    tip.wait_for(state="visible")
+    box = tip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert phone.errors == []
+    phone.context.close()
+
+
+def test_the_log_shows_one_entry_per_action_with_its_details(browser: Any, server: str, lobby: Lobby) -> None:
+    table = new_table(lobby, "venedig", ["human", "bot", "bot"], seed=3)
+    page = open_page(browser, seat_url(server, table, 0))
+    for _ in range(6):
+        page.wait_for_selector("button[data-action]", timeout=CLICK_TIMEOUT)
+        page.locator("button[data-action]").first.click()
+        page.wait_for_function("!document.querySelector('[data-testid=options].busy')")
+    page.wait_for_selector("button[data-action]", timeout=CLICK_TIMEOUT)
+    log = table.game.log(0)
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=log] > li').length === {len(log)}")
+    shown = page.locator("[data-testid=log] > li > .entry").all_inner_texts()
+    assert shown == [entry["text"] for entry in log]
+    actions = page.locator("[data-testid=log] > li[data-kind=action]").count()
+    assert actions == sum(1 for entry in log if entry["kind"] == "action") == len(table.game.actions)
+    details = [line for entry in log for line in entry["details"]]
+    assert details and page.locator("[data-testid=log] .details li").all_inner_texts() == details
+    panels = page.locator("[data-testid=summary-panel]")
+    assert panels.count() == 4 and panels.first.locator("h3").inner_text() == "p0 (you)"  # its own first
+    assert page.errors == []
+    page.context.close()

@@ -182,7 +182,7 @@ def test_a_table_goes_on_after_kill_9_with_the_same_link(started: list[subproces
     api = f"{base}/api/tables/{table}"
     after = settled_page(api, token)
     assert after["version"] >= acknowledged and after["actions"] == before["actions"]
-    assert after["events"] == before["events"] and after["decision"] == before["decision"]
+    assert after["log"] == before["log"] and after["decision"] == before["decision"]
     assert get(f"{base}/table/{table}?seat={token}")[0] == 200  # the same link opens the page
     play_until_the_bots_moved(api, token)  # the same token plays on, and the bots answer
     assert post(f"{api}/act", {"seat": "not-the-token", "action": "p0 pass"})[0] == 403

@@ -1,7 +1,8 @@
 """Screenshots of the web front end for the docs: a table of each bundled game in the browser, as
-p0 sees it a few moves in, on a laptop (1366x768) and on a phone (390x844), and the lobby.
+p0 sees it a few moves in, on a laptop (1366x768, pointing at an item of the summary, whose text
+shows) and on a phone (390x844); the end of a Säulen game with its score breakdown; the lobby.
 
-    python docs/images/make_web.py       # writes docs/images/web-<game>.png, web-<game>-phone.png
+    PYTHONPATH=. python docs/images/make_web.py   # writes docs/images/web-<game>.png, web-<game>-phone.png, web-end.png
 
 Needs the web extra, Playwright for Python and a Chromium (Debian's ``chromium``, or ``$CHROMIUM``).
 """
@@ -12,6 +13,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import sync_playwright
 
@@ -49,11 +51,15 @@ def main() -> int:
                     page.locator("button[data-action]").first.click()
                     page.wait_for_function("!document.querySelector('[data-testid=options].busy')")
                 page.wait_for_selector("[data-testid=options][data-forced=false] button[data-action]", timeout=30_000)
+                if not suffix:  # on a laptop: point at an item, and its text shows
+                    page.locator("[data-testid=summary-panel] [data-item]").first.hover()
+                    page.wait_for_selector("[data-testid=item-text]:not([hidden])")
                 page.wait_for_timeout(300)
                 path = HERE / f"web-{game}{suffix}.png"
                 page.screenshot(path=str(path))
                 print(path)
                 context.close()
+        end_screen(lobby, url, browser)
         context = browser.new_context(viewport=SIZES[""], locale="en-GB")
         page = context.new_page()
         page.goto(f"{url}/")
@@ -63,6 +69,27 @@ def main() -> int:
         print(path)
         browser.close()
     return 0
+
+
+def end_screen(lobby: Lobby, url: str, browser: Any) -> None:
+    """A Säulen game of p0 against a bot, p0 taking the first option each time, at its end."""
+    table = lobby.create({"game": "saeulen", "players": 2, "seats": ["human", "bot"]})
+    context = browser.new_context(viewport=SIZES[""], locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{url}/table/{table.ident}?seat={table.seats[0].token}")
+    while not page.locator("[data-testid=winners]").count():
+        page.wait_for_selector("button[data-action], [data-testid=winners]", timeout=30_000)
+        buttons = page.locator("button[data-action]")
+        if buttons.count():
+            try:
+                buttons.first.click(timeout=2000)
+            except Exception:  # the buttons were replaced while clicking
+                continue
+    page.wait_for_timeout(300)
+    path = HERE / "web-end.png"
+    page.screenshot(path=str(path))
+    print(path)
+    context.close()
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """Tables: one game each, its seats (a person or a bot), each seat's secret token, and what each
 seat's page shows, built only from that seat's view (a spectator's view for a page with no seat).
 
-Nothing here knows a game: the page data is the view's ``waiting_for``, events' ``text``, the
-seat's ``game.decision`` and the board drawn from the view by ``present.render``.
+Nothing here knows a game: the page data is the view's ``waiting_for``, the seat's human log
+(``game.log``), its labelled position (``present.summary``), the seat's ``game.decision``, the
+texts of the items these name (``rules.describe_item``), the score breakdown at the end and the
+board drawn from the view by ``present.render``: each the seat's own.
 
 >>> from venedig_rules.web.catalog import Catalog
 >>> table = Table.new(Catalog(), "venedig", (), players=3, kinds=["human", "bot", "bot"], seed=1)  # a public seed
@@ -36,8 +38,11 @@ from ..engine.game import Game
 from ..engine.ruleset import Ruleset
 from ..engine.run.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from ..engine.run.views import GameView
+from ..engine.seat.humanlog import LogEntry
 from ..present.render import render_view
+from ..present.summary import Section, summary
 from .catalog import Catalog, GameKey
+from .itemtexts import items_named
 from .refusals import BadRequest, Conflict, Forbidden, Unavailable
 
 #: The seat of a page with no seat (as ``game.view`` takes it): it sees only public information.
@@ -323,9 +328,9 @@ class Table:
     def page(
         self, player: int | None, since: int = 0, lang: str = "en", generation: int | None = None
     ) -> dict[str, Any]:
-        """What the page of ``player`` (``SPECTATOR``: a spectator) shows now: the events after
-        ``since`` of the seat's log (all of them, with ``reset``, when an undo happened since
-        ``generation`` or ``since`` is past the log). Built once per version for every page
+        """What the page of ``player`` (``SPECTATOR``: a spectator) shows now: the entries of
+        the seat's log from the cursor ``since`` on (all of them, with ``reset``, when an undo
+        happened since ``generation`` or ``since`` is past the log). Built once per version for every page
         asking the same (read it, do not change it)."""
         return self._built(self._key(player, since, lang, generation))[0]
 
@@ -426,10 +431,16 @@ def seat_page(
     table: Table, game: Game, player: int | None, since: int, lang: str, draw: Callable[[GameView], str] | None = None
 ) -> dict[str, Any]:
     """The page data of ``player`` at ``game`` (the table's game or a replayed one); ``draw``
-    makes the board from the seat's view (default: ``render_view``)."""
+    makes the board from the seat's view (default: ``render_view``). ``log``: the entries of
+    the seat's human log from ``since`` on (a view's cursor); ``summary``: its labelled
+    position; ``items``: ``[{name, text}]`` of the items the options, summary and log name;
+    ``score_breakdown`` at the end: ``{seat: {reason: points}}``."""
     view = game.view(player, since=since, lang=lang, names=table.names)
     names = [seat.name for seat in table.seats]
     over = bool(view["over"])
+    decision = None if player is None else game.decision(player, lang=lang, names=table.names)
+    log = game.log(player, lang=lang, since=since, names=table.names)
+    position = summary(game, player, lang, table.names)
     return {
         "table": table.ident,
         "game": table.key.game,
@@ -443,22 +454,29 @@ def seat_page(
         "actions": game.position.actions,  # game.actions would write every action out
         "to_move": view["to_move"],
         "waiting_for": view["waiting_for"],
-        "decision": None if player is None else game.decision(player, lang=lang, names=table.names),
+        "decision": decision,
         "committed": view.get("your_commit") is not None,
-        "events": [_shown(event) for event in view["events"]],
+        "log": log,
         "cursor": view["cursor"],
+        "summary": position["sections"],
+        "items": items_named(table.rules, lang, _texts(decision, position["sections"], log)),
         "board": render_view(table.rules, view) if draw is None else draw(view),
         "over": over,
         "winners": [{"player": p, "name": names[p]} for p in view["winners"]],
         "scores": [{"player": p, "name": names[p], "score": s} for p, s in game.scores.items()] if over else [],
+        "score_breakdown": game.score_breakdown(lang, table.names) if over else None,
         "lang": lang,
         "public_seed": table.provenance.public_seed,
     }
 
 
-def _shown(event: Mapping[str, object]) -> dict[str, object]:
-    """What a page shows of an event: its sentence (and its type, for styling)."""
-    return {"type": event["type"], "text": event["text"]}
+def _texts(decision: Mapping[str, Any] | None, sections: Sequence[Section], log: Sequence[LogEntry]) -> list[str]:
+    """Every text of a page that may name an item."""
+    texts = [option["text"] for option in decision["options"]] if decision is not None else []
+    texts += [part["value"] for section in sections for part in section["parts"]]
+    for entry in log:
+        texts += [entry["text"], *entry["details"]]
+    return texts
 
 
 def seat_kind(kind: str) -> str:

@@ -43,7 +43,7 @@ const UI = {
     winner: "Winner: {names}", winners: "Winners: {names}", player: "Player", total: "Total",
     connecting: "Connecting…", connected: "Connected", lost: "Connection lost; trying again in {s} s",
     refused: "Not connected", cannot_follow: "This page cannot follow the table.",
-    board: "board", zones: "Hands and supplies", pass_screen: "{seat} is done. Pass the screen to {name}.",
+    board: "board", summary: "The game so far", pass_screen: "{seat} is done. Pass the screen to {name}.",
     i_am: "I am {name}: show my seat", after_steps: "after {step} of {steps} actions",
     public_seed: "public seed {seed}: anyone who knows it can work out every card",
   },
@@ -60,7 +60,7 @@ const UI = {
     winner: "Sieger: {names}", winners: "Sieger: {names}", player: "Spieler", total: "Summe",
     connecting: "Verbinde…", connected: "Verbunden", lost: "Verbindung verloren; neuer Versuch in {s} s",
     refused: "Nicht verbunden", cannot_follow: "Diese Seite kann dem Tisch nicht folgen.",
-    board: "Spielplan", zones: "Hände und Vorräte", pass_screen: "{seat} ist fertig. Gib den Bildschirm an {name} weiter.",
+    board: "Spielplan", summary: "Der Stand des Spiels", pass_screen: "{seat} ist fertig. Gib den Bildschirm an {name} weiter.",
     i_am: "Ich bin {name}: meinen Platz zeigen", after_steps: "nach {step} von {steps} Zügen",
     public_seed: "öffentlicher Seed {seed}: wer ihn kennt, kann jede Karte ausrechnen",
   },
@@ -163,7 +163,9 @@ function show(page) {
   $("auto-pass-label").hidden = page.seat === null;
   showPlayers(page);
   if (curtain(page)) return;
+  showItems(page);
   showBoard(page);
+  showSummary(page);
   showStatus(page);
   showLog(page);
   showResult(page);
@@ -206,7 +208,7 @@ function curtain(page) {
   const next = page.to_move.find((p) => hotSeats.has(p));
   if (page.to_move.includes(page.seat) || next === undefined) return open();
   const name = page.seats[next].name;
-  for (const id of ["board", "zones", "options", "log", "prompt", "waiting", "result"]) $(id).replaceChildren();
+  for (const id of ["board", "summary", "options", "log", "prompt", "waiting", "result"]) $(id).replaceChildren();
   boardText = null;
   shownKey = STALE;
   clearTimeout(autoTimer);
@@ -223,8 +225,9 @@ function curtain(page) {
 }
 
 // -- the board --------------------------------------------------------------------------------
-// The server draws the board and every seat's zones as one SVG. On a phone the page shows the
-// board alone, as wide as the screen above the options, and the zones in a copy further down.
+// The server draws the board and every seat's zones as one SVG. The page shows the board part
+// alone (as wide as the screen above the options on a phone); the hands and supplies are the
+// summary's panels, in words.
 function showBoard(page, redraw = false) {
   const text = page.board;
   if (text !== boardText || redraw) {
@@ -278,7 +281,6 @@ function changedPlaces(before, after) {
 
 function placeBoard(text) {
   const board = $("board");
-  const zones = $("zones");
   board.innerHTML = text;
   const svg = board.querySelector("svg");
   if (!svg) return;
@@ -291,20 +293,10 @@ function placeBoard(text) {
   svg.setAttribute("aria-label", title ? title.textContent : t("board"));
   const picture = svg.querySelector(":scope > g.board");
   const panel = svg.querySelector(":scope > g.zones");
-  if (NARROW.matches && picture && panel) {
-    const copy = svg.cloneNode(true);
+  if (picture && panel) {
     const box = boardBox(picture);
     svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.width} ${box.height}`);
     panel.remove();
-    copy.querySelector(":scope > g.board").remove();
-    copy.setAttribute("aria-roledescription", t("zones"));
-    zones.replaceChildren(copy);
-    zones.hidden = false;
-    const inner = copy.querySelector(":scope > g.zones").getBBox();
-    copy.setAttribute("viewBox", `${inner.x - 8} ${inner.y - 8} ${inner.width + 16} ${inner.height + 16}`);
-  } else {
-    zones.hidden = true;
-    zones.replaceChildren();
   }
   for (const node of svg.querySelectorAll(PLACE)) {
     if (node.localName === "text") continue;
@@ -459,7 +451,8 @@ function showStatus(page) {
     options.contains(document.activeElement) || $("board").contains(document.activeElement);
   const list = key === null ? [] : decision.options;
   options.replaceChildren(...list.map((option) => {
-    const button = el("button", { type: "button", "data-action": option.action }, option.text);
+    const button = el("button", { type: "button", "data-action": option.action });
+    button.append(marked(option.text));
     button.addEventListener("click", () => act(option.action));
     return button;
   }));
@@ -539,13 +532,121 @@ async function act(action, automatic = false) {
   }
 }
 
+// -- the summary and the items' texts ----------------------------------------------------------
+// The seat's position as panels: the table's, then one per player (its own marked), each part a
+// label and a value in words. Wide screens show them beside the board, phones below the tools.
+function showSummary(page) {
+  const box = $("summary");
+  // the seat's own panel first, then the table's, then the others'
+  const sections = [...(page.summary || [])];
+  const own = sections.findIndex((section) => section.player !== null && section.player === page.seat);
+  if (own > 0) sections.unshift(...sections.splice(own, 1));
+  box.replaceChildren(...sections.map((section) => {
+    const panel = el("section", { class: "panel", "data-testid": "summary-panel" });
+    if (section.player !== null) panel.dataset.player = section.player;
+    if (section.player !== null && section.player === page.seat) panel.classList.add("mine");
+    if (section.player !== null && page.to_move.includes(section.player)) panel.classList.add("active");
+    panel.append(el("h3", {}, section.title));
+    const list = el("dl");
+    for (const part of section.parts) {
+      const value = el("dd");
+      value.append(marked(part.value));
+      list.append(el("dt", {}, part.label), value);
+    }
+    panel.append(list);
+    return panel;
+  }));
+  placeSummary();
+}
+function placeSummary() {
+  const box = $("summary");
+  if (NARROW.matches) { if (box.parentNode !== $("aside")) $("aside").insertBefore(box, $("log-section")); }
+  else if (box.parentNode !== $("board-row")) $("board-row").append(box);
+}
+
+// Item texts: the page data's `items` ([{name, text}]) for the items its texts name; each name
+// is marked (`data-item`, the name) where it is written, and its text shows on hover or tap.
+const itemTexts = new Map();   // name -> {name, text}
+let itemPattern = null;
+function showItems(page) {
+  if (page.reset || showItems.lang !== page.lang) { itemTexts.clear(); showItems.lang = page.lang; itemPattern = null; }
+  let added = false;
+  for (const item of page.items || []) {
+    if (!itemTexts.has(item.name)) { itemTexts.set(item.name, item); added = true; }
+  }
+  if (added || (itemPattern === null && itemTexts.size)) {
+    const names = [...itemTexts.keys()].sort((a, b) => b.length - a.length);
+    const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    itemPattern = new RegExp(`(?<![\\p{L}\\p{N}_])(${escaped.join("|")})[\\p{L}\\p{N}_]*`, "gu");
+  }
+}
+// The text with each item name in it as a <span data-item>.
+function marked(text) {
+  const out = document.createDocumentFragment();
+  if (!itemPattern) { out.append(text); return out; }
+  let at = 0;
+  for (const match of text.matchAll(itemPattern)) {
+    if (!itemTexts.has(match[1])) continue;
+    out.append(text.slice(at, match.index));
+    out.append(el("span", { class: "item", "data-item": match[1] }, match[0]));
+    at = match.index + match[0].length;
+  }
+  out.append(text.slice(at));
+  return out;
+}
+function showItemTip(node) {
+  const item = itemTexts.get(node.dataset.item);
+  const tip = $("item-tip");
+  if (!item) { tip.hidden = true; return; }
+  tip.replaceChildren(el("strong", {}, item.name), el("span", {}, item.text));
+  tip.hidden = false;
+  tip.dataset.item = node.dataset.item;
+  const r = node.getBoundingClientRect();
+  const width = Math.min(320, window.innerWidth - 16);
+  tip.style.maxWidth = `${width}px`;
+  const left = Math.max(8, Math.min(r.left, window.innerWidth - tip.offsetWidth - 8));
+  const below = r.bottom + 6 + tip.offsetHeight <= window.innerHeight;
+  tip.style.left = `${left}px`;
+  tip.style.top = `${below ? r.bottom + 6 : Math.max(8, r.top - tip.offsetHeight - 6)}px`;
+}
+function hideItemTip() { $("item-tip").hidden = true; }
+const itemOf = (target) => (target instanceof Element ? target.closest("[data-item]") : null);
+document.addEventListener("pointerover", (event) => { const node = itemOf(event.target); if (node && event.pointerType !== "touch") showItemTip(node); });
+document.addEventListener("pointerout", (event) => {
+  const node = itemOf(event.target);
+  if (node && event.pointerType !== "touch" && !node.contains(event.relatedTarget)) hideItemTip();
+});
+// a tap on a name outside a button shows its text (a tap on an option still takes it); a tap
+// elsewhere hides it
+document.addEventListener("click", (event) => {
+  const node = itemOf(event.target);
+  if (node && !node.closest("button")) { showItemTip(node); return; }
+  hideItemTip();
+});
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") hideItemTip(); });
+window.addEventListener("resize", hideItemTip);
+
 // -- the log, the end, the tools --------------------------------------------------------------
+// The human log: one entry per move (or phase, scoring, the end), what it caused indented
+// below it. An entry the server sends again (it grew) replaces the one shown.
 function showLog(page) {
-  if (page === showLog.last) return;   // this page's events are in already
+  if (page === showLog.last) return;   // this page's entries are in already
   showLog.last = page;
   const log = $("log");
   if (page.reset) { log.replaceChildren(); logAtEnd = true; }
-  for (const event of page.events) log.append(el("li", { "data-type": event.type }, event.text));
+  for (const entry of page.log) {
+    const item = el("li", { "data-kind": entry.kind, "data-index": entry.index });
+    if (entry.actor !== null) item.dataset.actor = entry.actor;
+    item.append(el("span", { class: "entry" }));
+    item.firstChild.append(marked(entry.text));
+    if (entry.details.length) {
+      const details = el("ul", { class: "details" });
+      for (const line of entry.details) { const li = el("li"); li.append(marked(line)); details.append(li); }
+      item.append(details);
+    }
+    const known = log.querySelector(`:scope > li[data-index="${entry.index}"]`);
+    if (known) known.replaceWith(item); else log.append(item);
+  }
   if (logAtEnd) log.scrollTop = log.scrollHeight;   // the log's own scroll, never the window's
 }
 // New lines keep the log at its end unless the person scrolled back to read. Only a scroll
@@ -568,20 +669,23 @@ function showResult(page) {
   const box = el("div", { "data-testid": "winners" });
   box.append(el("h2", {}, names.length > 1 ? t("winners", { names: names.join(", ") }) : t("winner", { names: names.join("") })));
   const scores = [...page.scores].sort((a, b) => b.score - a.score);
-  // the breakdown by reason, when the server sends one ({seat: {reason: points}})
-  const breakdown = page.score_breakdown || null;
-  const reasons = breakdown ? [...new Set(Object.values(breakdown).flatMap((r) => Object.keys(r)))] : [];
+  // a column per player (best first), a row per reason of the breakdown ({seat: {reason:
+  // points}}), the totals last: reasons are long words, players few
+  const breakdown = page.score_breakdown || {};
+  const partsOf = (s) => breakdown[s.player] || breakdown[String(s.player)] || {};
+  const reasons = [...new Set(scores.flatMap((s) => Object.keys(partsOf(s))))];
   const table = el("table", { "data-testid": "scores" });
   const head = el("tr");
-  head.append(el("th", { scope: "col" }, t("player")), ...reasons.map((r) => el("th", { scope: "col" }, r)), el("th", { scope: "col" }, t("total")));
+  head.append(el("th", { scope: "col" }, t("player")), ...scores.map((s) => el("th", { scope: "col" }, s.name)));
   table.append(head);
-  for (const s of scores) {
-    const row = el("tr");
-    row.append(el("th", { scope: "row" }, s.name));
-    for (const reason of reasons) row.append(el("td", {}, String((breakdown[s.player] || breakdown[String(s.player)] || {})[reason] ?? 0)));
-    row.append(el("td", { class: "total" }, String(s.score)));
+  for (const reason of reasons) {
+    const row = el("tr", { "data-testid": "reason" });
+    row.append(el("th", { scope: "row" }, reason), ...scores.map((s) => el("td", {}, String(partsOf(s)[reason] ?? 0))));
     table.append(row);
   }
+  const totals = el("tr");
+  totals.append(el("th", { scope: "row" }, t("total")), ...scores.map((s) => el("td", { class: "total" }, String(s.score))));
+  table.append(totals);
   box.append(table);
   result.replaceChildren(box);
 }
@@ -605,8 +709,8 @@ function showTitle(page) {
 function announce(page) {
   if (page.replay || page === announce.page) return;
   announce.page = page;
-  const lines = page.reset ? [] : page.events
-    .filter((e) => ["choice", "commit", "reveal", "game_over"].includes(e.type))
+  const lines = page.reset ? [] : page.log
+    .filter((e) => (e.kind === "action" && e.actor !== page.seat) || e.kind === "end")
     .map((e) => e.text).slice(-4);
   const key = decisionKey(page);
   if (key !== null && key !== announce.last && !(page.decision.forced && autoPass())) lines.push(`${t("your_turn")}: ${page.decision.prompt}`);
@@ -644,7 +748,10 @@ $("lang").addEventListener("change", () => {
   localStorage.setItem("venedig-lang", lang);
   if (replaying) replayAt(Number($("replay-step").value)); else connect();
 });
-NARROW.addEventListener("change", () => { if (latest && boardText !== null) showBoard(replaying ? { ...latest, board: boardText } : latest, true); });
+NARROW.addEventListener("change", () => {
+  placeSummary();
+  if (latest && boardText !== null) showBoard(replaying ? { ...latest, board: boardText } : latest, true);
+});
 
 // The replay viewer: the seat's page after any number of actions (time travel).
 async function replayAt(step) {
