@@ -177,6 +177,28 @@ BAD_GERMAN = re.compile(
     r"wandert von der|nach die|aus der Nachziehstapel|\b1 Felder\b|von der imaginäre|baut (Casa|Palazzo|Campo)\b"
     r"|die Phase: |\bkeins\b"
 )
+#: What no German panel, board picture or event sentence may hold: the above, a state echo
+#: of an untranslated phase, hidden things counted as "parts", English board words.
+BAD_GERMAN_ANYWHERE = re.compile(
+    BAD_GERMAN.pattern.replace("|die Phase: ", "|die Phase: (turn|build|final|over|setup)\\b")
+    + r"|verdeckte Teile|Gondola|\btrack\b|\btiles?\b|\bcards?\b|drained swamp|printed building|Canale Grande"
+)
+
+
+def _german_texts(game: Game) -> list[str]:
+    """Every German text a seat and a spectator read of a game: the log, the event sentences,
+    the summary and the words of the board picture."""
+    from venedig_rules import present
+    from venedig_rules.present.render import render_svg
+
+    texts = []
+    for seat in (None, 0):
+        texts += [t for e in game.log(seat, lang="de") for t in [e["text"], *e["details"]]]
+        texts += [e["text"] for e in game.view(seat, lang="de")["events"]]
+        sections = present.summary(game, seat, "de")["sections"]
+        texts += [f"{p['label']}: {p['value']}" for s in sections for p in s["parts"]]
+        texts += re.findall(r">([^<>]+)<", render_svg(game, seat, "de"))
+    return texts
 
 
 def test_german_reads_right() -> None:
@@ -247,3 +269,59 @@ def test_the_summary_labels_what_the_view_holds(name: str) -> None:
             for what, shape in FORBIDDEN.items():
                 if what != "echo of nothing":  # a state's value may be nothing
                     assert not shape.search(part["value"]), f"{what} in {part!r}"
+
+
+@pytest.mark.parametrize("name", vr.bundled())
+def test_no_german_text_anywhere_is_english_or_wrong(name: str) -> None:
+    for players in (2, 4):
+        game = vr.load(name).new_game(players=players, seed=players)
+        texts = _german_texts(game)  # at the start: setup sentences, a full supply
+        texts += _german_texts(_played(name, (), players))  # at the end
+        for text in texts:
+            assert not BAD_GERMAN_ANYWHERE.search(text), text
+
+
+def test_hidden_things_are_counted_and_named_right() -> None:
+    from venedig_rules import present
+
+    game = vr.load("venedig").new_game(players=3, seed=7)
+    swamps = sum(1 for tile in game.value("swamp_gold") if tile is not None)
+    assert swamps == 86
+    for lang, sentence in (("de", f"{swamps} verdeckte Sumpfplättchen"), ("en", f"{swamps} hidden swamp tiles")):
+        texts = [e["text"] for e in game.view(0, lang=lang)["events"]]
+        assert any(t.endswith(sentence) for t in texts), texts
+        parts = [p["value"] for s in present.summary(game, 0, lang)["sections"] for p in s["parts"]]
+        assert sentence in parts
+        assert not any("106" in t for t in texts)  # the swamp spaces, not the board's spaces
+
+
+def test_a_pair_reads_as_a_label_and_empty_slots_are_left_out() -> None:
+    from venedig_rules.engine.seat.wording import Wording
+
+    de = Wording(vr.load("venedig"), "de")
+    assert de.generic([["palazzo", None], ["ponte", "imaginary"]]) == "Palazzo: \u2013 und Ponte: der imaginäre Spieler"
+    assert de.counted(["casa_card", None, "casa_card"]) == "2 Casa-Karten"
+
+
+def test_rialtos_gondola_tiles_are_tiles_not_cards() -> None:
+    from venedig_rules import present
+    from venedig_rules.present.render import render_svg
+
+    game = _played("rialto", (), 3)
+    for lang, tile, card in (("en", "gondola tile", "Gondola card"), ("de", "Gondelplättchen", "Gondelkarte")):
+        parts = {p["label"]: p["value"] for s in present.summary(game, None, lang)["sections"] for p in s["parts"]}
+        space = parts["the gondola space" if lang == "en" else "das Gondelfeld"]
+        assert tile in space and card not in space
+        picture = render_svg(game, None, lang)
+        assert f"<title>{tile}</title>" in picture and f"<title>{card}</title>" not in picture
+
+
+def test_the_board_picture_speaks_the_pages_language() -> None:
+    from venedig_rules.present.render import render_svg
+
+    game = vr.load("venedig").new_game(players=3, seed=7)
+    de, en = render_svg(game, 0, "de"), render_svg(game, 0, "en")
+    assert "Gondola track" in en and "Gondola track" not in de and "Zählleiste" in de
+    assert "swamp tile (gold side down)" in en and "Sumpfplättchen (Goldseite unten)" in de
+    saeulen = render_svg(vr.load("saeulen").new_game(players=3, seed=7), 0, "de")
+    assert "Siegpunktleiste" in saeulen and "Canal Grande" in saeulen and "Gondel" in saeulen
