@@ -325,3 +325,24 @@ def test_the_board_picture_speaks_the_pages_language() -> None:
     assert "swamp tile (gold side down)" in en and "Sumpfplättchen (Goldseite unten)" in de
     saeulen = render_svg(vr.load("saeulen").new_game(players=3, seed=7), 0, "de")
     assert "Siegpunktleiste" in saeulen and "Canal Grande" in saeulen and "Gondel" in saeulen
+
+
+@pytest.mark.parametrize("variants", [(), *[(v,) for v in vr.bundled_variants("venedig")]])
+def test_no_decision_is_asked_after_the_game_has_ended(variants: tuple[str, ...]) -> None:
+    """Venedig's last exchange of gold comes after the end is triggered (rulebook 002, "End
+    of the Game") and before the game is over; its prompt says so, and nothing is asked
+    once the game is over."""
+    rules = vr.load("venedig", variants=list(variants))
+    for players in sorted({min(rules.players), min(max(rules.players), 4)}):
+        game = _played("venedig", variants, players)
+        assert game.is_over and not game.to_move
+        events = game.view(None)["events"]
+        end = [i for i, e in enumerate(events) if e["type"] == "game_ends"]
+        over = [i for i, e in enumerate(events) if e["type"] == "game_over"]
+        assert len(end) == 1 and len(over) == 1 and end[0] < over[0]
+        asked = {e.get("label") for e in events[end[0] :] if e["type"] in ("choice", "commit")}
+        assert asked <= {"final_exchange", "hand_in"}
+        assert not [e for e in events[over[0] + 1 :] if e["type"] in ("choice", "commit")]
+    for lang, over_words in (("en", "is over"), ("de", "zu Ende")):
+        prompt = rules.data["texts"]["languages"][lang]["decisions"]["final_exchange"]["prompt"]
+        assert over_words not in prompt
