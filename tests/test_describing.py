@@ -351,7 +351,7 @@ def test_the_log_tells_sentences_and_state_changes_only_when_verbose():
         "Ada drains K8",
     ]
     verbose = narrator.lines(game.events, verbose=True)
-    assert len(verbose) == len(game.events) and "the phase: turn" in verbose
+    assert len(verbose) == len(game.events) and "the phase: a player's turn" in verbose
 
 
 def test_the_german_narrator_tells_german_sentences():

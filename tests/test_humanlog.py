@@ -177,6 +177,28 @@ BAD_GERMAN = re.compile(
     r"wandert von der|nach die|aus der Nachziehstapel|\b1 Felder\b|von der imaginäre|baut (Casa|Palazzo|Campo)\b"
     r"|die Phase: |\bkeins\b"
 )
+#: What no German panel, board picture or event sentence may hold: the above, a state echo
+#: of an untranslated phase, hidden things counted as "parts", English board words.
+BAD_GERMAN_ANYWHERE = re.compile(
+    BAD_GERMAN.pattern.replace("|die Phase: ", "|die Phase: (turn|build|final|over|setup)\\b")
+    + r"|verdeckte Teile|Gondola|\btrack\b|\btiles?\b|\bcards?\b|drained swamp|printed building|Canale Grande"
+)
+
+
+def _german_texts(game: Game) -> list[str]:
+    """Every German text a seat and a spectator read of a game: the log, the event sentences,
+    the summary and the words of the board picture."""
+    from venedig_rules import present
+    from venedig_rules.present.render import render_svg
+
+    texts = []
+    for seat in (None, 0):
+        texts += [t for e in game.log(seat, lang="de") for t in [e["text"], *e["details"]]]
+        texts += [e["text"] for e in game.view(seat, lang="de")["events"]]
+        sections = present.summary(game, seat, "de")["sections"]
+        texts += [f"{p['label']}: {p['value']}" for s in sections for p in s["parts"]]
+        texts += re.findall(r">([^<>]+)<", render_svg(game, seat, "de"))
+    return texts
 
 
 def test_german_reads_right() -> None:
@@ -247,3 +269,80 @@ def test_the_summary_labels_what_the_view_holds(name: str) -> None:
             for what, shape in FORBIDDEN.items():
                 if what != "echo of nothing":  # a state's value may be nothing
                     assert not shape.search(part["value"]), f"{what} in {part!r}"
+
+
+@pytest.mark.parametrize("name", vr.bundled())
+def test_no_german_text_anywhere_is_english_or_wrong(name: str) -> None:
+    for players in (2, 4):
+        game = vr.load(name).new_game(players=players, seed=players)
+        texts = _german_texts(game)  # at the start: setup sentences, a full supply
+        texts += _german_texts(_played(name, (), players))  # at the end
+        for text in texts:
+            assert not BAD_GERMAN_ANYWHERE.search(text), text
+
+
+def test_hidden_things_are_counted_and_named_right() -> None:
+    from venedig_rules import present
+
+    game = vr.load("venedig").new_game(players=3, seed=7)
+    swamps = sum(1 for tile in game.value("swamp_gold") if tile is not None)
+    assert swamps == 86
+    for lang, sentence in (("de", f"{swamps} verdeckte Sumpfplättchen"), ("en", f"{swamps} hidden swamp tiles")):
+        texts = [e["text"] for e in game.view(0, lang=lang)["events"]]
+        assert any(t.endswith(sentence) for t in texts), texts
+        parts = [p["value"] for s in present.summary(game, 0, lang)["sections"] for p in s["parts"]]
+        assert sentence in parts
+        assert not any("106" in t for t in texts)  # the swamp spaces, not the board's spaces
+
+
+def test_a_pair_reads_as_a_label_and_empty_slots_are_left_out() -> None:
+    from venedig_rules.engine.seat.wording import Wording
+
+    de = Wording(vr.load("venedig"), "de")
+    assert de.generic([["palazzo", None], ["ponte", "imaginary"]]) == "Palazzo: \u2013 und Ponte: der imaginäre Spieler"
+    assert de.counted(["casa_card", None, "casa_card"]) == "2 Casa-Karten"
+
+
+def test_rialtos_gondola_tiles_are_tiles_not_cards() -> None:
+    from venedig_rules import present
+    from venedig_rules.present.render import render_svg
+
+    game = _played("rialto", (), 3)
+    for lang, tile, card in (("en", "gondola tile", "Gondola card"), ("de", "Gondelplättchen", "Gondelkarte")):
+        parts = {p["label"]: p["value"] for s in present.summary(game, None, lang)["sections"] for p in s["parts"]}
+        space = parts["the gondola space" if lang == "en" else "das Gondelfeld"]
+        assert tile in space and card not in space
+        picture = render_svg(game, None, lang)
+        assert f"<title>{tile}</title>" in picture and f"<title>{card}</title>" not in picture
+
+
+def test_the_board_picture_speaks_the_pages_language() -> None:
+    from venedig_rules.present.render import render_svg
+
+    game = vr.load("venedig").new_game(players=3, seed=7)
+    de, en = render_svg(game, 0, "de"), render_svg(game, 0, "en")
+    assert "Gondola track" in en and "Gondola track" not in de and "Zählleiste" in de
+    assert "swamp tile (gold side down)" in en and "Sumpfplättchen (Goldseite unten)" in de
+    saeulen = render_svg(vr.load("saeulen").new_game(players=3, seed=7), 0, "de")
+    assert "Siegpunktleiste" in saeulen and "Canal Grande" in saeulen and "Gondel" in saeulen
+
+
+@pytest.mark.parametrize("variants", [(), *[(v,) for v in vr.bundled_variants("venedig")]])
+def test_no_decision_is_asked_after_the_game_has_ended(variants: tuple[str, ...]) -> None:
+    """Venedig's last exchange of gold comes after the end is triggered (rulebook 002, "End
+    of the Game") and before the game is over; its prompt says so, and nothing is asked
+    once the game is over."""
+    rules = vr.load("venedig", variants=list(variants))
+    for players in sorted({min(rules.players), min(max(rules.players), 4)}):
+        game = _played("venedig", variants, players)
+        assert game.is_over and not game.to_move
+        events = game.view(None)["events"]
+        end = [i for i, e in enumerate(events) if e["type"] == "game_ends"]
+        over = [i for i, e in enumerate(events) if e["type"] == "game_over"]
+        assert len(end) == 1 and len(over) == 1 and end[0] < over[0]
+        asked = {e.get("label") for e in events[end[0] :] if e["type"] in ("choice", "commit")}
+        assert asked <= {"final_exchange", "hand_in"}
+        assert not [e for e in events[over[0] + 1 :] if e["type"] in ("choice", "commit")]
+    for lang, over_words in (("en", "is over"), ("de", "zu Ende")):
+        prompt = rules.data["texts"]["languages"][lang]["decisions"]["final_exchange"]["prompt"]
+        assert over_words not in prompt

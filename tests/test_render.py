@@ -152,7 +152,7 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others():
     zones = _zone_items(_tree(render_svg(game, seat=1)))
     wording = Wording(rules)
     assert zones[("hand", "1")] == {wording.name(c) for c in game.value("hand", 1)}
-    assert zones[("hand", "0")] == {f"{len(game.value('hand', 0))} hidden items"}
+    assert zones[("hand", "0")] == {f"{len(game.value('hand', 0))} hidden action cards"}
 
 
 def test_the_leak_check_finds_a_hidden_card_in_a_doctored_picture():

@@ -173,7 +173,8 @@ class _Check:
             self.events[kind] = fields
 
     def board_words(self) -> None:
-        """Every space kind (terrain, start, tag) needs a word."""
+        """Every space kind (terrain, start, tag) and every label of the board picture
+        (``show`` ``labels``) needs a word."""
         board = _mapping(self.data.get("board"))
         legend = _mapping(_mapping(board.get("grid")).get("legend"))
         sources = [(pointer("/board/grid/legend", k), v) for k, v in legend.items()]
@@ -184,6 +185,13 @@ class _Check:
                 for word in value if isinstance(value, list) else [value]:
                     if isinstance(word, str):
                         self.words_needed.setdefault(word, pointer(ptr, attr))
+        # the board picture's legend and piece labels are words, so each language names them
+        shows = _mapping(board.get("layout")).get("show")
+        for i, show in enumerate(shows if isinstance(shows, list) else []):
+            for key, label in _mapping(_mapping(show).get("labels")).items():
+                if isinstance(label, str):
+                    at = pointer(pointer(pointer("/board/layout/show", i), "labels"), key)
+                    self.words_needed.setdefault(label, at)
 
     def language_table(self, code: str) -> Iterator[RulesError]:
         table = self.tables.get(code, {})

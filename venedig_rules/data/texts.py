@@ -65,6 +65,7 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "zone_space": ("var", "space"),
     "hidden_one": (),
     "hidden_many": ("n",),
+    "hidden_named": ("n", "name"),
     "items": ("n",),
     "and": (),
     "none": (),
@@ -74,6 +75,7 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "range": ("first", "last"),
     "cells": ("word", "spaces"),
     "count": ("n", "name"),
+    "labelled": ("name", "value"),
     "pass_option": (),
     # the text column beside a board picture (present.zones)
     "seen_by": ("player",),
@@ -147,6 +149,10 @@ class Zone:
     name: Template
     whole: Template | None
     hidden: str | None
+    #: what several hidden items of it are called (``cards``: "3 hidden cards")
+    hidden_other: str | None = None
+    #: the kind of id it holds, where an id names things of two kinds (``tile``)
+    of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -275,7 +281,9 @@ def languages(data: Mapping[str, Any]) -> dict[str, Language]:
                 var: Zone(
                     _template(z.get("name", var)),
                     _template(z["all"]) if isinstance(z.get("all"), str) else None,
-                    z.get("hidden"),
+                    _name(z["hidden"]).a if z.get("hidden") is not None else None,
+                    _name(z["hidden"]).other if isinstance(z.get("hidden"), dict) else None,
+                    z["of"] if isinstance(z.get("of"), str) else None,
                 )
                 for var, z in _mapping(table.get("zones")).items()
                 if isinstance(z, dict)

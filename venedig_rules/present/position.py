@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from ..data.valuetypes import ANY, parse_type
 from ..engine.run.views import is_redacted
 from ..engine.seat.wording import NUMBER, Wording
 
@@ -66,7 +67,7 @@ def position(wording: Wording, view: Mapping[str, Any]) -> list[Line]:
         elif per == "space" and isinstance(value, dict):
             taken = {s: value[s] for s in sorted(value, key=natural) if _shown(value[s])}
             if taken and all(is_redacted(v) for v in taken.values()):
-                lines.append(Line(None, wording.zone(var), wording.engine("hidden_many", n=(len(taken), NUMBER))))
+                lines.append(Line(None, wording.zone(var), wording.hidden_many(len(taken), var)))
             elif taken:
                 shown = ", ".join(f"{wording.name(s)} {_text(wording, var, v)}" for s, v in taken.items())
                 lines.append(Line(None, wording.zone(var), shown))
@@ -86,9 +87,13 @@ def natural(text: str) -> tuple[Any, ...]:
 
 def _text(wording: Wording, var: str, value: Any) -> str:
     """A value of a state variable: a list with repeats counted, else by the variable's type."""
+    kind = wording.zone_kind(var)
     if isinstance(value, list) and len(set(map(str, value))) < len(value):
-        return wording.counted(value)
-    return wording.text(value, wording.state_type(var), hidden=wording.hidden_item(var))
+        return wording.counted(value, kind)
+    vt = wording.state_type(var)
+    if kind is not None and vt == ANY:
+        vt = parse_type({"list": kind}) if isinstance(value, list) else parse_type(kind)
+    return wording.text(value, vt, hidden=wording.hidden_item(var), var=var)
 
 
 def _shown(value: Any) -> bool:

@@ -257,7 +257,8 @@ class _Canvas:
             space.fill = fill
             space.pieces, space.tokens, space.labels = [], [], []
         elif kind == "piece":
-            space.pieces.append((fill, show["labels"].get(str(value), "")))
+            label = show["labels"].get(str(value))
+            space.pieces.append((fill, self.wording.word(label) if label else ""))
         elif kind == "token":
             shown = "" if value is True or self.is_player(show, value) else describe_value(self.wording, value)
             space.tokens.append((fill, shown if len(shown) <= 3 else ""))
@@ -439,7 +440,7 @@ class _Canvas:
             )
         ]
         if placed:
-            parts.append(element("title", text(describe_value(self.wording, tile))))
+            parts.append(element("title", text(self.wording.name(str(tile), kind="tile"))))
             for sign, end in zip((-1, 1), ends):
                 at = [cx + sign * 0.32 * ux, cy + sign * 0.32 * uy]
                 parts.append(self.label(at, str(end), size=0.26, fill=readable_on(fill), font_weight="bold"))
@@ -467,7 +468,13 @@ class _Canvas:
             if steps:
                 x, y = steps[0]["center"]
                 parts.append(
-                    self.label([x, y - 0.5], track["name"], size=0.26, font_style="italic", text_anchor="start")
+                    self.label(
+                        [x, y - 0.5],
+                        self.wording.name(tid, kind="track"),
+                        size=0.26,
+                        font_style="italic",
+                        text_anchor="start",
+                    )
                 )
             out.append(element("g", "".join(parts), class_="track", data_track_name=tid))
         for show in self.shows:
@@ -545,9 +552,11 @@ class _Canvas:
         """Note a colour for the legend, with the entry's ``labels`` text for the value, else its name."""
         key = "true" if value is True else str(value)
         if key in show["labels"]:
-            meaning = show["labels"][key]
+            meaning = self.wording.word(show["labels"][key])
         elif value == "?":
             meaning = self.wording.engine("hidden_one")
+        elif show["as"] == "tile" and isinstance(value, str):  # a tile on a connection, not a card of its id
+            meaning = self.wording.name(value, kind="tile")
         else:
             meaning = describe_value(self.wording, show["var"] or show["attr"] if value is True else value)
         if (fill, meaning) not in self.legend:
@@ -561,7 +570,10 @@ class _Canvas:
 
     def region_name(self, rid: str | None) -> str:
         region = self.layout["regions"].get(rid or "")
-        return region["name"] if region else str(rid)
+        if region is None:
+            return str(rid)
+        named = self.wording.name(str(rid), kind="district")
+        return named if named != rid else region["name"]
 
 
 def _line(path: Sequence[Sequence[float]], stroke: str, width: float, **style: Any) -> str:

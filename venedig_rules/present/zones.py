@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.run.views import is_redacted
-from ..engine.seat.wording import NUMBER, PLAYER, TEXT, Wording
+from ..engine.seat.wording import PLAYER, TEXT, Wording
 from .svg import element, text
 
 #: Characters per line of the column, and lines at most per value.
@@ -33,15 +33,16 @@ FONT_PX, HEADING_PX, LINE_PX = 12.5, 15, 17
 DASH, TIMES, SEPARATOR = "\u2013", "\u00d7", "; "
 
 
-def describe_value(wording: Wording, value: Any) -> str:
-    """A value of a view as short text: names for ids, repeats counted, shapes for hidden values."""
+def describe_value(wording: Wording, value: Any, var: str | None = None) -> str:
+    """A value of a view as short text: names for ids, repeats counted, shapes for hidden
+    values (named as the zone of state variable ``var`` names its hidden items)."""
     if value is None:
         return DASH
     if isinstance(value, bool):
         return wording.engine("yes" if value else "no")
     if is_redacted(value):
         if isinstance(value, Mapping):
-            return wording.engine("hidden_many", n=(value["hidden"], NUMBER))
+            return wording.hidden_many(value["hidden"], var)
         return wording.engine("hidden_one")
     if isinstance(value, str):
         return wording.name(value)
@@ -175,7 +176,7 @@ class Zones:
         """A value as text; a value of a ``player`` variable as ``p1``."""
         if (self.decls.get(name) or {}).get("type") == "player" and isinstance(value, int):
             return self.wording.player(value)
-        text = describe_value(self.wording, value)
+        text = describe_value(self.wording, value, name)
         return text if len(text) <= LINE_CHARS * MAX_LINES - 40 else text[: LINE_CHARS * MAX_LINES - 42] + " …"
 
 

@@ -286,7 +286,8 @@ class Knowledge:
             elif place is not None:
                 self._refill([place], [value])
         self._set(var, index, value)
-        return {**event, "value": _mask(value)}
+        # a whole per-space or per-player value is masked part by part: a view counts its parts' items
+        return {**event, "value": [_mask(v) for v in value] if whole else _mask(value)}
 
     def _refill(self, places: list[Place], values: list[Any]) -> None:
         """Places given new values by assignment: pins of items that left are dropped; an

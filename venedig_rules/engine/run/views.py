@@ -127,7 +127,20 @@ def redact_event(
 def _redact_change(rules: RulesetBase, event: ChangeEvent, player: int | None, copies: SafeCopies | None) -> Event:
     if visible(rules, event["var"], event.get("index"), player):
         return _safe_copy(event, copies)
-    return {**_safe_copy(event, copies), "value": redact(event["value"])}
+    value = event["value"]
+    per = rules.compiled_flow.state[event["var"]].per
+    if per is not None and event.get("index") is None and isinstance(value, (list, tuple)):
+        # the whole of a per-space or per-player variable: as many hidden items as its parts
+        # hold (86 swamp tiles, not the 106 spaces), which the state view shows part by part
+        return {**_safe_copy(event, copies), "value": {"hidden": sum(_held(v) for v in value)}}
+    return {**_safe_copy(event, copies), "value": redact(value)}
+
+
+def _held(part: Any) -> int:
+    """How many items one part of a variable holds, as its redacted shape tells."""
+    if part is None:
+        return 0
+    return len(part) if isinstance(part, (list, tuple)) else 1
 
 
 def _redact_move(rules: RulesetBase, event: MoveEvent, player: int | None, copies: SafeCopies | None) -> Event:

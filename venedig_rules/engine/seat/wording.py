@@ -156,14 +156,15 @@ class Wording:
         return decl.value if decl is not None else ANY
 
     # -- values ----------------------------------------------------------------------------
-    def text(self, value: Any, vt: ValueType = ANY, hidden: str | None = None) -> str:
-        """A value as words, by its type; ``hidden`` names a redacted item (``a card``);
-        no player is ``nobody``."""
+    def text(self, value: Any, vt: ValueType = ANY, hidden: str | None = None, var: str | None = None) -> str:
+        """A value as words, by its type; ``hidden`` names a redacted item (``a card``),
+        the zone of state variable ``var`` several (``3 hidden cards``); no player is
+        ``nobody``."""
         if value is None:
             return self.engine("nobody" if vt.kind == "player" else "none")
         if is_redacted(value):
             if isinstance(value, dict):
-                return self.engine("hidden_many", n=(value["hidden"], NUMBER))
+                return self.hidden_many(value["hidden"], var)
             return hidden or self.engine("hidden_one")
         vt = resolve(vt, value, self.tables.ids)
         kind = vt.kind
@@ -196,6 +197,9 @@ class Wording:
         if isinstance(value, str):
             return self.name(value)
         if isinstance(value, (list, tuple)):
+            if len(value) == 2 and self.tables.ids.kind_of(value[0]) and self.tables.ids.kind_of(value[1]) is None:
+                # a thing and what goes with it ([building, its master builder]): "Palazzo: p1"
+                return self.engine("labelled", name=(self.name(value[0]), TEXT), value=(self.generic(value[1]), TEXT))
             return self.join([self.generic(v) for v in value])
         if is_redacted(value):
             return self.text(value)
@@ -209,16 +213,21 @@ class Wording:
             return parts[0]
         return f"{', '.join(parts[:-1])} {self.engine('and')} {parts[-1]}"
 
-    def counted(self, items: Sequence[Any]) -> str:
-        """``2 Casa cards and 1 Ponte card``: equal items counted, in first-seen order."""
+    def counted(self, items: Sequence[Any], kind: str | None = None) -> str:
+        """``2 Casa cards and 1 Ponte card``: equal items counted, in first-seen order (empty
+        slots, ``None``, left out), named as ids of ``kind`` when given."""
         counts: dict[Any, int] = {}
         for item in items:
+            if item is None:  # an empty slot is no item
+                continue
             key = tuple(item) if isinstance(item, list) else item
             counts[key] = counts.get(key, 0) + 1
         return self.join(
             [
                 self.engine(
-                    "count", n=(n, NUMBER), name=(self.name(i, n) if isinstance(i, str) else self.generic(i), TEXT)
+                    "count",
+                    n=(n, NUMBER),
+                    name=(self.name(i, n, kind) if isinstance(i, str) else self.generic(i), TEXT),
                 )
                 for i, n in counts.items()
             ]
@@ -329,6 +338,21 @@ class Wording:
         info = self.rules.compiled.state.get(var) if self.rules.compiled is not None else None
         return _STATE_TYPES.get(info.type, ANY) if info is not None else ANY
 
+    def hidden_many(self, n: int, var: str | None = None) -> str:
+        """``n`` hidden items of state variable ``var``, by the name its zone gives several
+        (``86 hidden swamp tiles``), else as items (``86 hidden items``)."""
+        zone = self.lang.zones.get(var) if var is not None else None
+        if zone is not None and zone.hidden is not None and n == 1:
+            return zone.hidden
+        if zone is not None and zone.hidden_other is not None:
+            return self.engine("hidden_named", n=(n, NUMBER), name=(zone.hidden_other, TEXT))
+        return self.engine("hidden_many", n=(n, NUMBER))
+
+    def zone_kind(self, var: str) -> str | None:
+        """The kind of id state variable ``var`` holds, where its zone says (``tile``)."""
+        zone = self.lang.zones.get(var)
+        return zone.of if zone is not None else None
+
     def hidden_item(self, var: str) -> str | None:
         zone = self.lang.zones.get(var)
         return zone.hidden if zone is not None else None
@@ -410,7 +434,7 @@ class Wording:
         info = self.rules.compiled.state.get(event["var"]) if self.rules.compiled is not None else None
         one_value = info is not None and (not info.per or event.get("index") is not None)
         vt = self.state_type(event["var"]) if one_value else ANY
-        return self.text(value, vt, hidden=self.hidden_item(event["var"]))
+        return self.text(value, vt, hidden=self.hidden_item(event["var"]), var=event["var"])
 
 
 __all__ = ["Name", "RefView", "Tables", "Wording", "language_codes", "tables"]
