@@ -39,6 +39,18 @@ def play_random(rules: vr.Ruleset, players: int, seed: int = 1) -> vr.Game:
 
 # -- one typo, one error, in the overlay -------------------------------------------------------
 
+#: A new scoring rule (its ``when`` on line 10 of a variant file it starts).
+_SCORING_RULE = (
+    "scoring:\n  rules:\n    - add:\n        id: extra\n        name: Extra\n"
+    "        when: {when}\n        effect: '{effect}'\n"
+)
+#: The texts of a new decision ``bonus_pick`` with the words ``one`` and ``two``.
+_DECISION_TEXTS = "texts:\n  languages:\n" + "".join(
+    f"    {lang}:\n      decisions: {{bonus_pick: {{prompt: {prompt}, waiting: '{{player}}', option: '{{value}}'}}}}\n"
+    f"      words: {{one: {one}, two: {two}}}\n"
+    for lang, prompt, one, two in (("en", "Pick", "one", "two"), ("de", "Wählen", "eins", "zwei"))
+)
+
 #: (game, overlay with exactly one typo, the line of the overlay file the error must be on).
 #: Line 5 is the first line under ``overlay:``.
 ONE_TYPO = {
@@ -86,6 +98,30 @@ ONE_TYPO = {
         "game:\n  constants:\n    round_districts: {value: [1, 2, 3, 4, 5, 6, 1]}",
         7,
     ),
+    "rialto-rounds-plain": ("rialto", "game:\n  constants:\n    rounds: 7", 7),
+    # a misspelt when: the rule would silently never run (it reads no name of its trigger)
+    "rialto-when-silent": (
+        "rialto",
+        _SCORING_RULE.format(when="gam_end", effect="for p in players { victory_points[p] += 1 }"),
+        10,
+    ),
+    # ... and where it reads its trigger's names, no follow-on "unknown name" errors
+    "rialto-when-context": (
+        "rialto",
+        _SCORING_RULE.format(when="councilman_plced", effect="victory_points[who] += 1"),
+        10,
+    ),
+    "rialto-hands-visible": ("rialto", "game:\n  state:\n    hand:\n      visible: all", 8),
+    "rialto-decision-no-action-space": (
+        "rialto",
+        "game:\n  decisions:\n    bonus_pick: {value: number, description: A bonus.}\n"
+        + _SCORING_RULE.format(
+            when="game_end",
+            effect='for p in players { let n = choose p from [1, 2] as "bonus_pick"; victory_points[p] += n }',
+        )
+        + _DECISION_TEXTS,
+        14,
+    ),
 }
 
 
@@ -112,6 +148,36 @@ def test_the_error_of_a_value_beyond_its_bound_names_where_the_bound_is_declared
     (error,) = vr.validate(path)
     assert "expected at most 6" in error.message
     assert "parameters.tiles.end_a.maximum at rules/rialto/game.yaml:" in error.message
+
+
+def test_a_misspelt_when_names_the_trigger_it_meant(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-when-context"][1])
+    (error,) = vr.validate(path)
+    assert "did you mean 'councilman_placed'?" in error.message and "never run" in error.message
+
+
+def test_a_visibility_change_that_leaks_names_the_base_line_where_it_leaks(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-hands-visible"][1])
+    (error,) = vr.validate(path)
+    assert error.code == "dsl/leak" and "'hand' made visible: all" in error.message
+    assert "rules/rialto/game.yaml:" in error.message
+
+
+def test_a_new_decision_whose_type_lists_its_values_gets_action_numbers(tmp_path: Path):
+    overlay = (
+        "game:\n  decisions:\n    bonus_pick: {value: {word: [one, two]}, description: A bonus.}\n"
+        + _SCORING_RULE.format(
+            when="game_end",
+            effect='for p in players { let n = choose p from ["one", "two"] as "bonus_pick"; '
+            'if n == "two" { victory_points[p] += 2 } }',
+        )
+        + _DECISION_TEXTS
+    )
+    rules = vr.load(write_variant(tmp_path, "rialto", overlay))
+    space = rules.action_space(3)
+    block = space.labels["bonus_pick"]
+    assert block.values == ("one", "two") and block.offset + block.size == int(space)
+    assert rules.decode(rules.encode(vr.Action(1, "bonus_pick", "two")), player=1).value == "two"
 
 
 def test_rounds_changed_alone_names_the_list_that_must_follow(tmp_path: Path):
