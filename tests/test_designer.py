@@ -180,6 +180,37 @@ def test_a_new_decision_whose_type_lists_its_values_gets_action_numbers(tmp_path
     assert rules.decode(rules.encode(vr.Action(1, "bonus_pick", "two")), player=1).value == "two"
 
 
+def test_a_variants_declassify_is_a_warning_with_its_quote_after_the_errors(tmp_path: Path, capsys):
+    declassify = 'for p in players { victory_points[p] += declassify(count(hand[p]), "a made-up quote") }'
+    path = write_variant(tmp_path, "rialto", _SCORING_RULE.format(when="game_end", effect=declassify))
+    rules = vr.load(path)  # a warning does not stop a load
+    assert rules.rules_hash
+    (warning,) = vr.validate(path)
+    assert warning.warning and warning.code == "dsl/declassify" and "'a made-up quote'" in warning.message
+    assert warning.location.line == 11 and Path(warning.location.file).resolve() == path.resolve()
+    assert main(["validate", str(path)]) == 0
+    assert ": warning: dsl/declassify: " in capsys.readouterr().out
+    assert main(["validate", str(path), "--strict"]) == 1
+    capsys.readouterr()
+    # with an error too, the warning prints after it, and the error decides the exit status
+    rule = _SCORING_RULE.format(when="gam_end", effect="for p in players { victory_points[p] += 1 }")
+    both = write_variant(
+        tmp_path,
+        "rialto",
+        rule
+        + "\n".join(_SCORING_RULE.format(when="game_end", effect=declassify).splitlines()[2:]).replace(
+            "id: extra", "id: extra2"
+        ),
+    )
+    assert main(["validate", str(both)]) == 1
+    out = capsys.readouterr().out
+    assert out.index("rules/declaration") < out.index("warning: dsl/declassify")
+    assert main(["validate", str(both), "--format", "json"]) == 1
+    (target,) = json.loads(capsys.readouterr().out)["targets"]
+    assert [e["code"] for e in target["errors"]] == ["rules/declaration"]
+    assert [w["code"] for w in target["warnings"]] == ["dsl/declassify"]
+
+
 def test_rounds_changed_alone_names_the_list_that_must_follow(tmp_path: Path):
     path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-rounds-alone"][1])
     (error,) = vr.validate(path)
@@ -321,6 +352,19 @@ def test_describe_diff_lists_each_changed_datum_with_its_variant(tmp_path: Path,
     assert all(c["location"].startswith(str(path)) or "basilica_nine.yaml" in c["location"] for c in data["changes"])
     assert main(["describe", str(path), "--diff"]) == 0
     assert "variant basilica_nine" in capsys.readouterr().out
+
+
+def test_describe_diff_prints_a_changed_procedure_as_a_full_unified_diff(tmp_path: Path, capsys):
+    body = vr.load("rialto").data["game"]["flow"]["procedures"]["phase_one"]["body"]
+    changed = body.replace(
+        "discard_rows()", "discard_rows();\n# a designer's long note, far longer than any table cell\nround = round"
+    )
+    overlay = yaml.safe_dump({"game": {"flow": {"procedures": {"phase_one": {"body": changed}}}}}, sort_keys=False)
+    path = write_variant(tmp_path, "rialto", overlay, "noted")
+    assert main(["describe", str(path), "--diff"]) == 0
+    out = capsys.readouterr().out
+    assert "--- base game/flow/procedures/phase_one/body" in out
+    assert "+# a designer's long note, far longer than any table cell" in out and "-discard_rows()" in out
 
 
 def test_describe_json_gives_constants_with_their_sources_and_the_assumed_data(tmp_path: Path, capsys):

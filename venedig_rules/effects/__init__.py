@@ -212,7 +212,10 @@ def compile_ruleset(
     errors += check_contexts(compiled.programs.values(), data, positions)
     if not errors:
         errors += _check_action_space(data, compiled, positions)
-    return (compiled if not errors else None), errors
+    from .declassified import variant_declassifies
+
+    errors += variant_declassifies(programs, positions)  # warnings: they do not stop a load
+    return (compiled if not any(not e.warning for e in errors) else None), errors
 
 
 def _parse_all(
