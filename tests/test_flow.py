@@ -170,3 +170,16 @@ def test_runtime_probe_catches_a_secret_decision_that_shows():
     finally:
         rules.compiled.revealed_decisions = declared
     assert caught > 0
+
+
+def test_a_refusal_to_another_seat_names_none_of_the_acting_seats_options():
+    from venedig_rules.engine.seat.refusal import why_illegal
+
+    game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")
+    legal = [str(a) for a in game.legal_actions(0)]
+    for text in ("p0 play([casa_card])", "p0 drain(f11)", "p0 pass(1)"):
+        message = why_illegal(game, vr.parse_action(text), seat=1)
+        assert "p1 may act only as p1" in message
+        assert not any(option in message for option in legal if option not in text), message
+    # the acting seat itself is told its options
+    assert "legal: " in why_illegal(game, vr.parse_action("p0 drain(f11)"), seat=0)
