@@ -427,3 +427,56 @@ def test_a_typo_in_a_variant_folders_overlay_file_is_one_error_in_that_file(tmp_
     assert (Path(error.location.file).name, error.location.line) == ("game.yaml", 2) and "'valeu'" in error.message
     (folder / "game.yaml").write_text("constants:\n  hand_limit: {value: 6}\n", encoding="utf-8")
     assert vr.validate(folder) == [] and vr.load(folder).constant("hand_limit") == 6
+
+
+# -- a procedure changed step by step -------------------------------------------------------------
+
+_STEP_EDITS = """game:
+  flow:
+    procedures:
+      phase_one:
+        body:
+          - after: discard_rows
+            insert: for p in players { hand_bonus[p] = 1 }
+    main:
+      - before: trigger
+        insert: for p in players { victory_points[p] += 1 }
+      - replace: end_game
+        with: end_game()
+"""
+
+
+def test_a_step_edit_inserts_into_a_procedure_without_copying_it(tmp_path: Path):
+    base = vr.load("rialto").data["game"]["flow"]
+    rules = vr.load(write_variant(tmp_path, "rialto", _STEP_EDITS, "stepped"))
+    flow = rules.data["game"]["flow"]
+    phase_one = flow["procedures"]["phase_one"]["body"]
+    assert phase_one.startswith(base["procedures"]["phase_one"]["body"].rstrip()[:-1].rstrip())
+    assert phase_one.rstrip().endswith("discard_rows();\nfor p in players { hand_bonus[p] = 1 }")
+    before, after = flow["main"].split("for p in players { victory_points[p] += 1 };")
+    assert base["main"].startswith(before) and after.strip().startswith('trigger("game_end")')
+    play_random(rules, 3)  # and it plays
+
+
+def test_a_step_edit_naming_no_step_is_one_error_at_its_line(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", _STEP_EDITS.replace("after: discard_rows", "after: discard_row"))
+    (error,) = vr.validate(path)
+    assert error.code == "rules/variant" and error.location.line == 10
+    assert "no step 'discard_row'" in error.message and "did you mean 'discard_rows'?" in error.message
+
+
+def test_a_step_edit_with_two_places_is_one_schema_error(tmp_path: Path):
+    path = write_variant(
+        tmp_path, "rialto", _STEP_EDITS.replace("after: discard_rows", "after: x\n            before: y")
+    )
+    errors = vr.validate(path)
+    assert len(errors) == 1 and Path(errors[0].location.file).resolve() == path.resolve(), errors
+
+
+def test_the_editor_schema_accepts_step_edits(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", _STEP_EDITS, "stepped")
+    path.write_text(f"# yaml-language-server: $schema={schemas_root() / 'variant.schema.json'}\n" + path.read_text())
+    assert editor_errors(path) == []
+    bad = path.read_text().replace("insert: for p in players { hand_bonus", "inserted: for p in players { hand_bonus")
+    path.write_text(bad)
+    assert editor_errors(path)
