@@ -211,6 +211,18 @@ def test_a_variants_declassify_is_a_warning_with_its_quote_after_the_errors(tmp_
     assert [w["code"] for w in target["warnings"]] == ["dsl/declassify"]
 
 
+def test_describe_declassified_lists_every_declassify_with_its_quote(tmp_path: Path, capsys):
+    declassify = 'for p in players { victory_points[p] += declassify(count(hand[p]), "a made-up quote") }'
+    path = write_variant(tmp_path, "rialto", _SCORING_RULE.format(when="game_end", effect=declassify))
+    assert main(["describe", str(path), "--declassified", "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    ours = [d for d in found if d["variant"]]
+    assert [d["quote"] for d in ours] == ["a made-up quote"] and ours[0]["location"].startswith(str(path))
+    assert len(found) > 1 and all(d["location"].startswith("rules/rialto/") for d in found if not d["variant"])
+    assert main(["describe", str(path), "--declassified"]) == 0
+    assert "[variant]: 'a made-up quote'" in capsys.readouterr().out
+
+
 def test_rounds_changed_alone_names_the_list_that_must_follow(tmp_path: Path):
     path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-rounds-alone"][1])
     (error,) = vr.validate(path)
