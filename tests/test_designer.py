@@ -430,6 +430,23 @@ def test_the_tutorial_runs_from_new_variant_to_a_balance_report(tmp_path: Path, 
         assert str(error) == line or (error.code == "rules/count" and str(error).split(": ", 1)[0] in line)
 
 
+def test_the_tutorials_procedure_insert_validates_and_its_typo_gives_the_error_shown(tmp_path: Path):
+    import re
+
+    text = (DOCS / "variants.md").read_text(encoding="utf-8")
+    design = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "id: seven_rounds" in b)
+    insert = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "after: discard_rows" in b)
+    anchor = next(line for line in design.splitlines(keepends=True) if "end_a: {maximum: 7}" in line)
+    path = tmp_path / "seven_rounds.yaml"
+    path.write_text(design.replace(anchor, anchor + insert), encoding="utf-8")
+    assert vr.validate(path) == []
+    assert "hand_bonus[p] = 1" in vr.load(path).data["game"]["flow"]["procedures"]["phase_one"]["body"]
+    shown = re.search(r"A misspelt step is one error.*?```text\n(.*?)\n```", text, re.S).group(1)
+    path.write_text(design.replace(anchor, anchor + insert.replace("after: discard_rows", "after: discard_row")))
+    (error,) = vr.validate(path)
+    assert str(error).replace(str(tmp_path) + "/", "") == shown
+
+
 def test_a_typo_in_a_variant_folders_overlay_file_is_one_error_in_that_file(tmp_path: Path):
     folder = tmp_path / "big"
     folder.mkdir()
