@@ -4,7 +4,8 @@
 A *step* is a top-level statement of the body (the statements ``;`` separates outside any
 braces). A step is named, in this order of preference, by the first flow procedure it calls
 (``activate_buildings``), else by the variable its ``let`` or assignment sets
-(``current_phase``), else by the first function it calls (``discard_rows``). A name two steps
+(``current_phase``), else by the first function it calls (``discard_rows``), else by its
+first word. A name two steps
 share takes ``#2``, ``#3`` ... from its second step on (``draw_card#2``). The edits::
 
     body:
