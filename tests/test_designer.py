@@ -150,10 +150,12 @@ def test_the_error_of_a_value_beyond_its_bound_names_where_the_bound_is_declared
     assert "parameters.tiles.end_a.maximum at rules/rialto/game.yaml:" in error.message
 
 
-def test_a_misspelt_when_names_the_trigger_it_meant(tmp_path: Path):
+def test_a_misspelt_when_names_the_trigger_it_meant(tmp_path: Path, capsys):
     path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-when-context"][1])
     (error,) = vr.validate(path)
     assert "did you mean 'councilman_placed'?" in error.message and "never run" in error.message
+    assert error.warning and error.code == "rules/never-runs"  # it loads; --strict fails on it
+    assert main(["validate", str(path)]) == 0 and main(["validate", str(path), "--strict"]) == 1
 
 
 def test_a_visibility_change_that_leaks_names_the_base_line_where_it_leaks(tmp_path: Path):
@@ -193,7 +195,7 @@ def test_a_variants_declassify_is_a_warning_with_its_quote_after_the_errors(tmp_
     assert main(["validate", str(path), "--strict"]) == 1
     capsys.readouterr()
     # with an error too, the warning prints after it, and the error decides the exit status
-    rule = _SCORING_RULE.format(when="gam_end", effect="for p in players { victory_points[p] += 1 }")
+    rule = _SCORING_RULE.format(when="game_end", effect="for p in players { victory_points[p] += bogus }")
     both = write_variant(
         tmp_path,
         "rialto",
@@ -204,10 +206,10 @@ def test_a_variants_declassify_is_a_warning_with_its_quote_after_the_errors(tmp_
     )
     assert main(["validate", str(both)]) == 1
     out = capsys.readouterr().out
-    assert out.index("rules/declaration") < out.index("warning: dsl/declassify")
+    assert out.index(": dsl/name: ") < out.index("warning: dsl/declassify")
     assert main(["validate", str(both), "--format", "json"]) == 1
     (target,) = json.loads(capsys.readouterr().out)["targets"]
-    assert [e["code"] for e in target["errors"]] == ["rules/declaration"]
+    assert [e["code"] for e in target["errors"]] == ["dsl/name"]
     assert [w["code"] for w in target["warnings"]] == ["dsl/declassify"]
 
 
@@ -492,6 +494,21 @@ def test_a_step_edit_naming_no_step_is_one_error_at_its_line(tmp_path: Path):
     (error,) = vr.validate(path)
     assert error.code == "rules/variant" and error.location.line == 10
     assert "no step 'discard_row'" in error.message and "did you mean 'discard_rows'?" in error.message
+
+
+def test_a_dsl_error_in_an_inserted_step_is_located_at_its_line_in_the_overlay(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", _STEP_EDITS.replace("hand_bonus[p] = 1", "hand_bonuss[p] = 1"))
+    (error,) = vr.validate(path)
+    assert error.code == "dsl/name" and "did you mean 'hand_bonus'?" in error.message
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "hand_bonuss" in text)
+    column = path.read_text().splitlines()[line - 1].index("hand_bonuss") + 1
+    assert error.location == vr.Location(str(path), line, column)
+    # a replacing step too, in main
+    other = write_variant(tmp_path, "rialto", _STEP_EDITS.replace("with: end_game()", "with: end_gam()"), "b")
+    (error,) = vr.validate(other)
+    lines = other.read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "end_gam()" in text)
+    assert error.location == vr.Location(str(other), line, lines[line - 1].index("end_gam") + 1)
 
 
 def test_a_step_edit_with_two_places_is_one_schema_error(tmp_path: Path):

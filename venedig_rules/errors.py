@@ -221,6 +221,13 @@ class DeclassifyWarning(RulesWarning):
     code = "dsl/declassify"
 
 
+class NeverRunWarning(RulesWarning):
+    """A scoring rule whose ``when`` no ``trigger(...)`` of the rules names: it would never
+    run (a misspelt ``when``, most often; the message says which words are triggered)."""
+
+    code = "rules/never-runs"
+
+
 class UnreadDataError(RulesError):
     """A game constant or item param that nothing reads: no DSL, no game module."""
 

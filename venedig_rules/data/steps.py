@@ -66,11 +66,18 @@ class StepProblem(NamedTuple):
     shape: bool = False
 
 
+#: Where a character of an edited body comes from: ``("", n)`` character n of the base's
+#: body, ``("3/insert", n)`` character n of the ``insert`` text of edit 3.
+Origin = tuple[str, int]
+
+
 class Edited(NamedTuple):
-    """A body after its step edits, and the problems of the edits that did not apply."""
+    """A body after its step edits, the problems of the edits that did not apply, and
+    where each character of the text comes from (what locates a problem in it)."""
 
     text: str
     problems: list[StepProblem]
+    origin: list[Origin]
 
 
 def is_step_edits(value: Any) -> bool:
@@ -140,6 +147,7 @@ def _name(code: str, procedures: Collection[str]) -> str:
 def edit_steps(text: str, edits: list[Any], procedures: Collection[str] = ()) -> Edited:
     """``text`` with ``edits`` applied in order (see the module's docs)."""
     problems: list[StepProblem] = []
+    origin: list[Origin] = [("", i) for i in range(len(text))]
     for index, edit in enumerate(edits):
         ops = [k for k in EDITS if k in edit]
         if len(ops) != 1:
@@ -171,26 +179,65 @@ def edit_steps(text: str, edits: list[Any], procedures: Collection[str] = ()) ->
             )
             continue
         step = steps[names.index(target)]
-        text = _apply(text, step, op, str(content).strip())
-    return Edited(text, problems)
+        traced = _Traced(text, origin)
+        _apply(traced, step, op, _Traced.of(str(content), f"{index}/{content_key}"))
+        text, origin = traced.text, traced.origin
+    return Edited(text, problems, origin)
 
 
-def _apply(text: str, step: Step, op: str, content: str) -> str:
-    """``text`` with one edit done at ``step``."""
-    own = text[step.start : step.end]
+class _Traced:
+    """A text with the origin of each character, changed by slices."""
+
+    def __init__(self, text: str, origin: list[Origin]):
+        self.text, self.origin = text, origin
+
+    @staticmethod
+    def of(content: str, source: str) -> _Traced:
+        return _Traced(content, [(source, i) for i in range(len(content))])
+
+    def part(self, start: int, end: int | None = None) -> _Traced:
+        return _Traced(self.text[start:end], self.origin[start:end])
+
+    def glue(self, text: str) -> _Traced:
+        """Characters no file wrote (a ';', a line break): they take the origin before them."""
+        last = self.origin[-1] if self.origin else ("", 0)
+        return _Traced(text, [last] * len(text))
+
+    def splice(self, start: int, end: int, new: list[_Traced]) -> None:
+        """Characters ``start`` to ``end`` replaced by the parts ``new``."""
+        self.text = self.text[:start] + "".join(t.text for t in new) + self.text[end:]
+        self.origin = self.origin[:start] + [o for t in new for o in t.origin] + self.origin[end:]
+
+
+def _apply(text: _Traced, step: Step, op: str, content: _Traced) -> None:
+    """``text`` with one edit done at ``step``: ``content`` re-indented as the step is."""
+    own = text.text[step.start : step.end]
     lead = own[: len(own) - len(own.lstrip())]  # the line break and indent before the step
     indent = lead.rsplit("\n", 1)[-1] if "\n" in lead else ""
-    inserted = ("\n" + indent).join(content.splitlines())
+    lines: list[_Traced] = []
+    offset = 0
+    for line in content.text.splitlines(keepends=True):
+        body = line.rstrip("\n")
+        if body.strip():
+            lines.append(content.part(offset, offset + len(body)))
+        offset += len(line)
+    if lines:  # (none for a removal)
+        first = lines[0].text
+        lines[0] = lines[0].part(len(first) - len(first.lstrip()))
+    inserted: list[_Traced] = []
+    for n, traced in enumerate(lines):
+        inserted += [inserted[-1].glue("\n" + indent), traced] if n else [traced]
+    before = text.part(0, step.start)
     if op == "before":
-        return text[: step.start] + lead + inserted + ";" + text[step.start :]
-    if op == "after":
-        return text[: step.end] + ";\n" + indent + inserted + text[step.end :]
-    if op == "replace":
-        return text[: step.start] + lead + inserted + text[step.end :]
-    # remove: the step and the ';' that ends it (or begins it, for the last step)
-    if step.end < len(text):
-        return text[: step.start] + text[step.end + 1 :]
-    return text[: max(0, text.rfind(";", 0, step.start))] + text[step.end :]
+        text.splice(step.start, step.start, [before.glue(lead), *inserted, inserted[-1].glue(";")])
+    elif op == "after":
+        text.splice(step.end, step.end, [text.part(0, step.end).glue(";\n" + indent), *inserted])
+    elif op == "replace":
+        text.splice(step.start, step.end, [before.glue(lead), *inserted])
+    elif step.end < len(text.text):  # remove: the step and the ';' that ends it
+        text.splice(step.start, step.end + 1, [])
+    else:  # the last step: and the ';' before it
+        text.splice(max(0, text.text.rfind(";", 0, step.start)), step.end, [])
 
 
 def _keys(edit: Any) -> str:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..errors import VariantError, did_you_mean
+from .positions import Piece
 from .steps import edit_steps, is_step_edits
 from .yamlsource import Plain, PositionMap, pointer
 
@@ -132,10 +133,33 @@ class _Merger:
                 continue  # the overlay's schema says so, at its line
             at = pointer(o, problem.edit)
             self.error(problem.message, pointer(at, problem.key) if problem.key else at)
+        pm = self.result.positions
         if o in self.over_pm.values:
-            self.result.positions.values[out] = self.over_pm.values[o]
+            pm.values[out] = self.over_pm.values[o]
         if b in self.base_pm.keys:
-            self.result.positions.keys[out] = self.base_pm.keys[b]
+            pm.keys[out] = self.base_pm.keys[b]
+        # each character is located in the file that wrote it: the base's body or an edit's text
+        sources = {"": (self.base_pm, b)}
+        sources.update(
+            {
+                f"{i}/{k}": (self.over_pm, pointer(pointer(o, i), k))
+                for i in range(len(over))
+                for k in ("insert", "with")
+            }
+        )
+        pieces: list[Piece] = []
+        for n, (source, offset) in enumerate(edited.origin):
+            last = pieces[-1] if pieces else None
+            if last is not None and last.source == f"#{source}" and last.offset + (n - last.start) == offset:
+                pieces[-1] = last._replace(end=n + 1)
+            else:
+                pieces.append(Piece(n, n + 1, f"#{source}", offset))
+        for piece in pieces:
+            positions, at = sources[piece.source[1:]]
+            if at in positions.spans:
+                pm.spans[out + piece.source] = positions.spans[at]
+                pm.texts.update(positions.texts)
+        pm.pieces[out] = pieces
         return edited.text
 
     def mapping(self, base: dict[str, Plain], b: str, over: dict[str, Plain], o: str, out: str) -> dict[str, Plain]:

@@ -165,11 +165,12 @@ def compile_ruleset(
         from .declared import check_declarations, check_triggers
 
         errors += check_declarations(programs, data, positions)
-        triggers = check_triggers(programs, data, positions)
-        errors += triggers.errors
-        # a rule that never runs has no names bound by its trigger: checking it would only
-        # repeat the misspelt word as unknown names
-        programs = {ptr: program for ptr, program in programs.items() if ptr not in triggers.never_run}
+        if len(programs) == len(sources):  # a program that did not parse may trigger any word
+            triggers = check_triggers(programs, data, positions)
+            errors += triggers.errors
+            # a rule that never runs has no names bound by its trigger: checking it would only
+            # repeat the misspelt word as unknown names
+            programs = {ptr: program for ptr, program in programs.items() if ptr not in triggers.never_run}
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
     compiled = Compiled(registry=registry, _locate=positions.in_scalar)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap
-from ..errors import DeclarationError, RulesError, did_you_mean
+from ..errors import DeclarationError, NeverRunWarning, RulesError, did_you_mean
 from .check import DecisionScope
 from .compile import CheckedProgram
 from .parse import Call, Choose, Const, Program, caret
@@ -104,7 +104,8 @@ def triggered_words(programs: Iterable[Program]) -> frozenset[str] | None:
 
 def check_triggers(programs: Mapping[str, Program], data: Mapping[str, Any], positions: PositionMap) -> TriggerCheck:
     """Each scoring rule's ``when`` names a word some ``trigger(...)`` of the rules names: a
-    rule whose word nothing triggers would silently never run (a misspelt ``when``).
+    rule whose word nothing triggers would silently never run (a misspelt ``when``), which
+    is a warning (``rules/never-runs``: ``validate --strict`` fails on it).
 
     >>> from venedig_rules.effects.parse import parse
     >>> programs = {"/game/flow/main": parse('trigger("game_end")'), "/scoring/rules/0/effect": parse("x = 1")}
@@ -130,7 +131,7 @@ def check_triggers(programs: Mapping[str, Program], data: Mapping[str, Any], pos
             continue
         ptr = f"/scoring/rules/{i}"
         errors.append(
-            DeclarationError(
+            NeverRunWarning(
                 f"scoring rule {rule.get('id')!r} runs when {when!r} is triggered, but no rule triggers {when!r}"
                 f"{did_you_mean(when, words)}, so it would never run; triggered: {', '.join(sorted(words)) or 'none'}",
                 positions.at(f"{ptr}/when"),
