@@ -39,6 +39,18 @@ def play_random(rules: vr.Ruleset, players: int, seed: int = 1) -> vr.Game:
 
 # -- one typo, one error, in the overlay -------------------------------------------------------
 
+#: A new scoring rule (its ``when`` on line 10 of a variant file it starts).
+_SCORING_RULE = (
+    "scoring:\n  rules:\n    - add:\n        id: extra\n        name: Extra\n"
+    "        when: {when}\n        effect: '{effect}'\n"
+)
+#: The texts of a new decision ``bonus_pick`` with the words ``one`` and ``two``.
+_DECISION_TEXTS = "texts:\n  languages:\n" + "".join(
+    f"    {lang}:\n      decisions: {{bonus_pick: {{prompt: {prompt}, waiting: '{{player}}', option: '{{value}}'}}}}\n"
+    f"      words: {{one: {one}, two: {two}}}\n"
+    for lang, prompt, one, two in (("en", "Pick", "one", "two"), ("de", "Wählen", "eins", "zwei"))
+)
+
 #: (game, overlay with exactly one typo, the line of the overlay file the error must be on).
 #: Line 5 is the first line under ``overlay:``.
 ONE_TYPO = {
@@ -86,6 +98,30 @@ ONE_TYPO = {
         "game:\n  constants:\n    round_districts: {value: [1, 2, 3, 4, 5, 6, 1]}",
         7,
     ),
+    "rialto-rounds-plain": ("rialto", "game:\n  constants:\n    rounds: 7", 7),
+    # a misspelt when: the rule would silently never run (it reads no name of its trigger)
+    "rialto-when-silent": (
+        "rialto",
+        _SCORING_RULE.format(when="gam_end", effect="for p in players { victory_points[p] += 1 }"),
+        10,
+    ),
+    # ... and where it reads its trigger's names, no follow-on "unknown name" errors
+    "rialto-when-context": (
+        "rialto",
+        _SCORING_RULE.format(when="councilman_plced", effect="victory_points[who] += 1"),
+        10,
+    ),
+    "rialto-hands-visible": ("rialto", "game:\n  state:\n    hand:\n      visible: all", 8),
+    "rialto-decision-no-action-space": (
+        "rialto",
+        "game:\n  decisions:\n    bonus_pick: {value: number, description: A bonus.}\n"
+        + _SCORING_RULE.format(
+            when="game_end",
+            effect='for p in players { let n = choose p from [1, 2] as "bonus_pick"; victory_points[p] += n }',
+        )
+        + _DECISION_TEXTS,
+        14,
+    ),
 }
 
 
@@ -112,6 +148,81 @@ def test_the_error_of_a_value_beyond_its_bound_names_where_the_bound_is_declared
     (error,) = vr.validate(path)
     assert "expected at most 6" in error.message
     assert "parameters.tiles.end_a.maximum at rules/rialto/game.yaml:" in error.message
+
+
+def test_a_misspelt_when_names_the_trigger_it_meant(tmp_path: Path, capsys):
+    path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-when-context"][1])
+    (error,) = vr.validate(path)
+    assert "did you mean 'councilman_placed'?" in error.message and "never run" in error.message
+    assert error.warning and error.code == "rules/never-runs"  # it loads; --strict fails on it
+    assert main(["validate", str(path)]) == 0 and main(["validate", str(path), "--strict"]) == 1
+
+
+def test_a_visibility_change_that_leaks_names_the_base_line_where_it_leaks(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", ONE_TYPO["rialto-hands-visible"][1])
+    (error,) = vr.validate(path)
+    assert error.code == "dsl/leak" and "'hand' made visible: all" in error.message
+    assert "rules/rialto/game.yaml:" in error.message
+
+
+def test_a_new_decision_whose_type_lists_its_values_gets_action_numbers(tmp_path: Path):
+    overlay = (
+        "game:\n  decisions:\n    bonus_pick: {value: {word: [one, two]}, description: A bonus.}\n"
+        + _SCORING_RULE.format(
+            when="game_end",
+            effect='for p in players { let n = choose p from ["one", "two"] as "bonus_pick"; '
+            'if n == "two" { victory_points[p] += 2 } }',
+        )
+        + _DECISION_TEXTS
+    )
+    rules = vr.load(write_variant(tmp_path, "rialto", overlay))
+    space = rules.action_space(3)
+    block = space.labels["bonus_pick"]
+    assert block.values == ("one", "two") and block.offset + block.size == int(space)
+    assert rules.decode(rules.encode(vr.Action(1, "bonus_pick", "two")), player=1).value == "two"
+
+
+def test_a_variants_declassify_is_a_warning_with_its_quote_after_the_errors(tmp_path: Path, capsys):
+    declassify = 'for p in players { victory_points[p] += declassify(count(hand[p]), "a made-up quote") }'
+    path = write_variant(tmp_path, "rialto", _SCORING_RULE.format(when="game_end", effect=declassify))
+    rules = vr.load(path)  # a warning does not stop a load
+    assert rules.rules_hash
+    (warning,) = vr.validate(path)
+    assert warning.warning and warning.code == "dsl/declassify" and "'a made-up quote'" in warning.message
+    assert warning.location.line == 11 and Path(warning.location.file).resolve() == path.resolve()
+    assert main(["validate", str(path)]) == 0
+    assert ": warning: dsl/declassify: " in capsys.readouterr().out
+    assert main(["validate", str(path), "--strict"]) == 1
+    capsys.readouterr()
+    # with an error too, the warning prints after it, and the error decides the exit status
+    rule = _SCORING_RULE.format(when="game_end", effect="for p in players { victory_points[p] += bogus }")
+    both = write_variant(
+        tmp_path,
+        "rialto",
+        rule
+        + "\n".join(_SCORING_RULE.format(when="game_end", effect=declassify).splitlines()[2:]).replace(
+            "id: extra", "id: extra2"
+        ),
+    )
+    assert main(["validate", str(both)]) == 1
+    out = capsys.readouterr().out
+    assert out.index(": dsl/name: ") < out.index("warning: dsl/declassify")
+    assert main(["validate", str(both), "--format", "json"]) == 1
+    (target,) = json.loads(capsys.readouterr().out)["targets"]
+    assert [e["code"] for e in target["errors"]] == ["dsl/name"]
+    assert [w["code"] for w in target["warnings"]] == ["dsl/declassify"]
+
+
+def test_describe_declassified_lists_every_declassify_with_its_quote(tmp_path: Path, capsys):
+    declassify = 'for p in players { victory_points[p] += declassify(count(hand[p]), "a made-up quote") }'
+    path = write_variant(tmp_path, "rialto", _SCORING_RULE.format(when="game_end", effect=declassify))
+    assert main(["describe", str(path), "--declassified", "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    ours = [d for d in found if d["variant"]]
+    assert [d["quote"] for d in ours] == ["a made-up quote"] and ours[0]["location"].startswith(str(path))
+    assert len(found) > 1 and all(d["location"].startswith("rules/rialto/") for d in found if not d["variant"])
+    assert main(["describe", str(path), "--declassified"]) == 0
+    assert "[variant]: 'a made-up quote'" in capsys.readouterr().out
 
 
 def test_rounds_changed_alone_names_the_list_that_must_follow(tmp_path: Path):
@@ -257,6 +368,19 @@ def test_describe_diff_lists_each_changed_datum_with_its_variant(tmp_path: Path,
     assert "variant basilica_nine" in capsys.readouterr().out
 
 
+def test_describe_diff_prints_a_changed_procedure_as_a_full_unified_diff(tmp_path: Path, capsys):
+    body = vr.load("rialto").data["game"]["flow"]["procedures"]["phase_one"]["body"]
+    changed = body.replace(
+        "discard_rows()", "discard_rows();\n# a designer's long note, far longer than any table cell\nround = round"
+    )
+    overlay = yaml.safe_dump({"game": {"flow": {"procedures": {"phase_one": {"body": changed}}}}}, sort_keys=False)
+    path = write_variant(tmp_path, "rialto", overlay, "noted")
+    assert main(["describe", str(path), "--diff"]) == 0
+    out = capsys.readouterr().out
+    assert "--- base game/flow/procedures/phase_one/body" in out
+    assert "+# a designer's long note, far longer than any table cell" in out and "-discard_rows()" in out
+
+
 def test_describe_json_gives_constants_with_their_sources_and_the_assumed_data(tmp_path: Path, capsys):
     path = write_variant(tmp_path, "venedig", DESIGNS["venedig_basilica_9_hand_6"][1], "basilica_nine")
     assert main(["describe", str(path), "--format", "json"]) == 0
@@ -308,6 +432,23 @@ def test_the_tutorial_runs_from_new_variant_to_a_balance_report(tmp_path: Path, 
         assert str(error) == line or (error.code == "rules/count" and str(error).split(": ", 1)[0] in line)
 
 
+def test_the_tutorials_procedure_insert_validates_and_its_typo_gives_the_error_shown(tmp_path: Path):
+    import re
+
+    text = (DOCS / "variants.md").read_text(encoding="utf-8")
+    design = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "id: seven_rounds" in b)
+    insert = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "after: discard_rows" in b)
+    anchor = next(line for line in design.splitlines(keepends=True) if "end_a: {maximum: 7}" in line)
+    path = tmp_path / "seven_rounds.yaml"
+    path.write_text(design.replace(anchor, anchor + insert), encoding="utf-8")
+    assert vr.validate(path) == []
+    assert "hand_bonus[p] = 1" in vr.load(path).data["game"]["flow"]["procedures"]["phase_one"]["body"]
+    shown = re.search(r"A misspelt step is one error.*?```text\n(.*?)\n```", text, re.S).group(1)
+    path.write_text(design.replace(anchor, anchor + insert.replace("after: discard_rows", "after: discard_row")))
+    (error,) = vr.validate(path)
+    assert str(error).replace(str(tmp_path) + "/", "") == shown
+
+
 def test_a_typo_in_a_variant_folders_overlay_file_is_one_error_in_that_file(tmp_path: Path):
     folder = tmp_path / "big"
     folder.mkdir()
@@ -317,3 +458,71 @@ def test_a_typo_in_a_variant_folders_overlay_file_is_one_error_in_that_file(tmp_
     assert (Path(error.location.file).name, error.location.line) == ("game.yaml", 2) and "'valeu'" in error.message
     (folder / "game.yaml").write_text("constants:\n  hand_limit: {value: 6}\n", encoding="utf-8")
     assert vr.validate(folder) == [] and vr.load(folder).constant("hand_limit") == 6
+
+
+# -- a procedure changed step by step -------------------------------------------------------------
+
+_STEP_EDITS = """game:
+  flow:
+    procedures:
+      phase_one:
+        body:
+          - after: discard_rows
+            insert: for p in players { hand_bonus[p] = 1 }
+    main:
+      - before: trigger
+        insert: for p in players { victory_points[p] += 1 }
+      - replace: end_game
+        with: end_game()
+"""
+
+
+def test_a_step_edit_inserts_into_a_procedure_without_copying_it(tmp_path: Path):
+    base = vr.load("rialto").data["game"]["flow"]
+    rules = vr.load(write_variant(tmp_path, "rialto", _STEP_EDITS, "stepped"))
+    flow = rules.data["game"]["flow"]
+    phase_one = flow["procedures"]["phase_one"]["body"]
+    assert phase_one.startswith(base["procedures"]["phase_one"]["body"].rstrip()[:-1].rstrip())
+    assert phase_one.rstrip().endswith("discard_rows();\nfor p in players { hand_bonus[p] = 1 }")
+    before, after = flow["main"].split("for p in players { victory_points[p] += 1 };")
+    assert base["main"].startswith(before) and after.strip().startswith('trigger("game_end")')
+    play_random(rules, 3)  # and it plays
+
+
+def test_a_step_edit_naming_no_step_is_one_error_at_its_line(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", _STEP_EDITS.replace("after: discard_rows", "after: discard_row"))
+    (error,) = vr.validate(path)
+    assert error.code == "rules/variant" and error.location.line == 10
+    assert "no step 'discard_row'" in error.message and "did you mean 'discard_rows'?" in error.message
+
+
+def test_a_dsl_error_in_an_inserted_step_is_located_at_its_line_in_the_overlay(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", _STEP_EDITS.replace("hand_bonus[p] = 1", "hand_bonuss[p] = 1"))
+    (error,) = vr.validate(path)
+    assert error.code == "dsl/name" and "did you mean 'hand_bonus'?" in error.message
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "hand_bonuss" in text)
+    column = path.read_text().splitlines()[line - 1].index("hand_bonuss") + 1
+    assert error.location == vr.Location(str(path), line, column)
+    # a replacing step too, in main
+    other = write_variant(tmp_path, "rialto", _STEP_EDITS.replace("with: end_game()", "with: end_gam()"), "b")
+    (error,) = vr.validate(other)
+    lines = other.read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "end_gam()" in text)
+    assert error.location == vr.Location(str(other), line, lines[line - 1].index("end_gam") + 1)
+
+
+def test_a_step_edit_with_two_places_is_one_schema_error(tmp_path: Path):
+    path = write_variant(
+        tmp_path, "rialto", _STEP_EDITS.replace("after: discard_rows", "after: x\n            before: y")
+    )
+    errors = vr.validate(path)
+    assert len(errors) == 1 and Path(errors[0].location.file).resolve() == path.resolve(), errors
+
+
+def test_the_editor_schema_accepts_step_edits(tmp_path: Path):
+    path = write_variant(tmp_path, "rialto", _STEP_EDITS, "stepped")
+    path.write_text(f"# yaml-language-server: $schema={schemas_root() / 'variant.schema.json'}\n" + path.read_text())
+    assert editor_errors(path) == []
+    bad = path.read_text().replace("insert: for p in players { hand_bonus", "inserted: for p in players { hand_bonus")
+    path.write_text(bad)
+    assert editor_errors(path)

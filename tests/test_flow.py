@@ -170,3 +170,40 @@ def test_runtime_probe_catches_a_secret_decision_that_shows():
     finally:
         rules.compiled.revealed_decisions = declared
     assert caught > 0
+
+
+def test_a_refusal_to_another_seat_names_none_of_the_acting_seats_options():
+    from venedig_rules.engine.seat.refusal import why_illegal
+
+    game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")
+    legal = [str(a) for a in game.legal_actions(0)]
+    for text in ("p0 play([casa_card])", "p0 drain(f11)", "p0 pass(1)"):
+        message = why_illegal(game, vr.parse_action(text), seat=1)
+        assert "p1 may act only as p1" in message
+        assert not any(option in message for option in legal if option not in text), message
+    # the acting seat itself is told its options
+    assert "legal: " in why_illegal(game, vr.parse_action("p0 drain(f11)"), seat=0)
+
+
+def test_a_break_under_a_secret_condition_is_a_flow():
+    """Issue 32: a loop that stops at a secret card counts the cards before it in secret."""
+    from venedig_rules.effects.check import Scope, VarInfo
+    from venedig_rules.effects.flow import leaks
+    from venedig_rules.effects.parse import parse
+
+    scope = Scope(
+        locals={"players": "list", "p": "player"},
+        state={"hand": VarInfo("list", "player"), "shown": VarInfo("any", "player")},
+    )
+    visibility = {"hand": "owner", "shown": "all"}
+    secret_break = 'let n = 0; for c in hand[p] { if c == "x" { break }; n += 1 }; shown[p] = n'
+    (leak,) = leaks(parse(secret_break), scope, visibility)
+    assert "reaches shown[p]" in leak.message and "the break at" in leak.message
+    # the same loop without the break shows only the hand's size, which every view shows
+    assert leaks(parse("let n = 0; for c in hand[p] { n += 1 }; shown[p] = n"), scope, visibility) == []
+    # a break a public value decides is no flow
+    public = "let n = 0; for c in hand[p] { if n == 3 { break }; n += 1 }; shown[p] = n"
+    assert leaks(parse(public), scope, visibility) == []
+    # a later round of the loop runs only if the secret break did not end it before
+    later = 'let n = 0; for c in hand[p] { n += 1; if c == "x" { break } }; shown[p] = n'
+    assert len(leaks(parse(later), scope, visibility)) == 1

@@ -115,17 +115,26 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
     return target
 
 
-def test_an_entry_without_a_decision_is_a_load_error_a_decision_without_an_entry_has_no_numbers(tmp_path):
+def test_an_entry_without_a_decision_is_a_load_error_a_decision_without_an_entry_has_derived_numbers(tmp_path):
     rules = vr.load(_variant(tmp_path / "a", "  keep: {values: 'ids(\"cards\")'}\n", ""))
+    space = rules.action_space(2)
+    keep = space.labels["keep"]  # its type, card, lists its values: numbered after the declared ones
+    assert keep.values == space.labels["bid"].values and keep.offset + keep.size == int(space)
+    assert "(derived from its type)" in keep.where
     game = rules.new_game(players=2, seed=1)
     game.apply(game.legal_actions(0)[0])  # it loads and plays
-    with pytest.raises(ActionSpaceError) as missing:
-        rules.action_space(2)
-    assert "decision 'keep' has no action_space entry" in str(missing.value)
-    assert "game.yaml:" in str(missing.value)
     with pytest.raises(InvalidRulesError) as unknown:
         vr.load(_variant(tmp_path / "b", "  keep: {values:", "  kept: {values:"))
     assert "action_space declares 'kept'" in str(unknown.value)
+
+
+def test_a_decision_whose_type_lists_no_values_needs_an_entry_located_at_its_choose(tmp_path):
+    folder = _variant(tmp_path, "  keep: {values: 'ids(\"cards\")'}\n", "")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("keep: {value: card,", "keep: {value: any,"))
+    (error,) = vr.validate(folder)
+    assert "decision 'keep' has no action_space entry" in error.message
+    assert error.location.file.endswith("scoring.yaml") and 'as "keep"' in error.detail  # where it is chosen
 
 
 def test_action_space_code_may_not_read_the_state(tmp_path):

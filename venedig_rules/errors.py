@@ -51,6 +51,9 @@ class RulesError(VenedigError, ValueError):
     """
 
     code = "rules"
+    #: Whether this is a warning: printed after the errors, it does not stop a load nor
+    #: change ``validate``'s exit status (unless ``validate --strict``).
+    warning = False
 
     def __init__(self, message: str, location: Location | None = None, detail: str = ""):
         super().__init__(message)
@@ -193,6 +196,36 @@ class DslCompileError(DslError):
     expression it could not write."""
 
     code = "dsl/compile"
+
+
+class RulesWarning(RulesError):
+    """Something in rule data a designer should look at that does not stop the rules from
+    loading and playing (see :attr:`RulesError.warning`).
+
+    >>> print(RulesWarning("a note", Location("v.yaml", 3, 5)))
+    v.yaml:3:5: warning: rules/warning: a note
+    """
+
+    code = "rules/warning"
+    warning = True
+
+    def line(self) -> str:
+        """The one-line form ``file:line:column: warning: code: message``."""
+        return f"{self.location}: warning: {self.code}: {self.message}"
+
+
+class DeclassifyWarning(RulesWarning):
+    """A variant's ``declassify(value, "quote")``: it shows a secret on the word of its quote,
+    which no check can verify, so ``validate`` shows the quote for a person to judge."""
+
+    code = "dsl/declassify"
+
+
+class NeverRunWarning(RulesWarning):
+    """A scoring rule whose ``when`` no ``trigger(...)`` of the rules names: it would never
+    run (a misspelt ``when``, most often; the message says which words are triggered)."""
+
+    code = "rules/never-runs"
 
 
 class UnreadDataError(RulesError):

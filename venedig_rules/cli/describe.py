@@ -12,7 +12,7 @@ from .command import Command, add_variant
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    """``GAME``, ``--variant``, ``--format`` and ``--diff``."""
+    """``GAME``, ``--variant``, ``--format``, ``--diff`` and ``--declassified``."""
     parser.add_argument("game", metavar="GAME", help="bundled ruleset id, ruleset folder or variant")
     add_variant(parser, "apply a bundled variant or variant file (repeatable)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
@@ -21,6 +21,12 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="only what the variants change from the base ruleset, each with provenance 'variant <id>'",
     )
+    parser.add_argument(
+        "--declassified",
+        action="store_true",
+        help="only the declassify(value, quote) calls: each secret the rules show on the word of a rulebook "
+        "quote, with its place and whether a variant wrote it",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,6 +34,12 @@ def run(args: argparse.Namespace) -> int:
     from ..present.describe_data import describe_data, details_text, diff_text
 
     rules = load(args.game, args.variant)
+    if args.declassified:
+        from ..present.describe_declassified import declassified, declassified_text
+
+        found = declassified(rules)
+        print(json.dumps(found, indent=2, ensure_ascii=False) if args.format == "json" else declassified_text(found))
+        return 0
     # the changes are told against the ruleset the variants extend, loaded without them
     base = load(rules.path) if rules.variants and rules.path is not None else None
     if args.format == "json":
@@ -47,7 +59,8 @@ COMMAND = Command(
     "Print a ruleset's components, cards, tiles, buildings, board and constants as tables.",
     "examples:\n  venedig-rules describe venedig\n  venedig-rules describe venedig --variant short_rules_end\n"
     "  venedig-rules describe my_variant.yaml --diff             # what it changes, and where\n"
-    "  venedig-rules describe rialto --format json",
+    "  venedig-rules describe rialto --format json\n"
+    "  venedig-rules describe my_variant.yaml --declassified     # each declassify and its quote",
     run,
     arguments,
 )

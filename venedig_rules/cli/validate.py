@@ -30,6 +30,7 @@ class TargetReport(TypedDict):
     target: str
     ok: bool
     errors: list[dict[str, Any]]  # each as RulesError.to_dict(): file, line, column, code, message
+    warnings: list[dict[str, Any]]  # the same; with --strict they are errors, and listed there
 
 
 class PlayError(NamedTuple):
@@ -51,7 +52,7 @@ class PlayError(NamedTuple):
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    """``PATH ...``, ``--format`` and ``--play N``."""
+    """``PATH ...``, ``--format``, ``--play N`` and ``--strict``."""
     parser.add_argument(
         "paths",
         nargs="*",
@@ -68,24 +69,40 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="then play N quick random games of each target (player counts in turn) and report the first "
         "runtime error, located in its rule file",
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings (a missing translation, a variant's declassify, ...) as errors: "
+        "without it they print after the errors and do not change the exit status",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Check every target; exit 1 when any has a problem."""
     report: list[TargetReport] = []
     for target in _targets(args.paths):
-        errors: list[Any] = validate(target.ruleset, target.variants)
+        found = validate(target.ruleset, target.variants)
+        errors: list[Any] = [e for e in found if args.strict or not e.warning]
+        warnings = [e for e in found if not args.strict and e.warning]
         if not errors and args.play > 0:  # rules that do not load cannot be played
             errors += _play_errors(target, args.play)
-        report.append(TargetReport(target=target.label, ok=not errors, errors=[e.to_dict() for e in errors]))
+        report.append(
+            TargetReport(
+                target=target.label,
+                ok=not errors,
+                errors=[e.to_dict() for e in errors],
+                warnings=[w.to_dict() for w in warnings],
+            )
+        )
         if args.format == "text":
-            # a DSL error adds its line with a caret
-            print("\n".join(str(e) for e in errors) if errors else f"{target.label}: ok")
+            # a DSL error adds its line with a caret; warnings come after the errors
+            shown = errors + warnings
+            print("\n".join(str(e) for e in shown) if shown else f"{target.label}: ok")
     if args.format == "json":
         print(json.dumps({"ok": all(r["ok"] for r in report), "targets": report}, indent=2, ensure_ascii=False))
-    bad = sum(len(r["errors"]) for r in report)
-    if bad and args.format == "text":
-        print(f"{bad} problem(s) found", file=sys.stderr)
+    bad, noted = sum(len(r["errors"]) for r in report), sum(len(r["warnings"]) for r in report)
+    if (bad or noted) and args.format == "text":
+        print(f"{bad} problem(s) found" + (f", {noted} warning(s)" if noted else ""), file=sys.stderr)
     return 1 if bad else 0
 
 
@@ -123,7 +140,8 @@ COMMAND = Command(
     "examples:\n  venedig-rules validate                      # every bundled ruleset and variant\n"
     "  venedig-rules validate rules/venedig        # one ruleset folder\n"
     "  venedig-rules validate my_variant.yaml --format json\n"
-    "  venedig-rules validate my_variant.yaml --play 5     # and 5 quick random games",
+    "  venedig-rules validate my_variant.yaml --play 5     # and 5 quick random games\n"
+    "  venedig-rules validate my_variant.yaml --strict     # warnings fail too",
     run,
     arguments,
 )

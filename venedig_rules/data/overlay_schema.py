@@ -43,6 +43,8 @@ def overlay_schema(kind: str) -> dict[str, Any]:
     body = _patch(base)
     body.pop("$schema", None)
     body.pop("$id", None)
+    if kind == "game":
+        _allow_step_edits(body)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"{OVERLAY_DIR}/{kind}.schema.json",
@@ -87,6 +89,42 @@ def _patch(node: Any) -> Any:
         else:
             out[key] = _patch(value)
     return out
+
+
+#: A flow body given as step edits (:mod:`.steps`) instead of its whole text.
+STEP_EDITS: dict[str, Any] = {
+    "type": "array",
+    "minItems": 1,
+    "description": "Step edits of the base's DSL (docs/variants.md, 'Changing a procedure'): "
+    "{before: step, insert: DSL}, {after: step, insert: DSL}, {replace: step, with: DSL} or {remove: step}",
+    "items": {
+        "type": "object",
+        "properties": {
+            "before": {"type": "string", "minLength": 1},
+            "after": {"type": "string", "minLength": 1},
+            "replace": {"type": "string", "minLength": 1},
+            "remove": {"type": "string", "minLength": 1},
+            "insert": {"type": "string", "minLength": 1},
+            "with": {"type": "string", "minLength": 1},
+        },
+        "additionalProperties": False,
+        "maxProperties": 2,
+        "dependentRequired": {"before": ["insert"], "after": ["insert"], "replace": ["with"]},
+        "anyOf": [{"required": [key]} for key in ("before", "after", "replace", "remove")],
+    },
+}
+
+
+def _allow_step_edits(game: dict[str, Any]) -> None:
+    """Let the flow's ``main`` and each procedure (or its ``body``) be step edits too."""
+    flow = game["properties"]["flow"]["else"]["properties"]
+    flow["main"]["else"] = {"anyOf": [flow["main"]["else"], STEP_EDITS]}
+    procedure = flow["procedures"]["else"]["additionalProperties"]["else"]
+    procedure["oneOf"].append(STEP_EDITS)
+    for form in procedure["oneOf"]:
+        body = form.get("properties", {}).get("body")
+        if body is not None:
+            body["else"] = {"anyOf": [body["else"], STEP_EDITS]}
 
 
 def _written_out(node: Any) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import Location
 
@@ -50,6 +50,16 @@ class Span:
     style: str | None
 
 
+class Piece(NamedTuple):
+    """Characters ``start`` to ``end`` of a string made of others (a procedure changed by
+    step edits) are characters ``offset`` on of the string at the pointer ``ptr + source``."""
+
+    start: int
+    end: int
+    source: str
+    offset: int
+
+
 @dataclass
 class PositionMap:
     """Where each value (by JSON pointer) of some data came from.
@@ -62,6 +72,8 @@ class PositionMap:
     keys: dict[str, Location] = field(default_factory=dict)
     spans: dict[str, Span] = field(default_factory=dict)
     texts: dict[str, list[str]] = field(default_factory=dict)
+    #: strings made of pieces of others, each piece located by its own string's span
+    pieces: dict[str, list[Piece]] = field(default_factory=dict)
 
     def at(self, ptr: str) -> Location:
         """Location of the value at ``ptr``, or of its nearest located ancestor."""
@@ -85,6 +97,10 @@ class PositionMap:
         >>> print(src.positions.in_scalar("/effect", src.data["effect"].index("6")))
         x.yaml:3:9
         """
+        pieces = self.pieces.get(ptr)
+        if pieces:
+            piece = next((p for p in pieces if p.start <= offset < p.end), pieces[-1])
+            return self.in_scalar(ptr + piece.source, piece.offset + max(0, offset - piece.start))
         span = self.spans.get(ptr)
         if span is None:
             return self.at(ptr)
@@ -101,6 +117,7 @@ class PositionMap:
         self.keys.update(other.keys)
         self.spans.update(other.spans)
         self.texts.update(other.texts)
+        self.pieces.update(other.pieces)
 
     def copy_subtree(self, src: str, value: Plain, dst: str, out: PositionMap) -> None:
         """Copy the locations of ``value`` (at ``src`` here) into ``out`` at ``dst``."""
@@ -112,6 +129,11 @@ class PositionMap:
                 out.keys[d] = self.keys[s]
             if s in self.spans:
                 out.spans[d] = self.spans[s]
+            for piece in self.pieces.get(s, ()):
+                if s + piece.source in self.spans:
+                    out.spans[d + piece.source] = self.spans[s + piece.source]
+            if s in self.pieces:
+                out.pieces[d] = self.pieces[s]
         out.texts.update(self.texts)
 
 

@@ -202,7 +202,8 @@ def _message(error: ValidationError, what: str) -> str:
     if kind == "uniqueItems":
         return f"{what} repeats an item; expected each item once"
     if kind == "oneOf":
-        return f"{what} matches {'none' if not error.context else 'more than one'} of its allowed forms"
+        # jsonschema gives the failing forms' errors as context when none matches
+        return f"{what} matches {'none' if error.context else 'more than one'} of its allowed forms"
     return f"{what}: {error.message}"
 
 

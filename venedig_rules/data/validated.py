@@ -66,7 +66,8 @@ def render(dsl_clean: Callable[[RawRules], bool] = lambda raw: True) -> str:
     rulesets: dict[str, str] = {}
     for name, variants in configurations():
         raw = read(name, variants)
-        if not raw.data_errors() and dsl_clean(raw):  # (reading problems included)
+        errors = [e for e in raw.data_errors() if not e.warning]  # a warning does not stop a load
+        if not errors and dsl_clean(raw):  # (reading problems included)
             rulesets["+".join((name, *variants))] = rules_hash(raw.data)
     return json.dumps({"schemas": schemas_sha256(), "rulesets": rulesets}, indent=2, sort_keys=True) + "\n"
 

@@ -6,6 +6,8 @@ file kind) that names the ruleset it ``extends`` and patches its files:
 - a mapping merges key by key (RFC 7396 merge patch); ``null`` removes a key;
 - a list whose items all have ids is patched by id: ``{id: x, ...}`` changes the given
   fields of item ``x``, ``{add: {...}}`` appends a new item, ``{remove: x}`` removes one;
+- a flow procedure's ``body`` (or ``main``) given as a list of step edits changes those
+  steps only (:mod:`.steps`);
 - anything else replaces the base value.
 
 >>> from venedig_rules.data.yamlsource import loads
@@ -24,10 +26,13 @@ v.yaml:1:73
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..errors import VariantError, did_you_mean
+from .positions import Piece
+from .steps import edit_steps, is_step_edits
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -56,8 +61,21 @@ def merge(
     positions and errors are added to an existing result.
     """
     result = into or Merged(None, PositionMap())
-    result.data = _Merger(base_positions, overlay_positions, result).value(base, base_at, overlay, overlay_at, out_at)
+    merger = _Merger(base_positions, overlay_positions, result, _procedures(base, base_at))
+    result.data = merger.value(base, base_at, overlay, overlay_at, out_at)
     return result
+
+
+def _procedures(base: Plain, at: str) -> frozenset[str]:
+    """The names of the flow procedures of ``base`` (the whole data, or ``game`` at ``/game``)."""
+    game = base.get("game") if isinstance(base, dict) and at == "" else base if at == "/game" else None
+    flow = game.get("flow") if isinstance(game, dict) else None
+    procedures = flow.get("procedures") if isinstance(flow, dict) else None
+    return frozenset(procedures) if isinstance(procedures, dict) else frozenset()
+
+
+#: The DSL a variant may change step by step (:mod:`.steps`): the flow's main and procedure bodies.
+_STEPPED = re.compile(r"^/game/flow/(main|procedures/[^/]+(/body)?)$")
 
 
 class _Entry(NamedTuple):
@@ -81,8 +99,9 @@ class _Merger:
     """One merge: ``keep`` a base value, ``take`` an overlay's, each with its positions; the
     pointers ``b``, ``o`` and ``out`` name a value in the base, the overlay and the result."""
 
-    def __init__(self, base_pm: PositionMap, over_pm: PositionMap, result: Merged):
+    def __init__(self, base_pm: PositionMap, over_pm: PositionMap, result: Merged, procedures: frozenset[str]):
         self.base_pm, self.over_pm, self.result = base_pm, over_pm, result
+        self.procedures = procedures
 
     def keep(self, value: Plain, src: str, dst: str) -> Plain:
         self.base_pm.copy_subtree(src, value, dst, self.result.positions)
@@ -101,7 +120,47 @@ class _Merger:
             return self.mapping(base, b, over, o, out)
         if is_id_list(base) and isinstance(over, list) and _is_patch_list(over):
             return self.id_list(base, b, over, o, out)
+        if isinstance(base, str) and is_step_edits(over) and _STEPPED.match(b):
+            return self.steps(base, b, over, o, out)
         return self.take(over, o, out)
+
+    def steps(self, base: str, b: str, over: list[Plain], o: str, out: str) -> str:
+        """A procedure body changed step by step: located at the overlay's list of edits (the
+        lines of the edited text are no longer the base file's)."""
+        edited = edit_steps(base, over, self.procedures)
+        for problem in edited.problems:
+            if problem.shape:
+                continue  # the overlay's schema says so, at its line
+            at = pointer(o, problem.edit)
+            self.error(problem.message, pointer(at, problem.key) if problem.key else at)
+        pm = self.result.positions
+        if o in self.over_pm.values:
+            pm.values[out] = self.over_pm.values[o]
+        if b in self.base_pm.keys:
+            pm.keys[out] = self.base_pm.keys[b]
+        # each character is located in the file that wrote it: the base's body or an edit's text
+        sources = {"": (self.base_pm, b)}
+        sources.update(
+            {
+                f"{i}/{k}": (self.over_pm, pointer(pointer(o, i), k))
+                for i in range(len(over))
+                for k in ("insert", "with")
+            }
+        )
+        pieces: list[Piece] = []
+        for n, (source, offset) in enumerate(edited.origin):
+            last = pieces[-1] if pieces else None
+            if last is not None and last.source == f"#{source}" and last.offset + (n - last.start) == offset:
+                pieces[-1] = last._replace(end=n + 1)
+            else:
+                pieces.append(Piece(n, n + 1, f"#{source}", offset))
+        for piece in pieces:
+            positions, at = sources[piece.source[1:]]
+            if at in positions.spans:
+                pm.spans[out + piece.source] = positions.spans[at]
+                pm.texts.update(positions.texts)
+        pm.pieces[out] = pieces
+        return edited.text
 
     def mapping(self, base: dict[str, Plain], b: str, over: dict[str, Plain], o: str, out: str) -> dict[str, Plain]:
         pm = self.result.positions

@@ -10,7 +10,7 @@ May import: ``errors``, ``data``. (Game modules add primitives from above, throu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -162,9 +162,15 @@ def compile_ruleset(
     if isinstance(flow, dict) and not trusted:
         # the checks that only find mistakes are imported where they run: a load of data
         # known valid (trusted) never imports them, for a fast start
-        from .declared import check_declarations
+        from .declared import check_declarations, check_triggers
 
         errors += check_declarations(programs, data, positions)
+        if len(programs) == len(sources):  # a program that did not parse may trigger any word
+            triggers = check_triggers(programs, data, positions)
+            errors += triggers.errors
+            # a rule that never runs has no names bound by its trigger: checking it would only
+            # repeat the misspelt word as unknown names
+            programs = {ptr: program for ptr, program in programs.items() if ptr not in triggers.never_run}
     if not isinstance(flow, dict) or syntax_only:
         return None, errors
     compiled = Compiled(registry=registry, _locate=positions.in_scalar)
@@ -206,8 +212,11 @@ def compile_ruleset(
         errors += _leaks(data, positions, checked, compiled)
     errors += check_contexts(compiled.programs.values(), data, positions)
     if not errors:
-        errors += _check_action_space(game, compiled, positions)
-    return (compiled if not errors else None), errors
+        errors += _check_action_space(data, compiled, positions)
+    from .declassified import variant_declassifies
+
+    errors += variant_declassifies(programs, positions)  # warnings: they do not stop a load
+    return (compiled if not any(not e.warning for e in errors) else None), errors
 
 
 def _parse_all(
@@ -276,11 +285,11 @@ def _add_program(
             compiled.rules_by_when[when] = compiled.rules_by_when.get(when, ()) + ((ptr, item["id"]),)
 
 
-def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: PositionMap) -> list[RulesError]:
-    """Every ``action_space`` entry names a decision label of the flow (checked only when the
-    section is there). A decision without an entry does not stop the ruleset from loading
-    and playing (a variant may add one): asking for its numbers raises ActionSpaceError."""
-    declared = game.get("action_space")
+def _check_action_space(data: dict[str, Any], compiled: Compiled, positions: PositionMap) -> list[RulesError]:
+    """Every ``action_space`` entry names a decision label of the flow, and every decision
+    has numbers: an entry, or a type that lists its values (:mod:`~venedig_rules.data.derived_actions`);
+    checked only when the section is there (a ruleset without one has no integer actions)."""
+    declared = data["game"].get("action_space")
     if not isinstance(declared, dict):
         return []
     labels = compiled.decision_labels()
@@ -292,6 +301,23 @@ def _check_action_space(game: dict[str, Any], compiled: Compiled, positions: Pos
         for label in declared
         if label not in labels
     ]
+    from ..data.derived_actions import derived_values
+
+    for label, decision in sorted(labels.items()):
+        if label in declared or derived_values(data, label, players=1) is not None:
+            continue
+        # located at the choose: a variant's new decision is in the variant's file
+        program = compiled.programs[decision.code].program
+        at = decision.offset
+        errors.append(
+            DslNameError(
+                f"decision {label!r} has no action_space entry in game.yaml, and its type does not list its values "
+                "(only an id kind, a player or {word: [...]} do), so its actions have no numbers; expected "
+                f"action_space: {{{label}: {{values: <DSL>}}}} or {{{label}: {{ordinal: N}}}} (docs/research.md)",
+                positions.in_scalar(decision.code, at),
+                _caret(program.text, at),
+            )
+        )
     return errors
 
 
@@ -310,17 +336,48 @@ def _leaks(
     found = _flow_of(data, positions, checked, compiled)
     compiled.revealed_decisions = found.revealed_decisions()
     texts = {c.ptr: c.program.text for c in checked}
-    return [
-        DslLeakError(leak.message, positions.in_scalar(leak.home, leak.offset), _caret(texts[leak.home], leak.offset))
-        for leak in found.leaks
-    ]
+    if not found.leaks:
+        return []
+    from .leak_cause import causes
+
+    visibility = _visibility(data)
+
+    def places(other: Mapping[str, str]) -> frozenset[tuple[str, int]]:
+        return frozenset((k.home, k.offset) for k in _flow_of(data, positions, checked, compiled, other).leaks)
+
+    blamed = causes(frozenset((k.home, k.offset) for k in found.leaks), visibility, positions, places)
+    errors: list[RulesError] = []
+    for leak in found.leaks:
+        at, caret = positions.in_scalar(leak.home, leak.offset), _caret(texts[leak.home], leak.offset)
+        cause = blamed.get((leak.home, leak.offset))
+        if cause is None:
+            errors.append(DslLeakError(leak.message, at, caret))
+            continue
+        # the designer changed who sees the variable: the error goes to that line
+        message = (
+            f"state variable {cause.variable!r} made visible: {cause.visible} leaks a secret at {at}: {leak.message}"
+        )
+        errors.append(DslLeakError(message, cause.at, f"at {at}:\n{caret}"))
+    return errors
 
 
-def _flow_of(data: dict[str, Any], positions: PositionMap, checked: list[Checked], compiled: Compiled) -> RulesetFlow:
-    """The information flow of a ruleset's checked programs (:mod:`.flow`)."""
+def _visibility(data: dict[str, Any]) -> dict[str, str]:
+    """Who sees each state variable (``all`` when not said)."""
+    return {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
+
+
+def _flow_of(
+    data: dict[str, Any],
+    positions: PositionMap,
+    checked: list[Checked],
+    compiled: Compiled,
+    visibility: Mapping[str, str] | None = None,
+) -> RulesetFlow:
+    """The information flow of a ruleset's checked programs (:mod:`.flow`), under the
+    state's visibility (or ``visibility`` instead)."""
     from .flow import ruleset_flow
 
-    visibility = {name: str(decl.get("visible", "all")) for name, decl in (data["game"].get("state") or {}).items()}
+    visibility = _visibility(data) if visibility is None else visibility
 
     def locate(ptr: str, offset: int) -> str:
         at = positions.in_scalar(ptr, offset)

@@ -16,10 +16,10 @@ event 'drain' has field 'space', which game.yaml events/drain/fields does not de
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..data.yamlsource import PositionMap
-from ..errors import DeclarationError, RulesError, did_you_mean
+from ..errors import DeclarationError, NeverRunWarning, RulesError, did_you_mean
 from .check import DecisionScope
 from .compile import CheckedProgram
 from .parse import Call, Choose, Const, Program, caret
@@ -78,6 +78,67 @@ class _Uses(NodeVisitor):
         if node.name == "event":
             self.errors += _event_problems(node, self.events, self.ptr, self.positions, self.text)
         self.generic_visit(node)
+
+
+class TriggerCheck(NamedTuple):
+    """What :func:`check_triggers` found: the located errors, and the scoring rules' effect
+    pointers that could never run (their names would only give follow-on errors)."""
+
+    errors: list[RulesError]
+    never_run: frozenset[str]
+
+
+def triggered_words(programs: Iterable[Program]) -> frozenset[str] | None:
+    """Every word a ``trigger("word", ...)`` of ``programs`` names; None when one names its
+    word by an expression (any word might be triggered then)."""
+    words: set[str] = set()
+    for program in programs:
+        for node in walk(program.body):
+            if isinstance(node, Call) and node.name == "trigger" and node.args:
+                first = node.args[0]
+                if not (isinstance(first, Const) and isinstance(first.value, str)):
+                    return None
+                words.add(first.value)
+    return frozenset(words)
+
+
+def check_triggers(programs: Mapping[str, Program], data: Mapping[str, Any], positions: PositionMap) -> TriggerCheck:
+    """Each scoring rule's ``when`` names a word some ``trigger(...)`` of the rules names: a
+    rule whose word nothing triggers would silently never run (a misspelt ``when``), which
+    is a warning (``rules/never-runs``: ``validate --strict`` fails on it).
+
+    >>> from venedig_rules.effects.parse import parse
+    >>> programs = {"/game/flow/main": parse('trigger("game_end")'), "/scoring/rules/0/effect": parse("x = 1")}
+    >>> data = {"scoring": {"rules": [{"id": "extra", "when": "gam_end", "effect": "x = 1"}]}}
+    >>> found = check_triggers(programs, data, PositionMap())
+    >>> for part in found.errors[0].message.split(", "):
+    ...     print(part)
+    scoring rule 'extra' runs when 'gam_end' is triggered
+    but no rule triggers 'gam_end' (did you mean 'game_end'?)
+    so it would never run; triggered: game_end
+    >>> sorted(found.never_run)
+    ['/scoring/rules/0/effect']
+    """
+    words = triggered_words(programs.values())
+    rules = _mapping(data.get("scoring")).get("rules")
+    if words is None or not isinstance(rules, list):
+        return TriggerCheck([], frozenset())
+    errors: list[RulesError] = []
+    never: set[str] = set()
+    for i, rule in enumerate(rules):
+        when = rule.get("when") if isinstance(rule, dict) else None
+        if not isinstance(when, str) or when in words:
+            continue
+        ptr = f"/scoring/rules/{i}"
+        errors.append(
+            NeverRunWarning(
+                f"scoring rule {rule.get('id')!r} runs when {when!r} is triggered, but no rule triggers {when!r}"
+                f"{did_you_mean(when, words)}, so it would never run; triggered: {', '.join(sorted(words)) or 'none'}",
+                positions.at(f"{ptr}/when"),
+            )
+        )
+        never.add(f"{ptr}/effect")
+    return TriggerCheck(errors, frozenset(never))
 
 
 def check_contexts(

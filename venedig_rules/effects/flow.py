@@ -8,8 +8,10 @@ of that seat); an event field (every seat, or those of ``to:``); the options of 
 (every seat, or the chooser of a ``secretly`` one); the arguments of a primitive that
 changes the game (a game module's ``lay_tile(p, t)`` shows its arguments); or, through the
 condition of an ``if``, a ``for`` list or a ``repeat`` count, whether a decision, an event
-or a change happens at all (implicit flows). The message names the flow's path: where the
-secret was read, each name it went through, where it escaped.
+or a change happens at all (implicit flows); so does a ``break`` under a secret condition,
+for every later statement of its loop (how often the loop runs is then a secret). The
+message names the flow's path: where the secret was read, each name it went through, where
+it escaped.
 
 Public without ceremony, as every view shows it: ``count`` of a state variable (a hand's
 size), the number of times ``for`` walks a state variable, and whether a state variable or
@@ -192,6 +194,8 @@ class _Flow(NodeVisitor):
         self.revealed: list[Revealed] = []
         self.stack = stack
         self.result: Taint = {}
+        #: the secrets deciding whether a ``break`` of the innermost loop runs (None: no loop)
+        self.breaks: Taint | None = None
 
     # -- helpers ---------------------------------------------------------------------------
     def at(self, node: Node) -> str:
@@ -235,9 +239,17 @@ class _Flow(NodeVisitor):
 
     # -- statements ------------------------------------------------------------------------
     def block(self, body: Iterable[Node], env: _Env, pc: Taint) -> None:
-        """Follow statements; ``pc`` holds the secrets deciding whether they run at all."""
+        """Follow statements; ``pc`` holds the secrets deciding whether they run at all. A
+        ``break`` a secret decides makes whether every later statement of its loop runs a
+        secret too (``for c in hand[p] { if c == x { break }; n += 1 }`` counts in secret)."""
         for stmt in body:
             self.visit(stmt, env, pc)
+            if self.breaks:
+                pc = _union(pc, self.breaks)
+
+    def visit_Break(self, node: Node, env: _Env, pc: Taint) -> None:
+        if self.breaks is not None and pc:
+            self.breaks = _union(self.breaks, _then(pc, f"the break at {self.at(node)}"))
 
     def visit_Let(self, node: Let, env: _Env, pc: Taint) -> None:
         value = self.top(node.value, env, pc)
@@ -273,8 +285,7 @@ class _Flow(NodeVisitor):
         self.loop(node.body.body, env, _union(pc, _then(count, f"the repeat count at {self.at(node)}")), {})
 
     def generic_visit(self, node: Node, *args: Any) -> Taint:
-        """A ``break`` (no flow), a decision inside an expression (the checker refuses it),
-        a constant: no secret."""
+        """A decision inside an expression (the checker refuses it), a constant: no secret."""
         return {}
 
     def index_taint(self, iterable: Node, env: _Env, walks: Taint) -> Taint:
@@ -287,16 +298,20 @@ class _Flow(NodeVisitor):
     def loop(self, body: tuple[Node, ...], env: _Env, pc: Taint, bound: dict[str, Taint]) -> None:
         """A loop's body, run until the locals' secrets no longer change; ``bound``: the names
         the loop binds (a ``for``'s variable) and their secrets, unknown after the loop."""
+        outer, self.breaks = self.breaks, {}
         for _ in range(4):  # to a fixed point: a secret may reach a local on a later round
             before = {n: set(t) for n, t in env.taint.items()}
+            broke = set(self.breaks or {})
             inner = env.copy()
             inner.taint.update(bound)
-            self.block(body, inner, pc)
+            # a later round runs only if no secret break ended the loop before it
+            self.block(body, inner, _union(pc, self.breaks or {}))
             for name in bound:
                 inner.taint.pop(name, None)
             env.merge(inner)
-            if {n: set(t) for n, t in env.taint.items()} == before:
+            if {n: set(t) for n, t in env.taint.items()} == before and set(self.breaks or {}) == broke:
                 break
+        self.breaks = outer
 
     def visit_Assign(self, node: Assign, env: _Env, pc: Taint) -> None:
         value = _union(self.expr(node.value, env), pc)

@@ -53,16 +53,26 @@ def validate(
     dsl_checker: checks.DslChecker | None = None,
     allow_extends: Iterable[str | Path] = (),
 ) -> list[RulesError]:
-    """Every problem of a ruleset or variant, sorted; ``[]`` when it loads cleanly."""
+    """Every problem of a ruleset or variant, sorted, the errors before the warnings (those
+    whose ``warning`` is true, which do not stop a load); ``[]`` when it loads cleanly."""
+    warnings: list[RulesError] = []
     try:
         with _collector_paused():
-            finish(read(name, variants, allow_extends=allow_extends), dsl_checker, trust_validated=False)
+            finish(
+                read(name, variants, allow_extends=allow_extends), dsl_checker, trust_validated=False, warnings=warnings
+            )
     except InvalidRulesError as exc:
-        return exc.errors
-    return []
+        return exc.errors + warnings
+    return warnings
 
 
-def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust_validated: bool = True) -> Ruleset:
+def finish(
+    raw: RawRules,
+    dsl_checker: checks.DslChecker | None = None,
+    *,
+    trust_validated: bool = True,
+    warnings: list[RulesError] | None = None,
+) -> Ruleset:
     """The Ruleset of read data, or InvalidRulesError listing every problem. Data that
     was not read whole or has a shape its schema refused goes no further (the checks across
     files, the DSL and the board rely on every shape the schemas promise), nor does a
@@ -70,10 +80,12 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust
 
     With ``trust_validated``, data that :mod:`~venedig_rules.data.validated` knows to be valid
     (a bundled ruleset as shipped) skips the schema and cross-file checks and the DSL checks
-    that only find mistakes (a fast start)."""
+    that only find mistakes (a fast start). Warnings go to ``warnings`` (sorted), never stop
+    the load, and are left out when no list is given."""
+    found: list[RulesError] = []
     digest = rules_hash(raw.data)
     known = trust_validated and _known_valid(raw, digest, dsl_checker)
-    errors = [] if known else raw.data_errors(dsl_checker)
+    errors = _split([] if known else raw.data_errors(dsl_checker), found, warnings)
     if raw.goes_no_further(errors):
         raise InvalidRulesError(errors)
     flow = (raw.data.get("game") or {}).get("flow") if isinstance(raw.data.get("game"), dict) else None
@@ -86,7 +98,7 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust
 
             errors.append(DslNameError(f"unknown game module: {exc}", raw.positions.at("/game/flow/modules")))
     compiled, dsl_errors = compile_ruleset(raw.data, raw.positions, registry, syntax_only=bool(errors), trusted=known)
-    errors += dsl_errors
+    errors += _split(dsl_errors, found, warnings)
     if errors:
         raise InvalidRulesError(errors)
     game = raw.data["game"]
@@ -102,6 +114,14 @@ def finish(raw: RawRules, dsl_checker: checks.DslChecker | None = None, *, trust
         positions=raw.positions,
         compiled=compiled,
     )
+
+
+def _split(problems: list[RulesError], found: list[RulesError], warnings: list[RulesError] | None) -> list[RulesError]:
+    """The errors of ``problems``; its warnings join ``found`` and, sorted, ``warnings``."""
+    found += [p for p in problems if p.warning]
+    if warnings is not None:
+        warnings[:] = sorted(found, key=RulesError.sort_key)
+    return [p for p in problems if not p.warning]
 
 
 @contextmanager

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -196,12 +197,52 @@ def assumed(rules: Ruleset) -> list[dict[str, Any]]:
 
 
 def diff_text(rules: Ruleset, base: Ruleset) -> str:
-    """The changes from ``base`` as a text table (what ``describe --diff`` prints)."""
-    rows = [(c.path, _show(c.base), _show(c.value), c.provenance, c.location) for c in changes(rules, base)]
-    if not rows:
+    """The changes from ``base`` as a text table (what ``describe --diff`` prints); a changed
+    text too long for the table (DSL, a description) follows it as a full unified diff."""
+    found = changes(rules, base)
+    if not found:
         return f"{rules.name}: no changes from {base.name}\n"
+    rows = []
+    diffs: list[str] = []
+    for c in found:
+        if _long_text(c.base) or _long_text(c.value):
+            rows.append((c.path, "(diff below)", "(diff below)", c.provenance, c.location))
+            diffs += ["", *unified(c)]
+        else:
+            rows.append((c.path, _show(c.base), _show(c.value), c.provenance, c.location))
     head = f"Changes from {base.name} ({len(rows)})"
-    return "\n".join([head, *table(("datum", "base", "now", "provenance", "set at"), rows)]) + "\n"
+    return "\n".join([head, *table(("datum", "base", "now", "provenance", "set at"), rows), *diffs]) + "\n"
+
+
+def unified(change: Change) -> list[str]:
+    """A change of a text as the lines of a unified diff, whole (no line cut).
+
+    >>> c = Change("game/flow/main", "/game/flow/main", "a;|b", "a;|c", "variant v", "v.yaml:3:1")
+    >>> c = c._replace(base=c.base.replace("|", chr(10)), value=c.value.replace("|", chr(10)))
+    >>> for line in unified(c):
+    ...     print(line)
+    --- base game/flow/main
+    +++ variant v game/flow/main (v.yaml:3:1)
+    @@ -1,2 +1,2 @@
+     a;
+    -b
+    +c
+    """
+    old = change.base if isinstance(change.base, str) else "" if change.base is None else _show(change.base)
+    new = change.value if isinstance(change.value, str) else "" if change.value is None else _show(change.value)
+    lines = difflib.unified_diff(
+        old.splitlines(),
+        new.splitlines(),
+        f"base {change.path}",
+        f"{change.provenance} {change.path} ({change.location})",
+        lineterm="",
+    )
+    return list(lines)
+
+
+def _long_text(value: Plain) -> bool:
+    """Whether a value is a text the table would cut: more than one line, or long."""
+    return isinstance(value, str) and (len(value.strip().splitlines()) > 1 or len(value) > 60)
 
 
 def details_text(rules: Ruleset, base: Ruleset | None = None) -> str:

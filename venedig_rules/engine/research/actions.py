@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...data.derived_actions import derived_values
 from ...data.yamlsource import pointer
 from ...effects.compile import freeze
 from ...errors import RuleRuntimeError, VenedigError
@@ -183,13 +184,17 @@ def _labels(rules: RulesetBase) -> dict[str, LabelSpace]:
             f"ruleset {rules.name!r} declares no action_space in game.yaml, so its actions have no numbers "
             "(docs/research.md says how to declare one)"
         )
+    most = rules.players.stop - 1
+    # a decision without an entry whose type lists its values (an id kind, a player, named
+    # words) is numbered after the declared ones; validate refuses any other
     missing = sorted(set(rules.compiled.decision_labels()) - set(declared))
-    if missing:
+    derived = {label: derived_values(rules.data, label, most) for label in missing}
+    underived = [label for label, values in derived.items() if values is None]
+    if underived:
         raise ActionSpaceError(
-            f"{rules.positions.key_at('/game/action_space')}: decision {', '.join(map(repr, missing))} has no "
+            f"{rules.positions.key_at('/game/action_space')}: decision {', '.join(map(repr, underived))} has no "
             "action_space entry, so its actions have no numbers (every decision needs one: values or ordinal)"
         )
-    most = rules.players.stop - 1
     labels: dict[str, LabelSpace] = {}
     offset = 1
     for label, entry in declared.items():
@@ -202,6 +207,11 @@ def _labels(rules: RulesetBase) -> dict[str, LabelSpace]:
             index = {v: i for i, v in enumerate(values)}
             labels[label] = LabelSpace(label, offset, len(values), values, where, index)
         offset += labels[label].size
+    for label, listed in derived.items():
+        assert listed is not None  # refused above
+        where = f"{rules.positions.key_at(pointer('/game/decisions', label))} (derived from its type)"
+        labels[label] = LabelSpace(label, offset, len(listed), listed, where, {v: i for i, v in enumerate(listed)})
+        offset += len(listed)
     return labels
 
 

@@ -11,6 +11,12 @@ p0 drain(f11) is not legal: p0 has no 'drain' decision now; p0 is deciding 'play
 or none), e.g. p0 play([basilica_card]); legal: p0 play([basilica_card]), ...
 >>> print(why_illegal(game, vr.parse_action("p0 play([casa_card])")))
 p0 play([casa_card]) is not legal: [casa_card] is not among p0's options (Lay out building cards, or none); closest: ...
+
+Sent by another seat (``seat``), the refusal names none of the acting seat's options: they
+depend on its hand, which the sender may not see.
+
+>>> print(why_illegal(game, vr.parse_action("p0 play([casa_card])"), seat=1))
+p0 play([casa_card]) is not legal: p1 may act only as p1, not in p0's name
 """
 
 from __future__ import annotations
@@ -29,9 +35,13 @@ if TYPE_CHECKING:
 SHOWN = 8
 
 
-def why_illegal(game: PlayedGame, action: Action) -> str:
-    """The reason ``action`` is not legal now (the game is left as it is)."""
+def why_illegal(game: PlayedGame, action: Action, seat: int | None = None) -> str:
+    """The reason ``action`` is not legal now (the game is left as it is), as told to
+    ``seat``, the seat that sent it (None: a caller who may act for every seat)."""
     head = f"{action} is not legal"
+    if seat is not None and seat != action.player:
+        # another seat's options (and whether it is to move) are no business of the sender
+        return f"{head}: p{seat} may act only as p{seat}, not in p{action.player}'s name"
     if game.is_over:
         return f"{head}: the game is over"
     movers = game.to_move
