@@ -21,6 +21,6 @@ cdef class State:
 
 cdef class Machine:
     cdef public object rules, compiled, code, player_count, everyone, vars, frames, pending
-    cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth
+    cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth, events_left
     cdef public object _indexed, _player_vars
     cdef dict __dict__
