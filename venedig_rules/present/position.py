@@ -6,7 +6,7 @@ hidden values named as hidden.
 >>> game = vr.load("venedig").new_game(players=3, seed=7)
 >>> lines = position_lines(Wording(game.rules), game.view(1))
 >>> [line for line in lines if "hand" in line]
-["p0's hand: 3 hidden items", "p1's hand: 1 Basilica card and 2 Palazzo cards", "p2's hand: 3 hidden items"]
+["p0's hand: 3 hidden cards", "p1's hand: 1 Basilica card and 2 Palazzo cards", "p2's hand: 3 hidden cards"]
 """
 
 from __future__ import annotations
