@@ -259,3 +259,12 @@ def test_a_human_is_told_why_an_action_cannot_be_taken_back(monkeypatch, capsys)
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
     assert "cannot take it back: p0 drain(a7) revealed something" in capsys.readouterr().out
+
+
+def test_a_file_that_cannot_be_written_is_a_one_line_usage_error(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    assert main(["new-variant", "venedig", str(blocker / "big_hands.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("venedig-rules: error: ") and str(blocker) in err
+    assert "internal error" not in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -40,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``| head``): nothing more to say to it
         silence_stdout()
         return 1
+    except OSError as exc:  # a file or folder the user named cannot be read or written
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"venedig-rules: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except Exception as exc:  # the last guard: a one-line message, never a traceback
         print(_internal_error(exc), file=sys.stderr)
         return 1
