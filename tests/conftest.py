@@ -125,3 +125,18 @@ def state_strings(value: Any) -> Iterator[str]:
     elif isinstance(value, (dict, list, tuple, set, frozenset)):
         for item in value.values() if isinstance(value, dict) else value:
             yield from state_strings(item)
+
+
+def midgame(name: str | Path, players: int, seed: int, actions: int) -> Any:
+    """A game of ruleset ``name`` after up to ``actions`` random actions (fewer if it ends)."""
+    import random
+
+    import venedig_rules as vr
+
+    game = vr.load(name).new_game(players, seed=seed)
+    chooser = random.Random(seed)
+    for _ in range(actions):
+        if game.is_over:
+            break
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    return game

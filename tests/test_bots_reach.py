@@ -10,7 +10,6 @@ on the truth.
 
 from __future__ import annotations
 
-import random
 import types
 import weakref
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 import venedig_rules as vr
+from conftest import midgame
 from venedig_rules.bots import GreedyBot, ISMCTSBot, Sampler, decide
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
@@ -115,19 +115,9 @@ def _truth(game: vr.Game) -> dict[int, str]:
     return truth
 
 
-def _midgame(name: str | Path, players: int, seed: int, actions: int) -> vr.Game:
-    game = vr.load(name).new_game(players, seed=seed)
-    chooser = random.Random(seed)
-    for _ in range(actions):
-        if game.is_over:
-            break
-        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-    return game
-
-
 @pytest.mark.parametrize("name", [LAGOON, "rialto"])
 def test_no_path_leads_from_a_sampler_or_its_samples_to_the_real_game(name):
-    game = _midgame(name, 2, seed=4, actions=6)
+    game = midgame(name, 2, seed=4, actions=6)
     player = game.to_move[0]
     sampler = Sampler(game, player)
     samples = [sampler(seed) for seed in range(3)]
@@ -140,7 +130,7 @@ def test_no_path_leads_from_a_sampler_or_its_samples_to_the_real_game(name):
 
 @pytest.mark.parametrize("make", [lambda: GreedyBot(seed=1), lambda: ISMCTSBot(seed=1, iterations=15)])
 def test_no_path_leads_from_a_bot_that_has_played_to_the_real_game(make):
-    game = _midgame(LAGOON, 2, seed=6, actions=0)
+    game = midgame(LAGOON, 2, seed=6, actions=0)
     bot = make()
     while not game.is_over:
         player = game.to_move[0]
@@ -149,7 +139,7 @@ def test_no_path_leads_from_a_bot_that_has_played_to_the_real_game(make):
 
 
 def test_the_walk_finds_a_path_where_there_is_one():
-    game = _midgame(LAGOON, 2, seed=4, actions=5)
+    game = midgame(LAGOON, 2, seed=4, actions=5)
 
     class Leaky:
         def __init__(self) -> None:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import pytest
 
 import venedig_rules as vr
+from conftest import midgame
 from venedig_rules.bots import GreedyBot, ISMCTSBot, Sampler, decide
 from venedig_rules.bots.evaluate import estimate, margin, score_scale
 from venedig_rules.bots.greedy import TurnSearch, judge
@@ -23,20 +24,10 @@ LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 needs_fork = pytest.mark.skipif(not can_fork(), reason="workers fork")
 
 
-def _midgame(name: str | Path, players: int, seed: int, actions: int) -> vr.Game:
-    game = vr.load(name).new_game(players, seed=seed)
-    chooser = random.Random(seed)
-    for _ in range(actions):
-        if game.is_over:
-            break
-        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-    return game
-
-
 def _deciding(name: str | Path, seed: int) -> tuple[vr.Game, int]:
     """A 2-player position where the seat to move has several options."""
     for actions in range(seed, seed + 200):
-        game = _midgame(name, 2, seed, actions)
+        game = midgame(name, 2, seed, actions)
         if not game.is_over and len(game.legal_actions(game.to_move[0])) > 2:
             return game, game.to_move[0]
     raise AssertionError("no such position")
@@ -81,7 +72,7 @@ def test_the_root_is_ranked_by_each_options_value_at_the_end_of_the_turn():
 # -- the estimate ----------------------------------------------------------------------------
 @pytest.mark.parametrize("name", ["venedig", "rialto", "saeulen"])
 def test_the_estimate_reads_only_the_seats_view_and_the_rule_data(name):
-    game = _midgame(name, 2, seed=9, actions=60)
+    game = midgame(name, 2, seed=9, actions=60)
     player = game.to_move[0]
     for seed in range(3):
         other = game.sample(player, seed)
@@ -96,7 +87,7 @@ def test_the_estimate_reads_only_the_seats_view_and_the_rule_data(name):
 
 
 def test_the_estimate_of_a_finished_game_is_the_share_of_the_win():
-    game = _midgame(LAGOON, 3, seed=2, actions=10_000)
+    game = midgame(LAGOON, 3, seed=2, actions=10_000)
     assert game.is_over
     value = estimate(game)
     assert sum(value) == pytest.approx(1.0)
