@@ -140,3 +140,19 @@ def midgame(name: str | Path, players: int, seed: int, actions: int) -> Any:
             break
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
     return game
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Any:
+    """The web server's catalog of the bundled rulesets (the web tests'; needs the web extra)."""
+    from venedig_rules.web.catalog import Catalog
+
+    return Catalog()
+
+
+@pytest.fixture
+def lobby(catalog: Any) -> Any:
+    """A lobby in memory over that catalog."""
+    from venedig_rules.web.lobby import Lobby
+
+    return Lobby(catalog)

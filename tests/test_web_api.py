@@ -21,21 +21,10 @@ import venedig_rules as vr
 from venedig_rules.bots import RandomBot
 from venedig_rules.present import summary
 from venedig_rules.web.app import MAX_SMALL_BODY, create_app
-from venedig_rules.web.catalog import Catalog
 from venedig_rules.web.lobby import Lobby
 from venedig_rules.web.tables import SPECTATOR
 
 GAMES = ("venedig", "saeulen", "rialto")
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return Catalog()
-
-
-@pytest.fixture
-def lobby(catalog: Catalog) -> Lobby:
-    return Lobby(catalog)
 
 
 @pytest.fixture

@@ -38,16 +38,6 @@ from venedig_rules.web.tables import SPECTATOR, Table
 OWNER, PLAYER, STRANGER = ("10.0.0.1", 50000), ("10.0.0.2", 50000), ("10.0.0.3", 50000)
 
 
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return Catalog()
-
-
-@pytest.fixture
-def lobby(catalog: Catalog) -> Lobby:
-    return Lobby(catalog)
-
-
 def clients(lobby: Lobby, *who: tuple[str, int], limits: Limits | None = None) -> Iterator[TestClient]:
     app = create_app(lobby, bot_delay=0, limits=limits)
     for address in who:

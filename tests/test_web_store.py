@@ -31,11 +31,6 @@ from venedig_rules.web.store import SCHEMA_VERSION, StoreError, TableStore, defa
 from venedig_rules.web.tables import PAGES_KEPT, Table
 
 
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return Catalog()
-
-
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "tables.sqlite3"
