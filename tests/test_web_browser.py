@@ -486,8 +486,16 @@ def test_the_lobby_and_the_table_follow_the_browsers_accept_language(browser: An
     page.select_option("[data-testid=game]", "venedig")
     assert page.locator("[data-testid=lang]").input_value() == "de"
     variants = page.locator("[data-testid=variants]").inner_text()
-    assert "short_rules_end" not in variants and "German short rules" in variants  # title and description
-    assert page.locator("[data-testid=seed-help]").inner_text()
+    assert "short_rules_end" not in variants and "deutschen Kurzregel" in variants  # title and description
+    assert "Kurzregel einer Online-Fassung" in variants  # the description, in German too
+    assert page.locator("[data-testid=create]").inner_text() == "Spiel beginnen"  # the lobby's own words
+    assert "geheimen Seed" in page.locator("[data-testid=seed-help]").inner_text()
+    assert page.locator("[data-testid=seat-1] option").first.inner_text() == "eine Person"
+    assert page.evaluate("document.documentElement.lang") == "de"
+    page.select_option("[data-testid=lang]", "en")  # the lobby follows the language chosen
+    assert page.locator("[data-testid=create]").inner_text() == "Start the game"
+    assert "German short rules" in page.locator("[data-testid=variants]").inner_text()
+    page.select_option("[data-testid=lang]", "de")
     table = new_table(lobby, "venedig", ["human", "bot"], seed=2)
     page.goto(seat_url(server, table, 0))  # no language in the link
     page.wait_for_selector("button[data-action]", timeout=CLICK_TIMEOUT)

@@ -69,7 +69,7 @@ class Catalog:
         self._offered: dict[GameKey, Ruleset] = {}  # each game alone and with one variant: kept
         self._loaded: OrderedDict[GameKey, Ruleset] = OrderedDict()  # the others, oldest loaded first
         self._lock = threading.Lock()  # rules load in worker threads too (``Lobby.prepare``)
-        self._abouts: dict[tuple[str, str], dict[str, str]] = {}
+        self._abouts: dict[tuple[str, str], dict[str, Any]] = {}
         for source, variants in extra:
             self.add(source, variants)
 
@@ -134,7 +134,7 @@ class Catalog:
     def describe(self) -> list[dict[str, Any]]:
         """Each playable game for the lobby: ``id``, ``title``, ``players`` (fewest and most),
         ``variants`` (names), ``variant_about`` (each variant's ``title`` and ``description``,
-        for people) and ``languages`` (codes of its texts)."""
+        for people, with their ``translations``) and ``languages`` (codes of its texts)."""
         out = []
         for key in self._sources:
             rules = self.rules(key)
@@ -152,18 +152,22 @@ class Catalog:
             )
         return out
 
-    def _about(self, game: str, variant: str) -> dict[str, str]:
+    def _about(self, game: str, variant: str) -> dict[str, Any]:
         """A bundled variant's ``title`` and ``description`` from its file (its name when the
-        file says none)."""
+        file says none), and under ``translations`` the same in each other language its file
+        gives (``{"de": {"title", "description"}}``)."""
         if (game, variant) not in self._abouts:
             source = self._sources[game][0]
             path = rules_root() / str(source) / VARIANTS_DIR / f"{variant}.yaml"
             data = load_yaml(path).data
             head = data if isinstance(data, dict) else {}
-            title, description = head.get("title"), head.get("description")
             self._abouts[game, variant] = {
-                "title": title if isinstance(title, str) and title else variant.replace("_", " "),
-                "description": " ".join(description.split()) if isinstance(description, str) else "",
+                **_about_texts(head, variant.replace("_", " ")),
+                "translations": {
+                    lang: _about_texts(texts, "")
+                    for lang, texts in (head.get("translations") or {}).items()
+                    if isinstance(texts, dict)
+                },
             }
         return self._abouts[game, variant]
 
@@ -202,3 +206,13 @@ def accepted_languages(header: str | None, most: int = 12) -> list[str]:
         if code and code != "*" and weight > 0 and len(code) <= 35 and code.replace("-", "").isalnum():
             ranked.append((-weight, order, code))
     return [code for _, _, code in sorted(ranked)[:most]]
+
+
+def _about_texts(head: dict[str, Any], untitled: str) -> dict[str, str]:
+    """A variant file's (or one of its translations') ``title`` and ``description``, the
+    description on one line; ``untitled`` when it gives no title."""
+    title, description = head.get("title"), head.get("description")
+    return {
+        "title": title if isinstance(title, str) and title else untitled,
+        "description": " ".join(description.split()) if isinstance(description, str) else "",
+    }
