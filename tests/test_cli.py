@@ -223,42 +223,80 @@ def test_play_into_a_closed_pipe_ends_quietly():
 
 
 def test_a_human_picks_by_number_or_by_part_of_a_text(monkeypatch, capsys):
-    answers = iter(["1", "?", "zzz", "palazzo", "2", "q"])  # keep the gold, then lay out
+    answers = iter(["?", "zzz", "palazzo", "2", "q"])  # (the gold is kept for them) then lay out
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
     out = capsys.readouterr().out
+    assert "  Only one choice: Keep the gold\n  p0 keeps the gold" in out  # answered, not asked
+    assert "Convert gold" not in out
     assert "u   take back your last action" in out  # ? shows the help
     assert "no option contains 'zzz'" in out
     assert "    2. Lay out 1 Basilica card and 1 Palazzo card" in out
     assert "  p0 lays out 1 Basilica card and 1 Palazzo card" in out
 
 
+def test_a_human_is_asked_even_a_forced_decision_with_ask_forced(monkeypatch, capsys):
+    answers = iter(["1", "q"])
+    monkeypatch.setattr("builtins.input", lambda *_: next(answers))
+    assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0", "--ask-forced"]) == 0
+    out = capsys.readouterr().out
+    assert "Only one choice" not in out and "    1. Keep the gold" in out and "  p0 keeps the gold" in out
+
+
+def test_a_human_reads_the_options_in_natural_order_a_pass_last(monkeypatch, capsys):
+    answers = iter(["8", "q"])  # lay out no cards: the drain decision follows
+    monkeypatch.setattr("builtins.input", lambda *_: next(answers))
+    main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
+    out = capsys.readouterr().out
+    drains = [line.split(". ", 1)[1] for line in out.splitlines() if ". Drain " in line]
+    assert drains.index("Drain C3") < drains.index("Drain C10") < drains.index("Drain D1")
+    assert "    8. Lay out no cards" in out  # the pass comes last
+
+
 def test_a_human_takes_back_an_action_the_table_allows_and_saves(monkeypatch, capsys, tmp_path):
     save = tmp_path / "game.json"
-    answers = iter(["1", "8", "u", "8", "u", f"s {save}", "q"])  # keep the gold; pass, undo; pass, undo; save
+    answers = iter(["8", "u", "8", "u", f"s {save}", "q"])  # lay out none, undo (twice); save
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"]) == 0
     out = capsys.readouterr().out
-    assert out.count("  taken back: p0 pass") == 2 and f"saved to {save}" in out
+    assert out.count("  Taken back: Lay out no cards") == 2 and f"Saved to {save}" in out
+    assert "p0 play" not in out  # no action notation
     saved = json.loads(save.read_text())
     assert saved["actions"] == ["p0 pass"] and vr.load("venedig").game_from_json(saved).actions == ["p0 pass"]
 
 
-def test_a_human_reads_a_compact_position_and_german_words(monkeypatch, capsys):
-    answers = iter(["p", "q"])
+def test_taking_back_a_choice_also_takes_back_the_forced_answers_after_it(monkeypatch, capsys):
+    # 2 players: reveal no card for the imaginary player, then the gold is kept for p0 (one
+    # option); u takes back both, else the forced answer would only be given again
+    answers = iter(["2", "u", "q"])
+    monkeypatch.setattr("builtins.input", lambda *_: next(answers))
+    assert main(["play", "venedig", "--seed", "2", "--human", "0", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    taken = out[out.index("Zurückgenommen") :]
+    assert taken.startswith("Zurückgenommen: Gold behalten\n  Zurückgenommen: Keine Karte aufdecken\n")
+
+
+def test_a_human_reads_a_compact_position_and_german_words(monkeypatch, capsys, tmp_path):
+    answers = iter(["p", "?", "s", f"s {tmp_path}", "q"])
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0", "--lang", "de"]) == 0
     out = capsys.readouterr().out
     compact = out[out.index("-- p0: deine Lage --") :].split("\n-- ")[0].splitlines()[1:]
     assert len(compact) <= 15 and not any(line.startswith("  Hand von p1") for line in compact)
     assert "Nummer, Teil eines Textes" in out and "Hand von p1" in out  # p shows the whole position
+    assert out.startswith("Venedig: 3 Spieler, Seed 7; du spielst p0\n")
+    assert "  Nur eine Wahl: Gold behalten" in out and "  u   deinen letzten Zug zurücknehmen" in out
+    assert f"  Speichern in '{tmp_path}' geht nicht: " in out and "  s braucht einen Dateinamen" in out
+    for english in ("players", "seed", "take back", "save", "Only one choice", "cannot"):
+        assert english not in out
 
 
 def test_a_human_is_told_why_an_action_cannot_be_taken_back(monkeypatch, capsys):
-    answers = iter(["1", "8", "drain(a7)", "u", "q"])  # keep the gold, pass, drain (its gold is seen)
+    answers = iter(["8", "drain(a7)", "u", "q"])  # (the gold is kept) pass, drain (its gold is seen)
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
-    assert "cannot take it back: p0 drain(a7) revealed something" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "  Cannot take it back: " in out and "Taken back" not in out
 
 
 def test_a_file_that_cannot_be_written_is_a_one_line_usage_error(tmp_path, capsys):

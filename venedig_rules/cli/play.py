@@ -29,6 +29,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game (default 0)")
     parser.add_argument("--human", type=counts, default=[], metavar="SEATS", help="seats you play, e.g. 0 or 0,2")
+    parser.add_argument(
+        "--ask-forced",
+        action="store_true",
+        help="ask a human seat even a decision with one option (by default it is answered and said)",
+    )
     add_variant(parser)
     parser.add_argument(
         "--bots",
@@ -70,9 +75,8 @@ def _play_one(args: argparse.Namespace) -> int:
     humans = [h for h in args.human if 0 <= h < players]
     viewer = humans[0] if humans else None
     robots = _bots(args.bots, args.seed, players, humans)
-    seats = {p: HumanSeat(game, p, narrator) for p in humans}
-    you = f"; you play {', '.join(narrator.player(p) for p in humans)}" if humans else ""
-    print(f"{rules.title}: {players} players, seed {args.seed}{you}")
+    seats = {p: HumanSeat(game, p, narrator, answer_forced=not args.ask_forced) for p in humans}
+    print(_heading(narrator, rules.title, players, args.seed, humans))
     views = SeatViews(game)
     told = -1  # the index of the last log entry printed
     while True:
@@ -106,6 +110,18 @@ def _play_one(args: argparse.Namespace) -> int:
         print(line)
     print(narrator.result(game))  # the last line, as scripts read it: "scores: p0 32, p1 33; winners: p1"
     return 0
+
+
+def _heading(narrator: Narrator, title: str, players: int, seed: int, humans: list[int]) -> str:
+    """The game's first line: its title, players and seed, and the seats the humans play."""
+    from ..data.valuetypes import ValueType
+    from ..engine.seat.wording import NUMBER, PLAYER, TEXT
+
+    w = narrator.wording
+    line = w.engine("table_line", title=(title, TEXT), n=(players, NUMBER), seed=(seed, NUMBER))
+    if humans:
+        line += w.engine("you_play", players=(humans, ValueType("list", (PLAYER,))))
+    return line
 
 
 def _tell(game: Game, viewer: int | None, narrator: Narrator, told: int) -> int:

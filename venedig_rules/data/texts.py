@@ -99,6 +99,15 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "input_ended": (),
     "no_option": ("text",),
     "more_lines": ("n",),
+    "table_line": ("title", "n", "seed"),
+    "you_play": ("players",),
+    "forced_answer": ("text",),
+    "taken_back": ("text",),
+    "cannot_undo": ("reason",),
+    "save_needs_name": (),
+    "saved_to": ("file",),
+    "cannot_save": ("file", "reason"),
+    "help": (),
 }
 #: Placeholder formats: ``name`` (the default), ``a`` (with the indefinite article: ``a
 #: Casa card``), ``plural`` (the name for several: ``Casa cards``), ``list``, ``count``

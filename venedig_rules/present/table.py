@@ -1,12 +1,17 @@
 """A human at the terminal: the seat's position as text, the prompt, the options numbered
 with their texts; a number (or an action's text) picks one, part of a text narrows them
-down (and picks the only one left), ``u`` takes back
+down (and picks the only one left); a decision with one option is answered and said rather
+than asked (``answer_forced``); ``u`` takes back
 the seat's last action where the table allows it, ``s FILE`` saves the game, ``?`` helps,
 ``q`` (or the end of the input) leaves.
 
 >>> import io, venedig_rules as vr
->>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")  # keeps the gold
+>>> game = vr.load("venedig").new_game(players=3, seed=7)
 >>> out = io.StringIO()
+>>> first = HumanSeat(game, 0, Narrator(game.rules), write=out.write).choose()  # one option: keep the gold
+>>> str(first), out.getvalue().strip()
+('p0 pass', 'Only one choice: Keep the gold')
+>>> game = game.apply(first)
 >>> seat = HumanSeat(game, 0, Narrator(game.rules), read=iter(["palazzo", "2"]).__next__, write=out.write)
 >>> str(seat.choose())
 'p0 play([basilica_card,palazzo_card])'
@@ -25,18 +30,11 @@ from typing import TYPE_CHECKING
 
 from ..engine.seat.wording import PLAYER, TEXT
 from .narrator import Narrator
-from .position import compact_lines, position_lines
+from .position import compact_lines, natural, position_lines
 
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.run.notation import Action
-
-HELP = """  a number picks that option, and so does its action (drain(f11)); any other text
-  shows the options containing it (one alone is picked)
-  u   take back your last action (when the table allows it)
-  s FILE   save the game to FILE (it holds every secret: keep it to yourself)
-  p   the whole position (before a decision you see the table and your own)
-  ?   this help;  q   leave the game"""
 
 
 def _written(actions: list[Action], answer: str) -> Action | None:
@@ -77,9 +75,14 @@ class HumanSeat:
         narrator: Narrator,
         read: Callable[[], str] | None = None,
         write: Callable[[str], object] | None = None,
+        answer_forced: bool = True,
     ):
         self.game, self.player, self.narrator = game, player, narrator
         self.read, self.write = read or _stdin, write or _stdout
+        #: a decision with one option is answered at once (and said), not asked
+        self.answer_forced = answer_forced
+        #: the places in the game's actions of the answers given for this person
+        self.answered: set[int] = set()
         #: true once the input ended (rather than the person typing q)
         self.input_ended = False
 
@@ -94,11 +97,21 @@ class HumanSeat:
         decision = game.decision(player, w.code, w.names)
         assert decision is not None, f"p{player} is not to move"
         actions = game.legal_actions(player)
+        if decision["forced"] and self.answer_forced:
+            # one option is no choice: the terminal says what it answered instead of asking
+            self.say(f"  {w.engine('forced_answer', text=(decision['options'][0]['text'], TEXT))}")
+            self.answered.add(len(game.actions))
+            return actions[0]
         self.say(f"\n-- {w.engine('your_position', player=(player, PLAYER))} --")
         for line in compact_lines(w, view, player):
             self.say(f"  {line}")
         self.say(f"-- {decision['prompt']} --")
-        texts = [o["text"] for o in decision["options"]]
+        # shown in the order a person reads them: C3 before C10, a pass last
+        shown = sorted(
+            zip(actions, (o["text"] for o in decision["options"])),
+            key=lambda option: (option[0].value is None, natural(option[1])),
+        )
+        actions, texts = [a for a, _ in shown], [t for _, t in shown]
         self.show(texts, range(len(texts)))
         while True:
             try:
@@ -110,19 +123,16 @@ class HumanSeat:
             if answer == "q":
                 return None
             if answer == "?":
-                self.say(HELP)
+                for line in w.engine("help").splitlines():
+                    self.say(f"  {line}")
             elif answer == "p":
                 for line in position_lines(w, view):
                     self.say(f"  {line}")
             elif answer == "u":
-                allowed = game.can_undo(player)
-                if allowed:
-                    last = game.actions[-1]
-                    game.undo()
-                    self.say(f"  taken back: {last}")
-                    return Undone(last)
-                self.say(f"  cannot take it back: {allowed.reason}")
-            elif answer.startswith("s "):
+                undone = self.take_back()
+                if undone is not None:
+                    return undone
+            elif answer == "s" or answer.startswith("s "):
                 self.save(answer[2:].strip())
             elif answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
@@ -142,13 +152,44 @@ class HumanSeat:
             self.say(f"  {i + 1:>3}. {texts[i]}")
         self.say(self.narrator.wording.engine("answer_hint"))
 
+    def take_back(self) -> Undone | None:
+        """Take back this seat's last own choice where the table allows it, with the forced
+        answers given for the person after it (else ``u`` would only undo an answer that is
+        given again at once); None, said why, when it cannot be."""
+        w, game = self.narrator.wording, self.game
+        trial, steps = game.clone(), 0  # tried first, so that a refusal leaves the game as it was
+        while True:
+            allowed = trial.can_undo(self.player)
+            if not allowed:
+                self.say(f"  {w.engine('cannot_undo', reason=(allowed.reason, TEXT))}")
+                return None
+            trial.undo()
+            steps += 1
+            if len(trial.actions) not in self.answered:
+                break
+        for _ in range(steps):
+            last = game.actions[-1]
+            game.undo()
+            self.answered.discard(len(game.actions))
+            self.say(f"  {w.engine('taken_back', text=(self._option_text(last), TEXT))}")
+        return Undone(last)
+
+    def _option_text(self, action: str) -> str:
+        """How the option ``action`` (just taken back, so open again) reads to this person."""
+        w = self.narrator.wording
+        decision = self.game.decision(self.player, w.code, w.names)
+        options = decision["options"] if decision is not None else []
+        return next((o["text"] for o in options if o["action"] == action), action)
+
     def save(self, name: str) -> None:
+        w = self.narrator.wording
         if not name:
-            self.say("  s needs a file name: s game.json")
+            self.say(f"  {w.engine('save_needs_name')}")
             return
         try:
             Path(name).write_text(json.dumps(self.game.to_json(), ensure_ascii=False), encoding="utf-8")
         except OSError as exc:
-            self.say(f"  cannot save to {name!r}: {exc.strerror or exc}")
+            reason = str(exc.strerror or exc)
+            self.say(f"  {w.engine('cannot_save', file=(repr(name), TEXT), reason=(reason, TEXT))}")
             return
-        self.say(f"  saved to {name}")
+        self.say(f"  {w.engine('saved_to', file=(name, TEXT))}")
