@@ -48,6 +48,12 @@ def _written(actions: list[Action], answer: str) -> Action | None:
     return None
 
 
+def _reading_order(actions: list[Action], texts: list[str]) -> tuple[list[Action], list[str]]:
+    """The options in the order a person reads them: C3 before C10, a pass last."""
+    shown = sorted(zip(actions, texts), key=lambda option: (option[0].value is None, natural(option[1])))
+    return [a for a, _ in shown], [t for _, t in shown]
+
+
 def _stdin() -> str:
     return input()
 
@@ -106,12 +112,7 @@ class HumanSeat:
         for line in compact_lines(w, view, player):
             self.say(f"  {line}")
         self.say(f"-- {decision['prompt']} --")
-        # shown in the order a person reads them: C3 before C10, a pass last
-        shown = sorted(
-            zip(actions, (o["text"] for o in decision["options"])),
-            key=lambda option: (option[0].value is None, natural(option[1])),
-        )
-        actions, texts = [a for a, _ in shown], [t for _, t in shown]
+        actions, texts = _reading_order(actions, [o["text"] for o in decision["options"]])
         self.show(texts, range(len(texts)))
         while True:
             try:
@@ -138,14 +139,20 @@ class HumanSeat:
                 return actions[int(answer) - 1]
             elif (written := _written(actions, answer)) is not None:
                 return written
-            elif answer:
-                found = [i for i, t in enumerate(texts) if answer.lower() in t.lower()]
-                if len(found) == 1:
-                    return actions[found[0]]
-                if found:
-                    self.show(texts, found)
-                else:
-                    self.say(f"  {w.engine('no_option', text=(repr(answer), TEXT))}")
+            elif answer and (picked := self.narrow(answer, actions, texts)) is not None:
+                return picked
+
+    def narrow(self, answer: str, actions: list[Action], texts: list[str]) -> Action | None:
+        """The only option whose text contains ``answer``; else None, the options that
+        contain it shown (or said that none does)."""
+        found = [i for i, t in enumerate(texts) if answer.lower() in t.lower()]
+        if len(found) == 1:
+            return actions[found[0]]
+        if found:
+            self.show(texts, found)
+        else:
+            self.say(f"  {self.narrator.wording.engine('no_option', text=(repr(answer), TEXT))}")
+        return None
 
     def show(self, texts: list[str], which: range | list[int]) -> None:
         for i in which:
