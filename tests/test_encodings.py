@@ -168,3 +168,20 @@ def test_a_number_names_the_same_move_in_different_states():
                 assert meaning.setdefault(number, plain) == plain
         game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
     assert len(meaning) > 30
+
+
+def test_a_designers_new_decision_gets_numbers_and_words_from_its_type(tmp_path):
+    import shutil
+
+    target = tmp_path / "lagoon"
+    shutil.copytree(LAGOON, target)
+    game_yaml = target / "game.yaml"
+    text = game_yaml.read_text()
+    entry = "  keep: {values: 'ids(\"cards\")'}\n"
+    assert entry in text
+    game_yaml.write_text(text.replace(entry, ""))
+    assert vr.validate(target) == []
+    space = vr.load(target).action_space(2)
+    keep = space.labels["keep"]  # numbered after the declared entries, from its type (card)
+    assert keep.listed == keep.size == 5 and not keep.ordinal
+    assert space.describe(keep.offset).endswith(": Keep bid 1")
