@@ -185,3 +185,21 @@ def test_a_designers_new_decision_gets_numbers_and_words_from_its_type(tmp_path)
     keep = space.labels["keep"]  # numbered after the declared entries, from its type (card)
     assert keep.listed == keep.size == 5 and not keep.ordinal
     assert space.describe(keep.offset).endswith(": Keep bid 1")
+
+
+def test_a_short_list_of_lists_shows_each_element_with_its_numbers():
+    game = rules("rialto").new_game(2, seed=5)
+    chooser = random.Random(5)
+    while not any(game.value("conn_tiles")):
+        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+    block = next(b for b in compact_layout(game.rules, 2).blocks if b.name == "conn_tiles")
+    assert block.items == len(game.value("conn_tiles")) and block.item_numbers == 2
+    seen = game.observation(1, kind="compact")
+    start = block.offset + 2 + len(block.words) + block.numbers
+    for i, element in enumerate(game.value("conn_tiles")):
+        place = seen[start + i * block.item_width : start + (i + 1) * block.item_width]
+        if element is None:
+            assert not any(place)
+            continue
+        tile, *numbers = element
+        assert place[block.words[tile]] == 1.0 and place[len(block.words) :] == [float(n) for n in numbers]

@@ -23,7 +23,9 @@ not to move). Then every state variable in declaration order, once per player fo
 - ``list``: its length, the count of words outside the domain, the count of each domain
   word in it (lists of lists too); for a list that only ever held numbers (Rialto's
   councilmen per district, the Doge order) those numbers one by one; for a short list of
-  lists with a small domain (Rialto's card rows) each element's counts one by one.
+  lists with a small domain (Rialto's card rows, its connections' bridge tiles with the
+  values they show) each element's word counts and numbers one by one (at most
+  ``ITEM_BUDGET`` places for them all).
 
 What the seat may not see stays 0, except what its view shows of it: a hidden list's
 length, and whether a hidden value is there. So the compact observation of a sample
@@ -71,6 +73,8 @@ class _Seen:
     longest: int = 0
     only_numbers: bool = True
     only_lists: bool = True
+    #: for a list of lists: the most numbers one element held
+    element_numbers: int = 0
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,13 @@ class CompactBlock:
     numbers: int = 0
     #: for a list of lists: how many leading elements get their own counts
     items: int = 0
+    #: and how many numbers of each such element are kept one by one
+    item_numbers: int = 0
+
+    @property
+    def item_width(self) -> int:
+        """The numbers of one element of a list of lists."""
+        return len(self.words) + self.item_numbers
 
 
 @dataclass(frozen=True)
@@ -148,10 +159,11 @@ def _block(
     if kind != "list":
         return CompactBlock(name, kind, per, visible, offset, 2 + len(words), slots, words)
     numbers = seen.longest if seen.only_numbers else 0
-    nested = seen.only_lists and seen.longest > 0 and words
-    items = seen.longest if nested and seen.longest * len(words) <= ITEM_BUDGET else 0
-    width = 2 + len(words) + numbers + items * len(words)
-    return CompactBlock(name, kind, per, visible, offset, width, slots, words, numbers, items)
+    item_width = len(words) + seen.element_numbers
+    nested = seen.only_lists and seen.longest > 0 and item_width > 0
+    items = seen.longest if nested and seen.longest * item_width <= ITEM_BUDGET else 0
+    width = 2 + len(words) + numbers + items * item_width
+    return CompactBlock(name, kind, per, visible, offset, width, slots, words, numbers, items, seen.element_numbers)
 
 
 def _domain(rules: RulesetBase, words: set[str]) -> list[str]:
@@ -202,7 +214,9 @@ def _note(record: _Seen, value: Any) -> None:
         for element in value:
             if not (isinstance(element, int) and not isinstance(element, bool)):
                 record.only_numbers = False
-            if element is not None and not isinstance(element, (tuple, list)):
+            if isinstance(element, (tuple, list)):
+                record.element_numbers = max(record.element_numbers, len(_numbers_in(element)))
+            elif element is not None:
                 record.only_lists = False  # an empty place (None) may stand among lists
     else:
         record.only_numbers = record.only_lists = False
@@ -275,7 +289,11 @@ def _encode(
                 out[start + i] = float(number)
         start += block.numbers
         for i, element in enumerate(value[: block.items]):
-            _count(out, start + i * len(block.words), block.words, element)
+            at_item = start + i * block.item_width
+            _count(out, at_item, block.words, element)
+            numbers = _numbers_in(element)[: block.item_numbers]
+            for j, number in enumerate(numbers):
+                out[at_item + len(block.words) + j] = float(number)
     else:
         if isinstance(value, (int, float)):
             out[at] = float(value)
@@ -295,3 +313,8 @@ def _count(
                 out[at + place] += 1.0
             elif outside is not None:
                 out[outside] += 1.0
+
+
+def _numbers_in(value: Any) -> list[int]:
+    """The whole numbers of a value, nested lists read in order (no bools)."""
+    return [a for a in _atoms(value) if isinstance(a, int) and not isinstance(a, bool)]
