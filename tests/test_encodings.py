@@ -203,3 +203,16 @@ def test_a_short_list_of_lists_shows_each_element_with_its_numbers():
             continue
         tile, *numbers = element
         assert place[block.words[tile]] == 1.0 and place[len(block.words) :] == [float(n) for n in numbers]
+
+
+def test_thousands_of_options_numbered_by_place_are_numbered_in_one_pass():
+    space = rules("venedig").action_space(2)
+    block = space.labels["hand_in"]
+    listed = vr.Action(0, "hand_in", block.values[0])
+    unlisted = [vr.Action(0, "hand_in", ("treasure_6",) * 6 + ("swamp_1",) * k) for k in range(5000)]
+    legal = [listed, *unlisted]
+    numbers = space.encode_all(legal)
+    assert numbers[0] == block.offset
+    assert numbers[1:] == list(range(block.offset + block.listed, block.offset + block.listed + 5000))
+    assert [space.encode(a, legal) for a in legal[:3]] == numbers[:3]
+    assert space.decode(numbers[-1], 0, legal) == unlisted[-1]

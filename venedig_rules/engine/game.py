@@ -524,8 +524,7 @@ class Game:
         """
         if player is None:
             player = self._only_mover()
-        space, legal = self._space(), self.legal_actions(player)
-        return sorted(space.encode(a, legal) for a in legal)
+        return sorted(self._space().encode_all(self.legal_actions(player)))
 
     def apply_index(self, index: int, player: int | None = None) -> Game:
         """Apply the legal action numbered ``index`` (of ``player``; of the only player to

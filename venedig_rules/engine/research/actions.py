@@ -174,6 +174,27 @@ class ActionSpace(int):
             )
         return space.offset + space.listed + place
 
+    def encode_all(self, legal: list[Action]) -> list[int]:
+        """The numbers of one player's legal actions ``legal`` (all of them, in one pass: an
+        option numbered by its place is counted, not searched for, so a decision with
+        thousands of such options costs their number, not its square)."""
+        places: dict[str, int] = {}
+        out = []
+        for action in legal:
+            space = self.labels.get(action.name)
+            number = None if space is None else space.number_of(action.value)
+            if number is None and space is not None and space.places:
+                place = places.get(space.label, 0)
+                places[space.label] = place + 1
+                if place >= space.places:
+                    raise ActionSpaceError(
+                        f"{action} is outside the action space: {space.where}: {action.name!r} has more "
+                        f"options now that it numbers by their place than ordinal: {space.places}"
+                    )
+                number = space.offset + space.listed + place
+            out.append(self.encode(action, legal) if number is None else number)
+        return out
+
     def decode(self, index: int, player: int, legal: list[Action] | None = None) -> Action:
         """The action number ``index`` stands for, as ``player``'s."""
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < int(self):
