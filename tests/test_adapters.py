@@ -418,3 +418,13 @@ def test_pettingzoo_says_to_reset_first(pettingzoo_env, pettingzoo_parallel_env)
     parallel = pettingzoo_parallel_env("saeulen", players=2)
     with pytest.raises(EnvNotResetError, match="reset"):
         parallel.step({})
+
+
+def test_openspiel_names_a_number_for_a_place_by_its_place(pyspiel):
+    game = pyspiel.load_game("venedig_rules_venedig", {"players": 2, "seed": 1})
+    state = game.new_initial_state()
+    hand_in = vr.load("venedig").action_space(2).labels["hand_in"]
+    other = 1 - state.current_player()
+    assert state.action_to_string(other, hand_in.offset + hand_in.listed + 2) == f"p{other} hand_in#2"
+    listed = state.action_to_string(other, hand_in.offset)
+    assert listed == str(vr.Action(other, "hand_in", hand_in.values[0]))

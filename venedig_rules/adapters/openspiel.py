@@ -210,9 +210,9 @@ class VenedigState(pyspiel.State):  # type: ignore[misc]
         space = self._holder.spiel.rules.action_space(game.players)
         try:
             return str(game.decode(action, player) if player in game.to_move else space.decode(action, player))
-        except ValueError:  # an ordinal number, which only names a move among the legal ones
+        except ValueError:  # a number for a place, which only names a move among the legal ones
             block = space.label_of(action)
-            return f"p{player} {block.label}#{action - block.offset}"
+            return f"p{player} {block.label}#{action - block.offset - block.listed}"
 
     def is_terminal(self) -> bool:
         return self.game.is_over
