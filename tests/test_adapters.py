@@ -76,8 +76,16 @@ def test_openspiel_declares_each_game_from_its_rules(pyspiel):
         assert kind.provides_information_state_string and not kind.provides_information_state_tensor
         assert game.num_distinct_actions() == int(rules.action_space(2))
         assert game.max_chance_outcomes() == 0 and game.max_game_length() == rules.max_actions
-        assert game.observation_tensor_shape() == list(rules.observation_shape(game.num_players()))
+        compact = rules.observation_shape(game.num_players(), kind="compact")
+        assert game.observation_tensor_shape() == list(compact) and compact[0] <= 4096
         assert game.get_parameters()["seed"] == SECRET_DEALS
+        assert game.get_parameters()["observation"] == "compact"
+    full = pyspiel.load_game(GAME_NAMES["rialto"], {"observation": "full"})
+    assert full.observation_tensor_shape() == list(vr.load("rialto").observation_shape(2))
+    state = full.new_initial_state()
+    assert list(state.observation_tensor(0)) == pytest.approx(state.game.observation(0))
+    with pytest.raises(ValueError, match="no kind of observation"):
+        pyspiel.load_game(GAME_NAMES["rialto"], {"observation": "tiny"})
     with pytest.raises(ValueError, match="seed"):
         pyspiel.load_game(GAME_NAMES["rialto"], {"seed": -2})
     with pytest.raises(ValueError, match="players"):
@@ -101,7 +109,7 @@ def test_openspiel_commits_at_once_are_turns_with_hidden_moves(pyspiel):
     assert seen != before and said not in seen  # seat 1 sees that seat 0 has bid, not what
     assert json.loads(seen)["events"][-1]["type"] == "commit"
     assert state.information_state_string(1) == state.game.information_state_string(1)
-    assert list(state.observation_tensor(1)) == pytest.approx(state.game.observation(1))
+    assert list(state.observation_tensor(1)) == pytest.approx(state.game.observation(1, kind="compact"))
     state.apply_action(state.legal_actions()[0])
     state.apply_action(state.legal_actions()[0])
     assert [e["type"] for e in state.game.events].count("reveal") == 1
@@ -244,7 +252,7 @@ def test_openspiels_rl_environment_plays_on_observation_tensors(pyspiel):
         seat = step.observations["current_player"]
         step = env.step([step.observations["legal_actions"][seat][-1]])
     assert sum(step.rewards) == pytest.approx(1.0)
-    assert len(step.observations["info_state"][0]) == vr.load("rialto").observation_shape(2)[0]
+    assert len(step.observations["info_state"][0]) == vr.load("rialto").observation_shape(2, kind="compact")[0]
 
 
 @pytest.mark.slow
@@ -324,13 +332,20 @@ def test_pettingzoo_masks_and_rewards(pettingzoo_env):
         mask = observation["action_mask"]
         seat = int(env.agent_selection.split("_")[1])
         assert mask.dtype == np.int8 and list(np.flatnonzero(mask)) == env.unwrapped.game.legal_action_ids(seat)
-        assert observation["observation"].shape == vr.load(LAGOON).observation_shape(2)
+        assert observation["observation"].shape == vr.load(LAGOON).observation_shape(2, kind="compact")
         assert observation["observation"].dtype == np.float32
-        assert list(observation["observation"]) == env.unwrapped.game.observation(seat)
+        assert list(observation["observation"]) == env.unwrapped.game.observation(seat, kind="compact")
         env.step(int(np.flatnonzero(mask)[0]))
     assert env.unwrapped.game.is_over
     with pytest.raises(ValueError, match="players"):
         pettingzoo_env("venedig", players=9)
+    full = pettingzoo_env(LAGOON, players=2, variants=[], observation="full")
+    full.reset(seed=4)
+    observation, *_ = full.last()
+    assert list(observation["observation"]) == full.unwrapped.game.observation(0)
+    assert full.observation_space("player_0")["observation"].shape == vr.load(LAGOON).observation_shape(2)
+    with pytest.raises(ValueError, match="no kind of observation"):
+        pettingzoo_env(LAGOON, players=2, variants=[], observation="tiny")
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -403,3 +418,13 @@ def test_pettingzoo_says_to_reset_first(pettingzoo_env, pettingzoo_parallel_env)
     parallel = pettingzoo_parallel_env("saeulen", players=2)
     with pytest.raises(EnvNotResetError, match="reset"):
         parallel.step({})
+
+
+def test_openspiel_names_a_number_for_a_place_by_its_place(pyspiel):
+    game = pyspiel.load_game("venedig_rules_venedig", {"players": 2, "seed": 1})
+    state = game.new_initial_state()
+    hand_in = vr.load("venedig").action_space(2).labels["hand_in"]
+    other = 1 - state.current_player()
+    assert state.action_to_string(other, hand_in.offset + hand_in.listed + 2) == f"p{other} hand_in#2"
+    listed = state.action_to_string(other, hand_in.offset)
+    assert listed == str(vr.Action(other, "hand_in", hand_in.values[0]))

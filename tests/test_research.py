@@ -95,14 +95,21 @@ def test_apply_index_refuses_an_illegal_number_and_leaves_the_game():
     assert game.to_json() == before
 
 
-def test_a_decision_numbered_by_ordinal_needs_the_game():
+def test_a_decision_numbered_by_values_and_ordinal_needs_the_game_only_for_the_unlisted():
     space = rules("venedig").action_space(2)
     block = space.labels["hand_in"]
-    assert block.ordinal and block.size == 16384
+    assert block.ordinal and block.places == 16384 and block.listed == 2554 == len(block.values)
+    small = vr.Action(0, "hand_in", ("swamp_1", "treasure_4"))  # 5 gold: one step, listed
+    assert space.decode(space.encode(small), 0) == small
+    big = vr.Action(0, "hand_in", ("treasure_6",) * 6)  # 36 gold: only for 7 steps, not listed
     with pytest.raises(ActionSpaceError, match="place among the legal options"):
-        space.encode(vr.Action(0, "hand_in", ("swamp_1",)))
+        space.encode(big)
+    assert space.encode(big, legal=[small, big]) == block.offset + block.listed  # the first unlisted one
+    assert space.decode(block.offset + block.listed, 0, legal=[small, big]) == big
     with pytest.raises(ActionSpaceError, match="place among the legal options"):
-        space.decode(block.offset, 0)
+        space.decode(block.offset + block.listed, 0)
+    with pytest.raises(ActionSpaceError, match="not legal now"):
+        space.decode(block.offset + block.listed + 1, 0, legal=[small, big])
 
 
 def _variant(tmp_path: Path, old: str, new: str) -> Path:
@@ -171,7 +178,11 @@ def test_an_observation_has_the_declared_shape_and_shows_nothing_hidden(game):
         assert all(isinstance(x, float) for x in seen)
         assert seen[player] == 1.0 and sum(seen[: game.players]) == 1.0
         # what the seat cannot see is drawn anew in a sample: the observation stays the same
-        assert game.sample(player, 1).observation(player) == seen
+        sample = game.sample(player, 1)
+        assert sample.observation(player) == seen
+        compact = game.observation(player, kind="compact")
+        assert (len(compact),) == game.rules.observation_shape(game.players, kind="compact")
+        assert sample.observation(player, kind="compact") == compact and compact[player] == 1.0
 
 
 def test_an_observation_shows_the_seats_own_hand_but_only_the_size_of_others():

@@ -12,9 +12,12 @@ Importing this module registers ``venedig_rules_saeulen``, ``venedig_rules_rialt
 
 Parameters: ``players`` (default: the fewest the ruleset allows), ``seed`` (the generator of
 the deals: each new initial state is the next deal of it; -1, the default, deals from secret
-seeds), ``variants`` (bundled variant names or paths, comma separated).
+seeds), ``variants`` (bundled variant names or paths, comma separated), ``observation``
+(the kind of ``observation_tensor``: ``compact``, the default, or ``full``).
 
-- Actions are the ruleset's integer actions (``rules.action_space``).
+- Actions are the ruleset's integer actions (``rules.action_space``): a number names the
+  same move in every state (but for the few numbered by their place, docs/research.md), so
+  ``num_distinct_actions`` is their count.
 - Dynamics: sequential. At a simultaneous decision (``choose each``) the seats to commit
   move one after another, the first of them first, each seeing only its own view: a commit
   is a hidden move, so nobody learns another's before the reveal (OpenSpiel's own
@@ -25,7 +28,8 @@ seeds), ``variants`` (bundled variant names or paths, comma separated).
   ``resample_from_infostate`` deals what a seat cannot see anew (``game.sample``).
 - Returns: each player's share of the win at the end (1 for a sole winner, 1/k when k share
   it, 0 otherwise): constant-sum 1, rewarded at the end only.
-- ``observation_tensor``: ``game.observation(p)``; ``observation_string``: the canonical
+- ``observation_tensor``: ``game.observation(p, kind)`` (``kind`` the ``observation``
+  parameter: compact, at most a few thousand numbers, by default); ``observation_string``: the canonical
   JSON of the seat's view without its event log; ``information_state_string``: the canonical
   JSON of the whole view (``game.information_state_string(p)``), which has perfect recall.
   There is no information-state tensor (the game type says so, and asking for one raises).
@@ -52,7 +56,7 @@ from ..bots.evaluate import outcome
 from ..data.reading import bundled
 from ..engine.game import Game
 from ..engine.loading import load
-from ..engine.research.observation import observed
+from ..engine.research.kinds import observation_kind
 from ..engine.ruleset import Ruleset
 from ..engine.seat.seatview import cursor
 from ..limits import SEED_BITS
@@ -94,7 +98,12 @@ def _game_type(short_name: str, rules: Ruleset, params: dict[str, Any]) -> Any:
 
 
 def _defaults(rules: Ruleset, ruleset: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"players": rules.players.start, "seed": SECRET_DEALS, "variants": ""}
+    out: dict[str, Any] = {
+        "players": rules.players.start,
+        "seed": SECRET_DEALS,
+        "variants": "",
+        "observation": "compact",
+    }
     if ruleset is not None:
         out["ruleset"] = ruleset
     return out
@@ -111,6 +120,7 @@ class VenedigGame(pyspiel.Game):  # type: ignore[misc]
         defaults = _defaults(self.rules, name if short_name == GENERIC_NAME else None)
         full = {**defaults, **params}
         self.players, self.seed = int(full["players"]), int(full["seed"])
+        self.observation_kind = observation_kind(str(full["observation"]))  # a ValueError names the kinds
         if self.players not in self.rules.players:
             raise ValueError(
                 f"{self.rules.title} is for {self.rules.players.start}-{self.rules.players.stop - 1} players"
@@ -200,9 +210,9 @@ class VenedigState(pyspiel.State):  # type: ignore[misc]
         space = self._holder.spiel.rules.action_space(game.players)
         try:
             return str(game.decode(action, player) if player in game.to_move else space.decode(action, player))
-        except ValueError:  # an ordinal number, which only names a move among the legal ones
+        except ValueError:  # a number for a place, which only names a move among the legal ones
             block = space.label_of(action)
-            return f"p{player} {block.label}#{action - block.offset}"
+            return f"p{player} {block.label}#{action - block.offset - block.listed}"
 
     def is_terminal(self) -> bool:
         return self.game.is_over
@@ -284,12 +294,12 @@ class VenedigObserver:
 
     def __init__(self, game: VenedigGame, perfect_recall: bool):
         self.perfect_recall = perfect_recall
+        self.kind = game.observation_kind
         if perfect_recall:
             self.tensor: Any = None
             self.dict: dict[str, Any] = {}
         else:
-            (size,) = game.rules.observation_shape(game.players)
-            self.tensor = np.zeros(size, np.float32)
+            self.tensor = np.zeros(self.kind.size(game.rules, game.players), np.float32)
             self.dict = {"observation": self.tensor}
 
     def set_from(self, state: VenedigState, player: int) -> None:
@@ -299,7 +309,7 @@ class VenedigObserver:
                 "is False): use information_state_string, or observation_tensor (no memory of past moves)"
             )
         # written from the few entries that are not 0: the full list has tens of thousands
-        entries = observed(state.game, player).entries
+        entries = self.kind.observed(state.game, player).entries
         self.tensor.fill(0.0)
         self.tensor[list(entries)] = list(entries.values())
 
@@ -349,11 +359,21 @@ def register() -> list[str]:
 
 
 def load_game(
-    ruleset: str, players: int | None = None, seed: int = SECRET_DEALS, variants: tuple[str, ...] = ()
+    ruleset: str,
+    players: int | None = None,
+    seed: int = SECRET_DEALS,
+    variants: tuple[str, ...] = (),
+    observation: str = "compact",
 ) -> Any:
-    """``pyspiel.load_game`` for a ruleset by id, folder or variant file."""
+    """``pyspiel.load_game`` for a ruleset by id, folder or variant file (``observation``:
+    the kind of ``observation_tensor``, ``compact`` or ``full``)."""
     register()
-    params: dict[str, Any] = {"ruleset": str(ruleset), "seed": seed, "variants": ",".join(map(str, variants))}
+    params: dict[str, Any] = {
+        "ruleset": str(ruleset),
+        "seed": seed,
+        "variants": ",".join(map(str, variants)),
+        "observation": observation,
+    }
     if players is not None:
         params["players"] = players
     return pyspiel.load_game(GENERIC_NAME, params)

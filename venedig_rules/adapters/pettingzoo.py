@@ -9,8 +9,10 @@
 Agents are ``player_0``, ``player_1``, ... (the seats). The agent to act is the first seat to
 move; at a simultaneous decision the seats to commit act one after another, each seeing only
 its own view, so nobody sees another's commit before the reveal. Observations are dicts:
-``observation`` (``game.observation(seat)``, float32) and ``action_mask`` (int8 over
-``rules.action_space(players)``). Actions are those integers. Rewards come at the end: each
+``observation`` (``game.observation(seat, kind="compact")`` by default, float32: at most a
+few thousand counts and small one-hots; ``observation="full"`` gives the full one) and
+``action_mask`` (int8 over ``rules.action_space(players)``, whose numbers name the same move
+in every state). Actions are those integers. Rewards come at the end: each
 seat's share of the win (1 for a sole winner, 1/k when k share it, 0 otherwise).
 ``env.unwrapped.game`` is the engine's :class:`~venedig_rules.Game` (it holds every secret:
 give agents observations, not the game).
@@ -49,7 +51,7 @@ except ImportError as exc:  # the core never imports this module
 from ..bots.evaluate import outcome
 from ..engine.game import Game
 from ..engine.loading import load
-from ..engine.research.observation import observed
+from ..engine.research.kinds import ObservationKind, observation_kind
 from ..engine.seat.seatview import cursor
 from ..errors import VenedigError
 from ..limits import SEED_BITS
@@ -71,11 +73,13 @@ def env(
     variants: Iterable[str | Path] = (),
     render_mode: str | None = None,
     illegal_reward: float = ILLEGAL_REWARD,
+    observation: str = "compact",
 ) -> VenedigEnv:
     """An AEC environment for ruleset ``game`` (a bundled id, a folder or a variant file) at
     ``players`` players (default: the fewest it allows), with ``variants`` applied; an
-    illegal action ends the episode and gives its agent ``illegal_reward``."""
-    return VenedigEnv(game, players, variants, render_mode, illegal_reward)
+    illegal action ends the episode and gives its agent ``illegal_reward``; ``observation``
+    is the kind of ``game.observation`` the agents get (``compact`` or ``full``)."""
+    return VenedigEnv(game, players, variants, render_mode, illegal_reward, observation)
 
 
 class VenedigEnv(AECEnv):  # type: ignore[misc]
@@ -90,6 +94,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         variants: Iterable[str | Path] = (),
         render_mode: str | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
+        observation: str = "compact",
     ):
         super().__init__()
         self.rules = load(game, list(variants))
@@ -106,7 +111,8 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{p}" for p in range(self.players)]
         self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
         size = int(self.rules.action_space(self.players))
-        (length,) = self.rules.observation_shape(self.players)
+        self._kind = observation_kind(observation)
+        length = self._kind.size(self.rules, self.players)
         self._size = size
         self._action_space = spaces.Discrete(size)
         self._observation_space = _observation_space(length, size)
@@ -154,7 +160,7 @@ class VenedigEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         game = self._game()
         seat = self._seat[agent]
-        return {"observation": _observation(game, seat), "action_mask": _mask(game, seat, self._size)}
+        return {"observation": _observation(game, seat, self._kind), "action_mask": _mask(game, seat, self._size)}
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         self._game()
@@ -241,9 +247,10 @@ def parallel_env(
     variants: Iterable[str | Path] = (),
     render_mode: str | None = None,
     illegal_reward: float = ILLEGAL_REWARD,
+    observation: str = "compact",
 ) -> VenedigParallelEnv:
     """A parallel environment for ruleset ``game``, as :func:`env` takes it."""
-    return VenedigParallelEnv(game, players, variants, render_mode, illegal_reward)
+    return VenedigParallelEnv(game, players, variants, render_mode, illegal_reward, observation)
 
 
 class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -259,8 +266,9 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
         variants: Iterable[str | Path] = (),
         render_mode: str | None = None,
         illegal_reward: float = ILLEGAL_REWARD,
+        observation: str = "compact",
     ):
-        self._aec = VenedigEnv(game, players, variants, render_mode, illegal_reward)
+        self._aec = VenedigEnv(game, players, variants, render_mode, illegal_reward, observation)
         self.rules, self.players, self.render_mode = self._aec.rules, self._aec.players, render_mode
         self.illegal_reward = self._aec.illegal_reward
         self.metadata = {**VenedigParallelEnv.metadata, "name": f"venedig_rules_{self.rules.name}_parallel"}  # type: ignore[misc]
@@ -268,7 +276,7 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.agents: list[str] = []
         self.noop_action = int(self.rules.action_space(self.players))
         size = self.noop_action + 1
-        (length,) = self.rules.observation_shape(self.players)
+        length = self._aec._kind.size(self.rules, self.players)
         self._size = size
         self._action_space = spaces.Discrete(size)
         self._observation_space = _observation_space(length, size)
@@ -360,7 +368,7 @@ class VenedigParallelEnv(ParallelEnv):  # type: ignore[misc]
             else:
                 mask = np.zeros(self._size, dtype=np.int8)
                 mask[self.noop_action] = 1
-            out[agent] = {"observation": _observation(game, seat), "action_mask": mask}
+            out[agent] = {"observation": _observation(game, seat, self._aec._kind), "action_mask": mask}
         return out
 
 
@@ -380,10 +388,10 @@ def _mask(game: Game, seat: int, size: int) -> Any:
     return mask
 
 
-def _observation(game: Game, seat: int) -> Any:
-    """``game.observation(seat)`` as float32, written straight from its few entries that
+def _observation(game: Game, seat: int, kind: ObservationKind) -> Any:
+    """``game.observation(seat, kind)`` as float32, written straight from its few entries that
     are not 0 (converting the whole list of tens of thousands of numbers took milliseconds)."""
-    size, entries = observed(game, seat)
+    size, entries = kind.observed(game, seat)
     out = np.zeros(size, dtype=np.float32)
     out[list(entries)] = list(entries.values())
     return out

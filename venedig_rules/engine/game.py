@@ -524,8 +524,7 @@ class Game:
         """
         if player is None:
             player = self._only_mover()
-        space, legal = self._space(), self.legal_actions(player)
-        return sorted(space.encode(a, legal) for a in legal)
+        return sorted(self._space().encode_all(self.legal_actions(player)))
 
     def apply_index(self, index: int, player: int | None = None) -> Game:
         """Apply the legal action numbered ``index`` (of ``player``; of the only player to
@@ -572,18 +571,23 @@ class Game:
             )
         return movers[0]
 
-    def observation(self, player: int) -> list[float]:
-        """What ``player`` may see, as a flat list of numbers of ``rules.observation_shape``;
-        see :mod:`venedig_rules.engine.research.observation` and docs/research.md.
+    def observation(self, player: int, kind: str = "full") -> list[float]:
+        """What ``player`` may see, as a flat list of numbers of ``rules.observation_shape(players,
+        kind)``: ``kind="full"`` (a place for every word of the ruleset, see
+        :mod:`venedig_rules.engine.research.observation`) or ``"compact"`` (at most a few
+        thousand counts and small one-hots, see :mod:`venedig_rules.engine.research.compact`);
+        docs/research.md.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
         >>> (len(game.observation(0)),) == game.rules.observation_shape(2)
         True
+        >>> (len(game.observation(0, kind="compact")),) == game.rules.observation_shape(2, kind="compact")
+        True
         """
-        from .research.observation import observation
+        from .research.kinds import observation_kind
 
-        return observation(self, player)
+        return observation_kind(kind).vector(self, player)
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` knows, as text: the canonical JSON of ``view(player)`` (sorted

@@ -120,13 +120,13 @@ class Ruleset(RulesetBase):
         needs the game: ``game.decode(index, player)``."""
         return self.action_space(self.players.start).decode(index, player)
 
-    def observation_shape(self, players: int) -> tuple[int]:
-        """The shape of ``game.observation(p)`` at ``players`` players: ``(length,)``.
+    def observation_shape(self, players: int, kind: str = "full") -> tuple[int]:
+        """The shape of ``game.observation(p, kind)`` at ``players`` players: ``(length,)``.
 
         >>> import venedig_rules as vr
         >>> vr.load("tests/rulesets/lagoon").observation_shape(2)
         (175,)
         """
-        from .research.observation import observation_layout
+        from .research.kinds import observation_kind
 
-        return (observation_layout(self, players).size,)
+        return (observation_kind(kind).size(self, players),)

@@ -9,6 +9,9 @@ them, each with a block of numbers:
   ``offset + k``.
 - ``ordinal: N``: for decisions with too many possible values to list (sets of tiles): the
   action is the option's place among the decision's legal options now, at most ``N``.
+- both: the values listed get fixed numbers (the common ones: Venedig's hand-ins of up to
+  30 gold); a legal option outside the list is numbered by its place among the legal
+  options outside the list, at most ``N``, after the listed values.
 
 The ``values`` code runs with the most players the ruleset allows, so the numbers are the
 same at every player count (values only a larger table uses are never legal at a smaller
@@ -36,6 +39,7 @@ from ...effects.compile import freeze
 from ...errors import RuleRuntimeError, VenedigError
 from ..run.machine import Machine, initial_state
 from ..run.notation import PASS, Action
+from .describe import describe
 
 if TYPE_CHECKING:
     from ..run.ruleset_base import RulesetBase
@@ -53,20 +57,42 @@ class ActionSpaceError(VenedigError, ValueError):
 
 @dataclass(frozen=True)
 class LabelSpace:
-    """The numbers of one decision label: ``offset`` up to ``offset + size``."""
+    """The numbers of one decision label: ``offset`` up to ``offset + size``: first one per
+    listed value, then ``places`` numbered by their place among the legal options now that
+    are not listed."""
 
     label: str
     offset: int
     size: int
-    #: every value, for a ``values`` entry (None for an ``ordinal`` one)
+    #: the values with fixed numbers, for a ``values`` entry (None for an ``ordinal`` one)
     values: tuple[Any, ...] | None
     where: str
     index: dict[Any, int] = field(default_factory=dict, repr=False, compare=False)
+    #: how many numbers stand for a place among the unlisted legal options (``ordinal: N``)
+    places: int = 0
 
     @property
     def ordinal(self) -> bool:
-        """Whether an action's number is its option's place among the legal options now."""
-        return self.values is None
+        """Whether some of the label's numbers stand for an option's place among the legal
+        options now (then those actions need the game to be numbered)."""
+        return self.places > 0
+
+    @property
+    def listed(self) -> int:
+        """How many numbers name one value each, in every state."""
+        return self.size - self.places
+
+    def number_of(self, value: Any) -> int | None:
+        """The fixed number of ``value``, or None when it is not listed."""
+        try:
+            place = self.index.get(freeze(value))
+        except TypeError:
+            return None
+        return None if place is None else self.offset + place
+
+    def unlisted(self, legal: list[Action]) -> list[Action]:
+        """The legal options of this label numbered by their place: those not listed."""
+        return [a for a in legal if a.name == self.label and self.number_of(a.value) is None]
 
 
 class ActionSpace(int):
@@ -80,11 +106,14 @@ class ActionSpace(int):
     ruleset: str
     players: int
     _starts: list[tuple[int, LabelSpace]]
+    _rules: RulesetBase | None
 
-    def __new__(cls, ruleset: str, players: int, labels: dict[str, LabelSpace]) -> ActionSpace:
+    def __new__(
+        cls, ruleset: str, players: int, labels: dict[str, LabelSpace], rules: RulesetBase | None = None
+    ) -> ActionSpace:
         size = 1 + sum(space.size for space in labels.values())
         self = super().__new__(cls, size)
-        self.labels, self.ruleset, self.players = labels, ruleset, players
+        self.labels, self.ruleset, self.players, self._rules = labels, ruleset, players, rules
         self._starts = sorted(((space.offset, space) for space in labels.values()), key=lambda pair: pair[0])
         return self
 
@@ -95,6 +124,20 @@ class ActionSpace(int):
 
     def __repr__(self) -> str:
         return f"ActionSpace({self.ruleset!r}, players={self.players}, size={int(self)})"
+
+    def describe(self, index: int, lang: str = "en") -> str:
+        """What action number ``index`` means, in plain words (``lang``: a language of the
+        ruleset's texts); see :mod:`venedig_rules.engine.research.describe`.
+
+        >>> import venedig_rules as vr
+        >>> vr.load("tests/rulesets/lagoon").action_space(2).describe(2)
+        '2: Choose the card you bid: Bid bid 2'
+        """
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < int(self):
+            raise ActionSpaceError(f"{index!r} is not an action number of {self.ruleset} (0 to {int(self) - 1})")
+        if self._rules is None:
+            raise ActionSpaceError(f"this action space of {self.ruleset} was built without its rules: no texts")
+        return describe(self._rules, None if index == PASS_ID else self.label_of(index), index, lang)
 
     def encode(self, action: Action, legal: list[Action] | None = None) -> int:
         """The number of ``action``; ``legal`` (the player's legal actions now) is needed for
@@ -107,29 +150,50 @@ class ActionSpace(int):
                 f"{action} is outside the action space of {self.ruleset}: no action_space entry for "
                 f"decision {action.name!r}"
             )
-        if space.values is not None:
-            try:
-                return space.offset + space.index[freeze(action.value)]
-            except (KeyError, TypeError):
-                raise ActionSpaceError(
-                    f"{action} is outside the action space: {space.where}: the values of {action.name!r} "
-                    f"({space.size}) do not include {action.value!r}"
-                ) from None
+        number = space.number_of(action.value)
+        if number is not None:
+            return number
+        if not space.places:
+            raise ActionSpaceError(
+                f"{action} is outside the action space: {space.where}: the values of {action.name!r} "
+                f"({space.size}) do not include {action.value!r}"
+            )
         if legal is None:
             raise ActionSpaceError(
-                f"{action.name!r} is numbered by its place among the legal options ({space.where}): "
+                f"{action} is numbered by its place among the legal options ({space.where}): "
                 "use game.encode(action) or give legal="
             )
-        options = [a for a in legal if a.name == action.name]
+        options = space.unlisted(legal)
         if action not in options:
             raise ActionSpaceError(f"{action} is not among the legal actions given")
         place = options.index(action)
-        if place >= space.size:
+        if place >= space.places:
             raise ActionSpaceError(
                 f"{action} is outside the action space: {space.where}: {action.name!r} has "
-                f"{len(options)} options now, more than ordinal: {space.size}"
+                f"{len(options)} options now that it numbers by their place, more than ordinal: {space.places}"
             )
-        return space.offset + place
+        return space.offset + space.listed + place
+
+    def encode_all(self, legal: list[Action]) -> list[int]:
+        """The numbers of one player's legal actions ``legal`` (all of them, in one pass: an
+        option numbered by its place is counted, not searched for, so a decision with
+        thousands of such options costs their number, not its square)."""
+        places: dict[str, int] = {}
+        out = []
+        for action in legal:
+            space = self.labels.get(action.name)
+            number = None if space is None else space.number_of(action.value)
+            if number is None and space is not None and space.places:
+                place = places.get(space.label, 0)
+                places[space.label] = place + 1
+                if place >= space.places:
+                    raise ActionSpaceError(
+                        f"{action} is outside the action space: {space.where}: {action.name!r} has more "
+                        f"options now that it numbers by their place than ordinal: {space.places}"
+                    )
+                number = space.offset + space.listed + place
+            out.append(self.encode(action, legal) if number is None else number)
+        return out
 
     def decode(self, index: int, player: int, legal: list[Action] | None = None) -> Action:
         """The action number ``index`` stands for, as ``player``'s."""
@@ -138,15 +202,16 @@ class ActionSpace(int):
         if index == PASS_ID:
             return Action(player, PASS)
         space = self.label_of(index)
-        if space.values is not None:
+        place = index - space.offset - space.listed
+        if place < 0:
+            assert space.values is not None  # only a values entry lists numbers
             return Action(player, space.label, space.values[index - space.offset])
         if legal is None:
             raise ActionSpaceError(
-                f"{space.label!r} is numbered by its place among the legal options ({space.where}): "
-                "use game.decode(index) or give legal="
+                f"action number {index} ({space.label!r}) is numbered by its place among the legal options "
+                f"({space.where}): use game.decode(index) or give legal="
             )
-        options = [a for a in legal if a.name == space.label]
-        place = index - space.offset
+        options = space.unlisted(legal)
         if place >= len(options):
             raise ActionSpaceError(f"action number {index} ({space.label!r} option {place}) is not legal now")
         return options[place]
@@ -169,7 +234,7 @@ def action_space(rules: RulesetBase, players: int) -> ActionSpace:
         raise ValueError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}")
 
     def at(_: RulesetBase) -> ActionSpace:
-        return ActionSpace(rules.name, players, rules.derived("actions", _labels))
+        return ActionSpace(rules.name, players, rules.derived("actions", _labels), rules)
 
     # the checks and numbering run once per ruleset: this is asked at every step of a game
     result: ActionSpace = rules.derived(f"actions.{players}", at)
@@ -200,12 +265,13 @@ def _labels(rules: RulesetBase) -> dict[str, LabelSpace]:
     for label, entry in declared.items():
         ptr = pointer("/game/action_space", label)
         where = str(rules.positions.key_at(ptr))
-        if "ordinal" in entry:
-            labels[label] = LabelSpace(label, offset, int(entry["ordinal"]), None, where)
+        places = int(entry.get("ordinal", 0))
+        if "values" not in entry:
+            labels[label] = LabelSpace(label, offset, places, None, where, places=places)
         else:
             values = _values(rules, most, label, where)
             index = {v: i for i, v in enumerate(values)}
-            labels[label] = LabelSpace(label, offset, len(values), values, where, index)
+            labels[label] = LabelSpace(label, offset, len(values) + places, values, where, index, places)
         offset += labels[label].size
     for label, listed in derived.items():
         assert listed is not None  # refused above
