@@ -152,6 +152,16 @@ def test_a_missing_german_name_is_located_at_the_item(tmp_path):
     assert languages(vr.load(root).data)["de"].names["building"]["ponte"].one == "Ponte"  # the English name
 
 
+def test_an_event_without_its_german_sentence_is_told_in_english_with_a_warning_at_its_declaration(tmp_path):
+    root = venedig_copy(tmp_path, texts=('      drain: "{player} legt {space} trocken"\n', ""))
+    [(code, file, line, message)] = errors_of(root)
+    assert (code, file, line) == ("rules/text-missing", "game.yaml", line_of(root / "game.yaml", "  drain: {fields"))
+    assert message.startswith("event 'drain' has no German (de) sentence")
+    game = vr.load(root).new_game(players=3, seed=7).apply("p0 pass").apply("p0 pass").apply("p0 drain(k8)")
+    said = [e["text"] for e in game.view(1, lang="de")["events"] if e["type"] == "drain"]
+    assert said == ["p0 drains K8"]
+
+
 def test_a_template_naming_an_unknown_field_is_located_inside_it_with_did_you_mean(tmp_path):
     root = venedig_copy(
         tmp_path, texts=('      drain: "{player} drains {space}"', '      drain: "{player} drains {spcae}"')
