@@ -432,6 +432,29 @@ def test_the_tutorial_runs_from_new_variant_to_a_balance_report(tmp_path: Path, 
         assert str(error) == line or (error.code == "rules/count" and str(error).split(": ", 1)[0] in line)
 
 
+def test_the_tutorials_balance_reading_is_in_the_reports_words_with_its_plot(tmp_path: Path, capsys):
+    import re
+
+    text = (DOCS / "variants.md").read_text(encoding="utf-8")
+    reading = re.search(r"\*\*A balance reading\.\*\*.*?```text\n(.*?)```(.*?)\n## ", text, re.S)
+    assert reading is not None
+    lines, rest = reading.group(1).splitlines(), reading.group(2)
+    design = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "id: seven_rounds" in b)
+    (tmp_path / "seven_rounds.yaml").write_text(design, encoding="utf-8")
+    args = ["simulate", str(tmp_path / "seven_rounds.yaml"), "--players", "3", "--games", "2", "--jobs", "1"]
+    assert main([*args, "--against", "rialto"]) == 0
+
+    def shape(line: str) -> str:  # a report line with its numbers and significance left out
+        return re.sub(r"\d+(\.\d+)?", "#", line).replace("p < #", "p = #").removesuffix(" *")
+
+    printed = {shape(line) for line in capsys.readouterr().out.splitlines()}
+    for line in lines:  # each figure the reading quotes is one the report prints, in its words
+        assert shape(line) in printed, line
+    (image,) = re.findall(r"!\[[^]]*\]\((images/[^)]+\.png)\)", rest)
+    assert (DOCS / image).is_file() and (DOCS / "images" / "make_variants.py").is_file()
+    assert "python docs/images/make_variants.py" in text
+
+
 def test_the_tutorials_procedure_insert_validates_and_its_typo_gives_the_error_shown(tmp_path: Path):
     import re
 
