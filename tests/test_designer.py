@@ -583,6 +583,7 @@ texts:
     en:
       decisions: {bonus_pick: {prompt: Pick a bonus, waiting: "{player} picks a bonus", option: "Bonus {value}"}}
       words: {one: one point, two: two points}
+      items: {blue_bonus: "Phase III: score 1 victory point."}
 """
 
 
@@ -611,9 +612,10 @@ def test_a_translation_left_out_is_one_located_warning_each(tmp_path: Path, caps
         "decision 'bonus_pick' has no German (de) texts": declared,
         "word 'one' has no German (de) text": declared,
         "word 'two' has no German (de) text": declared,
+        "items/blue_bonus has a English (en) text but no German (de) one": _ONE_LANGUAGE.splitlines()[-1].strip(),
     }
     assert main(["validate", str(path)]) == 0
-    assert capsys.readouterr().out.count(": warning: rules/text-missing: ") == 4
+    assert capsys.readouterr().out.count(": warning: rules/text-missing: ") == 5
     assert main(["validate", str(path), "--strict"]) == 1
 
 
@@ -632,3 +634,7 @@ def test_a_translation_left_out_reads_the_first_language_in_play(tmp_path: Path)
     assert any("Blue bonus building" in t for t in german)  # the English name, in German sentences
     assert not any("blue_bonus" in t or "bonus_pick" in t for t in german)  # never a raw id
     assert any("Gebäude" in t for t in german)  # the rest is German still
+    assert rules.describe_item("blue_bonus", lang="de") == {
+        "name": "Blue bonus building",
+        "text": "Phase III: score 1 victory point.",
+    }
