@@ -339,6 +339,39 @@ def test_a_refused_action_leaves_the_game_as_it_was():
     assert json.dumps(game.to_json()) == before
 
 
+def refused(apply, *args, **kwargs) -> str:
+    with pytest.raises(vr.IllegalActionError) as info:
+        apply(*args, **kwargs)
+    return str(info.value)
+
+
+def test_a_refusal_to_one_seat_is_the_same_whatever_another_seats_hidden_hand():
+    """Twin positions that differ only in p1's hidden hand (and the draw pile it came from):
+    every action seat 0's client sends in p1's name, and an illegal action of its own, get
+    byte-identical refusals, which name none of p1's options."""
+    game = VENEDIG.new_game(players=3, seed=7)
+    chooser = random.Random(2)
+    while tuple(game.to_move) != (1,) or game.played.state.pending.label != "play":
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    twin = next(t for t in (game.sample(0, s) for s in range(50)) if t.value("hand", 1) != game.value("hand", 1))
+    assert twin.view(0) == game.view(0) and twin.legal_actions(1) != game.legal_actions(1)
+    sent = {str(a) for g in (game, twin) for a in g.legal_actions(1)} | {"p1 play([casa_card,casa_card,casa_card])"}
+    for text in sorted(sent):
+        mine, theirs = refused(game.apply, text, seat=0), refused(twin.apply, text, seat=0)
+        assert mine == theirs == f"{text} is not legal: p0 may act only as p0, not in p1's name"
+    for index in range(3):
+        assert refused(game.apply_index, index, player=1, seat=0) == refused(twin.apply_index, index, 1, seat=0)
+        assert refused(game.apply_legal, index, player=1, seat=0) == refused(twin.apply_legal, index, 1, seat=0)
+        assert "p0 may act only as p0, not in p1's name" in refused(game.apply_legal, index, player=1, seat=0)
+    for own in ("p0 drain(f11)", "p0 pass", "p0 play([casa_card])"):  # illegal: p1 is to move
+        assert refused(game.apply, own, seat=0) == refused(twin.apply, own, seat=0)
+    # told to a referee, who may see every hand, the refusal lists p1's options: they differ
+    nonsense = "p1 play([gondola])"
+    assert refused(game.apply, nonsense) != refused(twin.apply, nonsense)
+    assert refused(game.apply, nonsense, seat=1) != refused(twin.apply, nonsense, seat=1)  # p1's own: its hand
+    assert game.view(0) == twin.view(0)  # every refusal left both games as they were
+
+
 # -- the narrator --------------------------------------------------------------------------------------
 def test_the_log_tells_sentences_and_state_changes_only_when_verbose():
     game = laying_out(VENEDIG).apply("p0 pass").apply("p0 drain(k8)")

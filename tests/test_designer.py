@@ -432,6 +432,29 @@ def test_the_tutorial_runs_from_new_variant_to_a_balance_report(tmp_path: Path, 
         assert str(error) == line or (error.code == "rules/count" and str(error).split(": ", 1)[0] in line)
 
 
+def test_the_tutorials_balance_reading_is_in_the_reports_words_with_its_plot(tmp_path: Path, capsys):
+    import re
+
+    text = (DOCS / "variants.md").read_text(encoding="utf-8")
+    reading = re.search(r"\*\*A balance reading\.\*\*.*?```text\n(.*?)```(.*?)\n## ", text, re.S)
+    assert reading is not None
+    lines, rest = reading.group(1).splitlines(), reading.group(2)
+    design = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "id: seven_rounds" in b)
+    (tmp_path / "seven_rounds.yaml").write_text(design, encoding="utf-8")
+    args = ["simulate", str(tmp_path / "seven_rounds.yaml"), "--players", "3", "--games", "2", "--jobs", "1"]
+    assert main([*args, "--against", "rialto"]) == 0
+
+    def shape(line: str) -> str:  # a report line with its numbers and significance left out
+        return re.sub(r"\d+(\.\d+)?", "#", line).replace("p < #", "p = #").removesuffix(" *")
+
+    printed = {shape(line) for line in capsys.readouterr().out.splitlines()}
+    for line in lines:  # each figure the reading quotes is one the report prints, in its words
+        assert shape(line) in printed, line
+    (image,) = re.findall(r"!\[[^]]*\]\((images/[^)]+\.png)\)", rest)
+    assert (DOCS / image).is_file() and (DOCS / "images" / "make_variants.py").is_file()
+    assert "python docs/images/make_variants.py" in text
+
+
 def test_the_tutorials_procedure_insert_validates_and_its_typo_gives_the_error_shown(tmp_path: Path):
     import re
 
@@ -526,3 +549,92 @@ def test_the_editor_schema_accepts_step_edits(tmp_path: Path):
     bad = path.read_text().replace("insert: for p in players { hand_bonus", "inserted: for p in players { hand_bonus")
     path.write_text(bad)
     assert editor_errors(path)
+
+
+# -- a designer who writes one language (rules/text-missing) -----------------------------------
+
+#: A new building, decision and words in English alone: German falls back to English.
+_ONE_LANGUAGE = """\
+components:
+  components:
+    - {id: building_tile, count: 61}
+buildings:
+  buildings:
+    - add:
+        id: blue_bonus
+        name: Blue bonus building
+        count: 1
+        component: building_tile
+        params: {colour: blue, phase: 3, value: 1, upgrade_by: 1}
+        points: value
+        ability: "victory_points[self] += 1"
+game:
+  decisions:
+    bonus_pick: {value: {word: [one, two]}, description: A bonus.}
+scoring:
+  rules:
+    - add:
+        id: extra
+        name: Extra
+        when: game_end
+        effect: 'for p in players { let n = choose p from ["one", "two"] as "bonus_pick"; victory_points[p] += 1 }'
+texts:
+  languages:
+    en:
+      decisions: {bonus_pick: {prompt: Pick a bonus, waiting: "{player} picks a bonus", option: "Bonus {value}"}}
+      words: {one: one point, two: two points}
+      items: {blue_bonus: "Phase III: score 1 victory point."}
+"""
+
+
+def _texts(node: object) -> list[str]:
+    """Every text people read in a view, decision or log: the values of ``text``,
+    ``prompt`` and ``name`` keys, and a log's details."""
+    if isinstance(node, dict):
+        found = [v for k, v in node.items() if k in ("text", "prompt", "name", "waiting") and isinstance(v, str)]
+        found += [d for d in node.get("details", []) if isinstance(d, str)]
+        return found + [t for v in node.values() for t in _texts(v)]
+    if isinstance(node, list):
+        return [t for v in node for t in _texts(v)]
+    return []
+
+
+def test_a_translation_left_out_is_one_located_warning_each(tmp_path: Path, capsys):
+    path = write_variant(tmp_path, "rialto", _ONE_LANGUAGE, "onelang")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = vr.validate(path)
+    assert all(w.warning and w.code == "rules/text-missing" for w in found), found
+    assert all(Path(w.location.file).resolve() == path.resolve() for w in found)
+    at = {w.message.split(";")[0]: lines[w.location.line - 1].strip() for w in found}
+    declared = "bonus_pick: {value: {word: [one, two]}, description: A bonus.}"
+    assert at == {
+        "building 'blue_bonus' has no German (de) name": "id: blue_bonus",
+        "decision 'bonus_pick' has no German (de) texts": declared,
+        "word 'one' has no German (de) text": declared,
+        "word 'two' has no German (de) text": declared,
+        "items/blue_bonus has a English (en) text but no German (de) one": _ONE_LANGUAGE.splitlines()[-1].strip(),
+    }
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.count(": warning: rules/text-missing: ") == 5
+    assert main(["validate", str(path), "--strict"]) == 1
+
+
+def test_a_translation_left_out_reads_the_first_language_in_play(tmp_path: Path):
+    rules = vr.load(write_variant(tmp_path, "rialto", _ONE_LANGUAGE, "onelang"))
+    game, rng, asked = rules.new_game(3, 1), random.Random(1), None
+    while not game.is_over:
+        player = game.to_move[0]
+        decision = game.decision(player, lang="de")
+        if decision["label"] == "bonus_pick":
+            asked = decision
+        game.apply(rng.choice(game.legal_actions(player)))
+    assert asked is not None and asked["prompt"] == "Pick a bonus"
+    assert [o["text"] for o in asked["options"]] == ["Bonus one point", "Bonus two points"]
+    german = _texts(game.view(0, lang="de")) + _texts(game.log(0, lang="de"))
+    assert any("Blue bonus building" in t for t in german)  # the English name, in German sentences
+    assert not any("blue_bonus" in t or "bonus_pick" in t for t in german)  # never a raw id
+    assert any("Gebäude" in t for t in german)  # the rest is German still
+    assert rules.describe_item("blue_bonus", lang="de") == {
+        "name": "Blue bonus building",
+        "text": "Phase III: score 1 victory point.",
+    }

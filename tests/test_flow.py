@@ -207,3 +207,25 @@ def test_a_break_under_a_secret_condition_is_a_flow():
     # a later round of the loop runs only if the secret break did not end it before
     later = 'let n = 0; for c in hand[p] { n += 1; if c == "x" { break } }; shown[p] = n'
     assert len(leaks(parse(later), scope, visibility)) == 1
+
+
+def test_a_loop_count_a_secret_decides_is_a_flow():
+    """Issue 32: a ``repeat`` whose count is secret tells the count by what its rounds do
+    (a counter, a change each round, an event each round); a public count tells nothing."""
+    from venedig_rules.effects.check import Scope, VarInfo
+    from venedig_rules.effects.flow import leaks
+    from venedig_rules.effects.parse import parse
+
+    scope = Scope(
+        locals={"players": "list", "p": "player"},
+        state={"gold": VarInfo("int", "player"), "shown": VarInfo("any", "player")},
+    )
+    visibility = {"gold": "owner", "shown": "all"}
+    for counted in (
+        "let n = 0; repeat gold[p] { n += 1 }; shown[p] = n",
+        "repeat gold[p] { shown[p] += 1 }",
+        'repeat gold[p] { event("tick", player: p) }',
+    ):
+        (leak,) = leaks(parse(counted), scope, visibility)
+        assert "the value of gold[p]" in leak.message and "the repeat count at 1:" in leak.message, counted
+    assert leaks(parse("let n = 0; repeat 3 { n += 1 }; shown[p] = n"), scope, visibility) == []

@@ -155,9 +155,41 @@ def test_venedig_rounds_are_turns_per_player_and_ends_are_the_game_ends_reason()
     turns = sim.tally.counts["event", "turn"]
     assert sum(r.rounds or 0 for r in sim.records) in range(turns // 3, turns // 3 + 3)
     assert set(report["end_reasons"]) <= {"goal reached", "type used up", "turn limit"}
+    detail = {"goal reached": "gondola", "type used up": "building", "turn limit": "player"}
+    assert all(detail[end] in v["details"] for end, v in report["end_reasons"].items())
     assert report["first_player"]["games"] == 2
     assert report["items"]["buildings"]["casa"]["built"]["count"] > 0
     assert report["decisions"]["play"]["count"] > 0
+
+
+def test_an_end_by_a_building_type_used_up_names_the_type(tmp_path: Path):
+    # one Casa stands on the board at setup, one is in the supply: the first Casa built ends
+    # the game, and the report says it was the Casa that ran out
+    path = tmp_path / "one_casa.yaml"
+    path.write_text(
+        "extends: venedig\nid: one_casa\ntitle: One Casa\noverlay:\n"
+        "  buildings: {buildings: [{id: casa, count: 2}]}\n"
+        "  components: {components: [{id: casa_piece, count: 2}]}\n",
+        encoding="utf-8",
+    )
+    report = balance_report(simulate(Setup(str(path), 3, ("random",) * 3, 3, seed=1), jobs=1))
+    (end,) = report["end_reasons"]
+    assert end == "type used up"
+    assert report["end_reasons"][end]["details"]["building"] == {"casa": 3}
+    assert "gondola" not in report["end_reasons"][end]["details"]  # a field the end left none is no detail
+    assert "  type used up, by building: casa 3" in render(report).splitlines()
+
+
+def test_an_end_at_the_turn_limit_has_no_building_or_gondola_detail(tmp_path: Path):
+    path = tmp_path / "short.yaml"
+    path.write_text(
+        "extends: venedig\nid: short\ntitle: Short\noverlay:\n"
+        "  game: {constants: {max_turns: {value: 4}, end_on_type_exhausted: {value: false}}}\n",
+        encoding="utf-8",
+    )
+    report = balance_report(simulate(Setup(str(path), 3, ("random",) * 3, 2, seed=1), jobs=1))
+    assert report["end_reasons"]["turn limit"]["games"] == 2
+    assert sorted(report["end_reasons"]["turn limit"]["details"]) == ["player", "reason"]
 
 
 def test_rialto_plays_its_rounds_and_names_its_first_player():

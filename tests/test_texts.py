@@ -118,10 +118,20 @@ def line_of(path: Path, text: str) -> int:
 def test_a_decision_without_its_german_texts_is_located_at_the_german_table(tmp_path):
     root = venedig_copy(tmp_path, texts=("          pile: Eine Karte vom Nachziehstapel ziehen\n", ""))
     [(code, file, line, message)] = errors_of(root)
-    assert (code, file) == ("rules/text", "texts.yaml")
-    assert message.startswith("the option text of decision 'draw' has no text for 'pile'")
+    assert (code, file) == ("rules/text-missing", "texts.yaml")  # a warning: German falls back to English
+    assert message.startswith("the option text of decision 'draw' has no German (de) text for 'pile'")
     german = (root / "texts.yaml").read_text(encoding="utf-8").splitlines()
     assert german[line - 1].strip() == "option:" and line > line_of(root / "texts.yaml", "  de:")
+    tables = languages(vr.load(root).data)
+    assert tables["de"].decisions["draw"].option_for(["pile"]) == tables["en"].decisions["draw"].option_for(["pile"])
+    assert tables["de"].decisions["draw"].option_for(["pool", "x"]).text.startswith("{value.1:a} aus der Ablage")
+
+
+def test_a_text_the_first_language_lacks_is_an_error_with_no_fallback(tmp_path):
+    root = venedig_copy(tmp_path, texts=("          pile: Draw a card from the draw pile\n", ""))
+    [(code, file, _, message)] = errors_of(root)
+    assert (code, file) == ("rules/text", "texts.yaml")
+    assert message.startswith("the option text of decision 'draw' has no English (en) text for 'pile'")
 
 
 def test_a_missing_german_name_is_located_at_the_item(tmp_path):
@@ -133,8 +143,23 @@ def test_a_missing_german_name_is_located_at_the_item(tmp_path):
         ),
     )
     [(code, file, line, message)] = errors_of(root)
-    assert (code, file, line) == ("rules/text", "buildings.yaml", line_of(root / "buildings.yaml", "id: ponte"))
+    assert (code, file, line) == (
+        "rules/text-missing",
+        "buildings.yaml",
+        line_of(root / "buildings.yaml", "id: ponte"),
+    )
     assert message.startswith("building 'ponte' has no German (de) name; expected languages/de/names/building/ponte")
+    assert languages(vr.load(root).data)["de"].names["building"]["ponte"].one == "Ponte"  # the English name
+
+
+def test_an_event_without_its_german_sentence_is_told_in_english_with_a_warning_at_its_declaration(tmp_path):
+    root = venedig_copy(tmp_path, texts=('      drain: "{player} legt {space} trocken"\n', ""))
+    [(code, file, line, message)] = errors_of(root)
+    assert (code, file, line) == ("rules/text-missing", "game.yaml", line_of(root / "game.yaml", "  drain: {fields"))
+    assert message.startswith("event 'drain' has no German (de) sentence")
+    game = vr.load(root).new_game(players=3, seed=7).apply("p0 pass").apply("p0 pass").apply("p0 drain(k8)")
+    said = [e["text"] for e in game.view(1, lang="de")["events"] if e["type"] == "drain"]
+    assert said == ["p0 drains K8"]
 
 
 def test_a_template_naming_an_unknown_field_is_located_inside_it_with_did_you_mean(tmp_path):
@@ -195,9 +220,12 @@ def test_a_word_of_an_option_type_needs_its_text_in_every_language(tmp_path):
         game=("value: [building, {word: [alone, joint]}]", "value: [building, {word: [alone, joint, shared]}]"),
     )
     found = errors_of(root)
-    assert {m for *_, m in found} >= {
-        "word 'shared' has no English (en) text; expected it under languages/en/words in texts.yaml",
-        "word 'shared' has no German (de) text; expected it under languages/de/words in texts.yaml",
+    assert {(c, m) for c, _, _, m in found} >= {
+        ("rules/text", "word 'shared' has no English (en) text; expected it under languages/en/words in texts.yaml"),
+        (
+            "rules/text-missing",
+            "word 'shared' has no German (de) text; expected it under languages/de/words in texts.yaml",
+        ),
     }
 
 
@@ -206,7 +234,14 @@ def test_an_entry_one_language_has_every_other_needs(tmp_path):
         tmp_path, texts=("      step: {one: movement point", "      stride: long\n      step: {one: movement point")
     )
     [(code, _, _, message)] = errors_of(root)
-    assert code == "rules/text" and message.startswith("words/stride has a English (en) text but no German (de) one")
+    assert code == "rules/text-missing"
+    assert message.startswith("words/stride has a English (en) text but no German (de) one")
+    german = venedig_copy(
+        tmp_path / "de",
+        texts=("      step: {one: Bewegungspunkt", "      stride: lang\n      step: {one: Bewegungspunkt"),
+    )
+    [(code, _, _, message)] = errors_of(german)  # the first language lacks it: nothing to fall back to
+    assert code == "rules/text" and message.startswith("words/stride has a German (de) text but no English (en) one")
 
 
 def test_a_ruleset_in_a_language_without_engine_defaults_must_give_them(tmp_path):

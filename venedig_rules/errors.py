@@ -228,6 +228,14 @@ class NeverRunWarning(RulesWarning):
     code = "rules/never-runs"
 
 
+class TextMissingWarning(RulesWarning):
+    """A text the ruleset's first language has and another language lacks (a name, a word,
+    a decision's texts, an event's sentence, ...): in play that language shows the first
+    language's text, so a designer who writes one language can validate and play."""
+
+    code = "rules/text-missing"
+
+
 class UnreadDataError(RulesError):
     """A game constant or item param that nothing reads: no DSL, no game module."""
 

@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..errors import DeclarationError, RulesError, TextError, did_you_mean
+from ..errors import DeclarationError, RulesError, TextError, TextMissingWarning, did_you_mean
 from .templates import Placeholder, TemplateError, parse_template
+from .textfallback import OPTIONAL_SECTIONS, first_language, missing_text
 from .texts import (
     DECISION_FIELDS,
     DECISION_KEYS,
@@ -79,6 +80,7 @@ class _Check:
         self.tables = {code: _mapping(t) for code, t in _mapping(texts.get("languages")).items()}
         self.words_needed: dict[str, str] = {}  # word -> pointer of where it is needed
         self.all_words = {w for t in self.tables.values() for w in _mapping(t.get("words"))}
+        self.first = first_language(data)
 
     # -- helpers ---------------------------------------------------------------------------
     def at(self, ptr: str) -> Any:
@@ -90,6 +92,11 @@ class _Check:
     def language(self, code: str) -> str:
         name = self.tables.get(code, {}).get("name")
         return f"{LANGUAGE_NAMES.get(code, name or code)} ({code})"
+
+    def missing(self, code: str, message: str, location: Any) -> RulesError:
+        """A text ``code`` lacks: an error in the first language, else a warning (the
+        translation falls back to the first language's text; :mod:`.textfallback`)."""
+        return missing_text(message, location, translation=code != self.first)
 
     def where(self, code: str, *parts: str) -> str:
         """The pointer of a place in a language's table (its deepest existing part)."""
@@ -110,6 +117,7 @@ class _Check:
         for code in codes:
             yield from self.language_table(code)
         yield from self.same_entries(codes)
+        yield from self.optional_translations(codes)
         yield from self.log_groups()
 
     def parse(self, spec: Any, ptr: str, what: str) -> Iterator[RulesError | ValueType]:
@@ -203,7 +211,8 @@ class _Check:
         yield from self.names(code, table)
         for word, ptr in sorted(self.words_needed.items()):
             if word not in _mapping(table.get("words")):
-                yield TextError(
+                yield self.missing(
+                    code,
                     f"word {word!r} has no {lang} text; expected it under languages/{code}/words in texts.yaml",
                     self.at(ptr),
                 )
@@ -224,7 +233,8 @@ class _Check:
                 for ptr, item in self.items(file_kind, key):
                     ident = item.get("id")
                     if isinstance(ident, str) and ident not in entries and (kind, ident) not in fallback:
-                        yield TextError(
+                        yield self.missing(
+                            code,
                             f"{kind.replace('_', ' ')} {ident!r} has no {self.language(code)} name; expected "
                             f"languages/{code}/names/{kind}/{ident} in texts.yaml"
                             + (" or a name field here" if code == "en" else ""),
@@ -255,7 +265,8 @@ class _Check:
             missing = [k for k in DECISION_KEYS if not isinstance(_mapping(entry).get(k), (str, dict))]
             if missing:
                 what = "texts" if entry is None else " and ".join(missing)
-                yield TextError(
+                yield self.missing(
+                    code,
                     f"decision {label!r} has no {lang} {what}; expected "
                     f"languages/{code}/decisions/{label}: {{{', '.join(f'{k}: ...' for k in missing)}}} in texts.yaml",
                     self.key_at(pointer("/game/decisions", label))
@@ -272,7 +283,7 @@ class _Check:
                 if isinstance(text, str):
                     yield from self.template(text, ptr, fields, what)
                 elif isinstance(text, dict) and key in ("option", "done"):
-                    yield from self.by_word(text, ptr, fields, what, value)
+                    yield from self.by_word(text, ptr, fields, what, value, code)
         for label in texts:
             if label not in self.decisions:
                 yield TextError(
@@ -282,7 +293,13 @@ class _Check:
                 )
 
     def by_word(
-        self, texts: Mapping[str, Any], ptr: str, fields: Mapping[str, ValueType], what: str, value: ValueType
+        self,
+        texts: Mapping[str, Any],
+        ptr: str,
+        fields: Mapping[str, ValueType],
+        what: str,
+        value: ValueType,
+        code: str,
     ) -> Iterator[RulesError]:
         """A text given per word of the value (the value itself, or its first item)."""
         head = value.items[0] if value.kind == "tuple" else value
@@ -304,8 +321,9 @@ class _Check:
             yield from self.template(text, wptr, fields, f"{what} ({word or 'other words'})")
         uncovered = [w for w in words if w not in texts]
         if "" not in texts and (uncovered or not words):
-            yield TextError(
-                f"{what} has no text for "
+            yield self.missing(
+                code,
+                f"{what} has no {self.language(code)} text for "
                 + (", ".join(map(repr, uncovered)) if uncovered else "other words")
                 + '; expected one per word, or "" for the rest',
                 self.key_at(ptr),
@@ -315,10 +333,11 @@ class _Check:
         texts = _mapping(table.get("events"))
         for kind, fields in self.events.items():
             if not isinstance(texts.get(kind), str):
-                yield TextError(
+                yield self.missing(
+                    code,
                     f"event {kind!r} has no {self.language(code)} sentence; expected "
                     f"languages/{code}/events/{kind} in texts.yaml",
-                    self.key_at(pointer("/game/events", kind)) if code == "en" else self.at(self.where(code, "events")),
+                    self.key_at(pointer("/game/events", kind)),  # where the event is declared: the designer's file
                 )
                 continue
             ptr = pointer(self.where(code, "events"), kind)
@@ -421,9 +440,11 @@ class _Check:
 
     def same_entries(self, codes: list[str]) -> Iterator[RulesError]:
         """An entry one declared language has, every other declared language has too
-        (English names excepted: they default to the items' names)."""
+        (English names excepted: they default to the items' names). The first language
+        lacking one is an error; another lacking one of the first's, a warning (it falls
+        back), told once: against the first language only."""
         for code in codes:
-            for other in codes:
+            for other in codes if code == self.first else [self.first]:
                 if other == code:
                     continue
                 for path in sorted(_entries(self.tables.get(other, {})) - _entries(self.tables.get(code, {}))):
@@ -433,11 +454,29 @@ class _Check:
                     ):
                         continue  # English names default to the items'; needed names and words are told once
                     shown = "/".join(path)
-                    yield TextError(
+                    yield self.missing(
+                        code,
                         f"{shown} has a {self.language(other)} text but no {self.language(code)} one; "
                         f"expected languages/{code}/{shown} in texts.yaml",
                         self.key_at("/".join([pointer("/texts/languages", other), *map(_escape, path)])),
                     )
+
+    def optional_translations(self, codes: list[str]) -> Iterator[RulesError]:
+        """An item's text or a score reason the first language gives and another lacks:
+        none is needed, but one given is a text to translate (a warning; it falls back)."""
+        first = self.tables.get(self.first, {})
+        for code in codes:
+            if code == self.first:
+                continue
+            table = self.tables.get(code, {})
+            for section in OPTIONAL_SECTIONS:
+                for key in _mapping(first.get(section)):
+                    if key not in _mapping(table.get(section)):
+                        yield TextMissingWarning(
+                            f"{section}/{key} has a {self.language(self.first)} text but no {self.language(code)} "
+                            f"one; expected languages/{code}/{section}/{key} in texts.yaml",
+                            self.key_at(pointer(pointer(pointer("/texts/languages", self.first), section), key)),
+                        )
 
     # -- templates -------------------------------------------------------------------------
     def template(self, text: Any, ptr: str, fields: Mapping[str, ValueType], what: str) -> Iterator[RulesError]:

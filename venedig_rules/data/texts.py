@@ -28,6 +28,7 @@ from typing import Any
 
 from .resources import rules_root
 from .templates import Template, TemplateError, parse_template
+from .textfallback import first_language, with_fallback
 from .valuetypes import ValueType, parse_type
 from .yamlsource import load as load_yaml
 
@@ -269,9 +270,16 @@ def declarations(data: Mapping[str, Any]) -> Declarations:
 
 def languages(data: Mapping[str, Any]) -> dict[str, Language]:
     """Every language of checked rule data (at least English), with the engine's defaults
-    and the items' English names filled in."""
+    and the items' English names filled in, and what a language lacks of the first
+    language's texts taken from it (:mod:`.textfallback`)."""
     tables = {code: dict(table) for code, table in _mapping(_mapping(data.get("texts")).get("languages")).items()}
     tables.setdefault("en", {})
+    first = first_language(data)
+    own: dict[str, dict[str, Any]] = {}
+    for kind, ident, name in english_names(data) if first == "en" else ():
+        if kind in NAMED:  # a component's name field is no text to translate: none is asked
+            own.setdefault(kind, {})[ident] = name.one
+    tables = with_fallback(tables, first, own)  # a missing translation reads the first language's text
     defaults = engine_defaults()
     out = {}
     for code, table in tables.items():

@@ -386,9 +386,21 @@ class Game:
         return check(self, player, self._undo_point)
 
     # -- acting ----------------------------------------------------------------------------
-    def apply(self, action: Action | str) -> Game:
+    def apply(self, action: Action | str, *, seat: int | None = None) -> Game:
         """Apply a legal action (an Action or its text); raises IllegalActionError, and
-        leaves the game untouched, when it is not legal now."""
+        leaves the game untouched, when it is not legal now. ``seat`` is the seat that sent
+        it, for a front end that acts for one seat: an action in another seat's name is
+        refused in words that say nothing of that seat's options (which depend on its hidden
+        hand), and a refusal of its own action tells only what that seat may know.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
+        >>> try:
+        ...     game.apply("p1 bid(five)", seat=0)
+        ... except vr.IllegalActionError as exc:
+        ...     print(exc)
+        p1 bid(five) is not legal: p0 may act only as p0, not in p1's name
+        """
         if isinstance(action, str):
             try:
                 action = parse_action(action)
@@ -398,6 +410,8 @@ class Game:
             raise IllegalActionError(
                 f"a {type(action).__name__} is not an action; expected an Action or its text, e.g. 'p1 claim(c4)'"
             )
+        if seat is not None:
+            action = self._sent_by(plain_action(action), seat)
         state = self._play.state
         pending = state.pending
         if (
@@ -411,10 +425,26 @@ class Game:
             return self._resume(pending, action)
         action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
         if pending is None or state.over or not pending.accepts(action) or not self._offered(action):
-            raise IllegalActionError(self._why_illegal(action, self._legal_by_player()))
+            raise IllegalActionError(self._why_illegal(action, self._legal_by_player(), seat))
         return self._resume(pending, action)
 
-    def apply_legal(self, index: int, player: int | None = None) -> Game:
+    def _sent_by(self, action: Action, seat: int) -> Action:
+        """``action`` when ``seat`` may send it (it is that seat's own), else the refusal."""
+        if action.player != self._seat(seat):
+            raise IllegalActionError(self._why_illegal(action, {}, seat))
+        return action
+
+    def _own(self, player: int | None, seat: int, what: str) -> int:
+        """The player a front end acting for ``seat`` acts as (``seat`` when ``player`` is
+        omitted); ``what`` it asked for is refused in another seat's name."""
+        from .seat.refusal import not_in_name
+
+        seat = self._seat(seat)
+        if player is not None and self._seat(player) != seat:
+            raise IllegalActionError(f"{what} of p{player} is not legal: {not_in_name(seat, player)}")
+        return seat
+
+    def apply_legal(self, index: int, player: int | None = None, *, seat: int | None = None) -> Game:
         """Apply ``legal_actions(player)[index]`` (of the only player to move when ``player``
         is omitted): the fast path for bots and adapters that pick by position, with no
         action to build or compare. IllegalActionError when there is no such action.
@@ -424,7 +454,11 @@ class Game:
         >>> first = game.legal_actions(1)[0]
         >>> game.apply_legal(0, player=1).actions == [str(first)]
         True
+
+        ``seat``, the seat that sent it, acts as itself only (see :meth:`apply`).
         """
+        if seat is not None:
+            player = self._own(player, seat, f"legal action {index!r}")
         state = self._play.state
         pending = state.pending
         player = self._only_mover() if player is None else self._seat(player)
@@ -467,13 +501,15 @@ class Game:
         legal = self._legal_by_player().get(action.player, ())
         return any(a.name == action.name and same_value(a.value, action.value) for a in legal)
 
-    def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]]) -> str:
+    def _why_illegal(self, action: Action, legal: dict[int, tuple[Action, ...]], seat: int | None = None) -> str:
+        if seat is not None:  # told to the seat that sent it: of the legal actions, its own alone
+            legal = {seat: legal.get(seat, ())}
         text = str(action)
         if len(text) > 200 and all(len(str(a)) < len(text) for options in legal.values() for a in options):
             return f"{_short(text)} is not legal: it is {len(text)} characters long, longer than any legal action now"
         from .seat.refusal import why_illegal
 
-        return why_illegal(self, action)
+        return why_illegal(self, action, seat=seat)
 
     def undo(self) -> Game:
         """Take back the last action."""
@@ -526,22 +562,25 @@ class Game:
             player = self._only_mover()
         return sorted(self._space().encode_all(self.legal_actions(player)))
 
-    def apply_index(self, index: int, player: int | None = None) -> Game:
+    def apply_index(self, index: int, player: int | None = None, *, seat: int | None = None) -> Game:
         """Apply the legal action numbered ``index`` (of ``player``; of the only player to
         move when omitted). IllegalActionError, and the game untouched, when it is not legal.
+        ``seat``, the seat that sent it, acts as itself only (see :meth:`apply`).
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
         >>> game.apply_index(5, player=0).actions
         ['p0 bid(five)']
         """
+        if seat is not None:
+            player = self._own(player, seat, f"action number {index!r}")
         if player is None:
             player = self._only_mover()
         try:
             action = self.decode(index, player)
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from None
-        return self.apply(action)
+        return self.apply(action, seat=seat)
 
     def encode(self, action: Action) -> int:
         """The number of ``action`` now: ``rules.encode``, which for a decision numbered by

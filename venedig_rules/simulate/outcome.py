@@ -68,7 +68,8 @@ class GameRecord:
     decisions: int = 0
     #: Each seat's items named in an event that names that seat: "kind:id".
     used: tuple[tuple[str, ...], ...] = ()
-    #: The fields of the event that ended the game (its player, its reason...), as text.
+    #: The fields of the event that ended the game (its player, its reason, the building type
+    #: that ran out...), as text; fields left none are left out.
     end_details: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -290,7 +291,10 @@ def read_game(
             _mark_used(reading, event, used)
             if end is None and kind in reading.end_events:
                 end = _end_text(reading.end_events[kind], event)
-                details = tuple((name, str(value)) for name, value in sorted(event.items()) if name != "type")
+                # a field the ending left empty (no building type ran out at a turn limit) says nothing
+                details = tuple(
+                    (name, str(value)) for name, value in sorted(event.items()) if name != "type" and value is not None
+                )
     if not game.is_over:
         end, details = UNFINISHED, ()
     record = GameRecord(

@@ -241,14 +241,15 @@ class Table:
             raise BadRequest(str(exc)) from None
         if action.player != player:
             raise Forbidden(f"this page is {self.seats[player].name}'s seat; {text!r} is another seat's action")
-        self.apply(action)
+        self.apply(action, seat=player)
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply a legal action (a person's, checked to be its own, or a bot's), written to the
         journal before any page hears of it: an action the journal could not keep is taken
-        back and refused."""
+        back and refused. A person's (``seat``) is refused in words that weigh only that
+        seat's own options."""
         try:
-            self.game.apply(action)
+            self.game.apply(action, seat=seat)
         except IllegalActionError as exc:
             raise Conflict(str(exc)) from None
         if self.journal is not None:

@@ -40,8 +40,7 @@ def why_illegal(game: PlayedGame, action: Action, seat: int | None = None) -> st
     ``seat``, the seat that sent it (None: a caller who may act for every seat)."""
     head = f"{action} is not legal"
     if seat is not None and seat != action.player:
-        # another seat's options (and whether it is to move) are no business of the sender
-        return f"{head}: p{seat} may act only as p{seat}, not in p{action.player}'s name"
+        return f"{head}: {not_in_name(seat, action.player)}"
     if game.is_over:
         return f"{head}: the game is over"
     movers = game.to_move
@@ -67,6 +66,16 @@ def why_illegal(game: PlayedGame, action: Action, seat: int | None = None) -> st
         f"{head}: {_value(action)} is not among p{action.player}'s options ({asked}); "
         f"closest: {', '.join(close)}; legal: {listed}"
     )
+
+
+def not_in_name(seat: int, player: int) -> str:
+    """Why ``seat`` may not act for ``player``: the same words whatever the game holds, for
+    another seat's options (and whether it is to move) are no business of the sender.
+
+    >>> not_in_name(0, 1)
+    "p0 may act only as p0, not in p1's name"
+    """
+    return f"p{seat} may act only as p{seat}, not in p{player}'s name"
 
 
 def _value(action: Action) -> str:
