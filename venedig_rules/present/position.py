@@ -31,7 +31,7 @@ def position_lines(wording: Wording, view: Mapping[str, Any]) -> list[str]:
 
 
 def compact_lines(wording: Wording, view: Mapping[str, Any], player: int, limit: int = 15) -> list[str]:
-    """The lines a seat reads before a decision: the table's parts and its own (not the
+    """The lines a seat reads before a decision: its own parts, then the table's (not the
     other players'), at most ``limit`` with a last one telling how many more there are.
 
     >>> import venedig_rules as vr
@@ -42,7 +42,8 @@ def compact_lines(wording: Wording, view: Mapping[str, Any], player: int, limit:
     (True, True)
     """
     sections = summary_of_view(wording, view)["sections"]
-    lines = [f"{p['label']}: {p['value']}" for s in sections if s["player"] in (None, player) for p in s["parts"]]
+    ordered = [s for s in sections if s["player"] == player] + [s for s in sections if s["player"] is None]
+    lines = [f"{p['label']}: {p['value']}" for s in ordered for p in s["parts"]]
     if len(lines) <= limit:
         return lines
     return [*lines[: limit - 1], wording.engine("more_lines", n=(len(lines) - limit + 1, NUMBER))]
