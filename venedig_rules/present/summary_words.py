@@ -57,8 +57,9 @@ class PanelWords:
 
     # -- labels --------------------------------------------------------------------------------
     def label(self, var: str) -> str:
-        """The panel label of state variable ``var``: its ``summary`` label, else the name
-        its zone gives the whole of it without the article, else its id in words."""
+        """The panel label of state variable ``var``: its ``summary`` label, else its zone's
+        name where that names the whole variable (not one player's or space's part), without
+        its article and capitalised, else its id in words ("Purse")."""
         entry = self.texts.parts.get(var)
         if entry is not None and entry.label:
             return entry.label
