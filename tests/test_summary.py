@@ -166,7 +166,7 @@ def test_list_positions_read_as_what_they_stand_for() -> None:
     tiles = [None] * 12
     tiles[0], tiles[3] = ["bridge_6_3", 6, 3], ["gondola", 1, 1]
     assert en.value("conn_tiles", tiles) == (
-        "bridge 6|3 (Cannaregio\u2013San Marco), gondola tile (Santa Croce\u2013San Polo)"
+        "bridge 6|3 (Cannaregio\u2013San Marco); gondola tile (Santa Croce\u2013San Polo)"
     )
     assert de.value("bonus_up", ["blue", "red"]) == "Bonus des blauen Bereichs; Bonus des roten Bereichs"
     venedig = PanelWords(Wording(vr.load("venedig"), "de"))

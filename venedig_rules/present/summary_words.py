@@ -226,7 +226,7 @@ class PanelWords:
                 shown = self.count(v, entry.noun) if type(v) is int and entry.noun else self.wording.text(v, vt)
                 texts.append(self.word("keyed", key=(name, TEXT), value=(shown, TEXT)))
         if texts:
-            return ", ".join(texts)
+            return ("; " if entry.item is not None else ", ").join(texts)
         if entry.zero is not None:
             return entry.zero
         return self.count(0, entry.noun) if entry.noun is not None else None
