@@ -9,7 +9,7 @@ zero as ``no coins``), lists by their items' names, list positions by what they 
 >>> words.label("purse"), words.value("purse", 0), words.value("purse", 3)
 ('Goldmünzen', 'keine Goldmünzen', '3 Goldmünzen')
 >>> words.value("in_district", [0, 1, 0, 0, 4, 0])
-'San Polo: 1 Ratsherr, Dorsoduro: 4 Ratsherren'
+'San Marco: 1 Ratsherr, San Polo: 4 Ratsherren'
 >>> words.value("hand", {"hidden": 5})
 '5 Karten (verdeckt)'
 """
