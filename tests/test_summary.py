@@ -305,3 +305,17 @@ def test_the_forbidden_shapes_catch_the_old_panel() -> None:
             "sections": [{"title": "p0 (you)", "player": 0, "parts": [{"label": label, "value": value}]}],
         }
         assert _problems(panel), (label, value)
+
+
+def test_a_part_german_lacks_falls_back_to_the_first_languages_with_a_warning(tmp_path: Path) -> None:
+    from venedig_rules.engine.loading import validate
+
+    overlay = "texts:\n  languages:\n    de:\n      summary:\n        parts:\n          purse: null\n"
+    path = _variant(tmp_path, overlay)
+    problems = validate("rialto", [str(path)])
+    assert [p.code for p in problems] == ["rules/text-missing"]
+    assert "summary part 'purse' has a English (en) text but no German (de) one" in problems[0].message
+    game = vr.load("rialto", variants=[str(path)]).new_game(players=3, seed=3)
+    parts = {p["label"]: p["value"] for p in present.summary(game, 0, "de")["sections"][2]["parts"]}
+    n = game.value("purse", 1)
+    assert parts["Coins"] == ("no coins" if n == 0 else f"{n} coin{'s' * (n != 1)}")  # English, never an id

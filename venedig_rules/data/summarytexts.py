@@ -19,8 +19,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import RulesError, TextError, did_you_mean
+from ..errors import RulesError, TextError, TextMissingWarning, did_you_mean
 from .templates import Template, TemplateError, parse_template
+from .textcheck import LANGUAGE_NAMES
+from .textfallback import first_language
 from .texts import Name, engine_defaults
 from .valuetypes import TypeSpecError, ValueType, parse_type
 from .yamlsource import PositionMap, pointer
@@ -80,11 +82,15 @@ def summary_texts(data: Mapping[str, Any], code: str) -> SummaryTexts:
     ``rules/texts.yaml`` where the ruleset gives none)."""
     texts = _mapping(data.get("texts"))
     structure = _mapping(texts.get("summary"))
-    own = _mapping(_mapping(_mapping(texts.get("languages")).get(code)).get("summary"))
+    tables = _mapping(texts.get("languages"))
+    own = _mapping(_mapping(tables.get(code)).get("summary"))
+    # a part this language lacks falls back to the first language's, as other texts do
+    first = _mapping(_mapping(tables.get(first_language(data))).get("summary"))
+    parts = {**_mapping(first.get("parts")), **_mapping(own.get("parts"))}
     shared = _mapping(_mapping(engine_defaults().get(code)).get("summary"))
     words = {**_mapping(shared.get("words")), **_mapping(own.get("words"))}
     return SummaryTexts(
-        parts={var: _part(entry) for var, entry in _mapping(own.get("parts")).items() if isinstance(entry, dict)},
+        parts={var: _part(entry) for var, entry in parts.items() if isinstance(entry, dict)},
         words={key: _template(text) for key, text in words.items()},
         leave_out=frozenset(str(v) for v in _list(structure.get("leave_out"))),
         of={str(k): vt for k, v in _mapping(structure.get("of")).items() if (vt := _type(v)) is not None},
@@ -115,6 +121,7 @@ def check(data: Mapping[str, Any], positions: PositionMap) -> Iterator[RulesErro
         t for t in tracks if isinstance(t, str)
     }
     yield from _structure(_mapping(texts.get("summary")), positions, variables)
+    yield from _translations(_mapping(texts.get("languages")), first_language(data), positions)
     fields_of_items = _item_fields(data)
     for code, table in _mapping(texts.get("languages")).items():
         section = pointer(pointer("/texts/languages", code), "summary")
@@ -163,6 +170,27 @@ def _structure(structure: Mapping[str, Any], positions: PositionMap, variables: 
                     parse_type(spec)
                 except TypeSpecError as exc:
                     yield TextError(f"the items of {var!r}: {exc.message}", positions.at(ptr + exc.path))
+
+
+def _translations(tables: Mapping[str, Any], first: str, positions: PositionMap) -> Iterator[RulesError]:
+    """A part the first language gives and another lacks: a warning (it falls back)."""
+    given = _mapping(_mapping(_mapping(tables.get(first)).get("summary")).get("parts"))
+    at = pointer(pointer(pointer("/texts/languages", first), "summary"), "parts")
+    for code, table in tables.items():
+        if code == first:
+            continue
+        own = _mapping(_mapping(_mapping(table).get("summary")).get("parts"))
+        for var in given:
+            if var not in own:
+                yield TextMissingWarning(
+                    f"summary part {var!r} has a {_language(first)} text but no {_language(code)} one; expected "
+                    f"languages/{code}/summary/parts/{var} in texts.yaml",
+                    positions.key_at(pointer(at, var)),
+                )
+
+
+def _language(code: str) -> str:
+    return f"{LANGUAGE_NAMES.get(code, code)} ({code})"
 
 
 def _unknown(var: Any, variables: set[str], where: Any) -> RulesError:
