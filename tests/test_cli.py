@@ -282,8 +282,9 @@ def test_a_human_reads_a_compact_position_and_german_words(monkeypatch, capsys, 
     assert main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0", "--lang", "de"]) == 0
     out = capsys.readouterr().out
     compact = out[out.index("-- p0: deine Lage --") :].split("\n-- ")[0].splitlines()[1:]
-    assert len(compact) <= 15 and not any(line.startswith("  Hand von p1") for line in compact)
-    assert "Nummer, Teil eines Textes" in out and "Hand von p1" in out  # p shows the whole position
+    assert len(compact) <= 15 and "  Gebäudevorrat: 18 Casas, 5 Palazzi, 5 Campi, 4 Basiliken und 5 Ponti" in compact
+    assert not any(line.startswith("  p1") or "von p" in line for line in compact)  # its own, no other's
+    assert "Nummer, Teil eines Textes" in out and "  p1:\n    Gondel: am Start\n    Hand: 3 Karten (verdeckt)" in out
     assert out.startswith("Venedig: 3 Spieler, Seed 7; du spielst p0\n")
     assert "  Nur eine Wahl: Gold behalten" in out and "  u   deinen letzten Zug zurücknehmen" in out
     assert f"  Speichern in '{tmp_path}' geht nicht: " in out and "  s braucht einen Dateinamen" in out

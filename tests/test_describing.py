@@ -405,6 +405,7 @@ def test_a_random_game_of_each_ruleset_describes_itself(rules):
     for p in range(players):
         assert describing.view_problem(game, game.view(p)) is None
     assert describing.log_problem(game) is None
+    assert describing.summary_problem(game) is None
 
 
 def variant(tmp_path: Path, overlay: str) -> vr.Ruleset:
@@ -434,6 +435,18 @@ def test_the_kit_finds_a_seat_named_by_its_number_in_the_log(tmp_path):
     )
     game = laying_out(rules).apply("p0 pass").apply("p0 drain(k8)")
     assert describing.log_problem(game) == "the en log line 'seat 0 drains K8' shows a seat as 0 (a field of type any)"
+
+
+def test_the_kit_finds_a_panel_part_that_names_a_thing_by_its_id(tmp_path):
+    path = tmp_path / "designer.yaml"
+    overlay = "  texts:\n    summary:\n      of: {bridge_top: text}\n"  # the tile as text: its id
+    path.write_text(f"extends: rialto\nid: designer\ntitle: Text tiles\noverlay:\n{overlay}", encoding="utf-8")
+    game = vr.load(path).new_game(3, seed=1)
+    assert (
+        describing.summary_problem(game)
+        == "the en panel part 'Top bridge tile: bridge_5_4' names 'bridge_5_4' by its id"
+    )
+    assert describing.summary_problem(vr.load("rialto").new_game(3, seed=1)) is None
 
 
 def test_the_kit_finds_a_rule_event_with_an_undeclared_field(tmp_path):

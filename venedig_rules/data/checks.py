@@ -22,7 +22,7 @@ from ..errors import (
 )
 from ..limits import MAX_COMPONENTS
 from . import board as boardlib
-from . import textcheck
+from . import summarytexts, textcheck
 from .constant_checks import check_lengths
 from .layout_checks import check_layout
 from .locate import where_changed
@@ -133,6 +133,7 @@ class _Checker:
         yield from check_layout(self.data, self.positions)
         yield from self.report()
         yield from textcheck.check(self.data, self.positions, self.ids, self.spaces)
+        yield from summarytexts.check(self.data, self.positions)
         if dsl_checker is not None:
             for item_list, fields in DSL_FIELDS.items():
                 for ptr, item in self.items(*item_list):

@@ -1,7 +1,8 @@
 """A seat's position as labelled sections for a panel (``present.summary``): the table's
-parts and each player's, every part a ``{"label", "value"}`` in plain words from the
-ruleset's texts, holding exactly what the seat's view holds (hidden values named as
-hidden). Front ends show it instead of a view's raw state.
+parts and each player's, every part a ``{"label", "value"}`` worded as a board-game site
+shows it, from the ruleset's ``summary`` texts (``texts.yaml``), holding exactly what the
+seat's view holds (hidden values counted, never named). Front ends show it instead of a
+view's raw state.
 
 >>> import venedig_rules as vr
 >>> game = vr.load("venedig").new_game(players=3, seed=7)
@@ -9,24 +10,26 @@ hidden). Front ends show it instead of a view's raw state.
 >>> [s["title"] for s in panel["sections"]][:2]
 ['Table', 'p0']
 >>> mine = panel["sections"][2]
->>> mine["title"], [part for part in mine["parts"] if part["label"] == "p1's hand"]
-('p1 (you)', [{'label': "p1's hand", 'value': '1 Basilica card and 2 Palazzo cards'}])
+>>> mine["title"], [part for part in mine["parts"] if part["label"] == "Hand"]
+('p1 (you)', [{'label': 'Hand', 'value': '1 Basilica card and 2 Palazzo cards'}])
+>>> [part for part in panel["sections"][1]["parts"] if part["label"] == "Hand"]
+[{'label': 'Hand', 'value': '3 cards (hidden)'}]
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..engine.seat.wording import PLAYER, Wording
-from .position import position
+from .summary_words import PanelWords
 
 if TYPE_CHECKING:
     from ..engine.game import Game
 
 
 class Part(TypedDict):
-    """One labelled value: ``{"label": "p1's hand", "value": "2 Casa cards"}``."""
+    """One labelled value: ``{"label": "Hand", "value": "2 Casa cards"}``."""
 
     label: str
     value: str
@@ -51,16 +54,39 @@ class Summary(TypedDict):
 def summary(game: Game, seat: int | None, lang: str = "en", names: Sequence[str] | None = None) -> Summary:
     """The labelled position of ``seat`` (a spectator's when None), in ``lang``."""
     wording = Wording(game.rules, lang, names)
-    lines = position(wording, game.view(seat, lang=lang, names=names))
-    sections: list[Section] = [
-        {
-            "title": wording.engine("table"),
-            "player": None,
-            "parts": [{"label": line.label, "value": line.value} for line in lines if line.owner is None],
-        }
-    ]
-    for p in range(game.players):
-        title = wording.engine("you", player=(p, PLAYER)) if p == seat else wording.player(p)
-        parts: list[Part] = [{"label": line.label, "value": line.value} for line in lines if line.owner == p]
-        sections.append({"title": title, "player": p, "parts": parts})
-    return {"seat": seat, "sections": sections}
+    return summary_of_view(wording, game.view(seat, lang=lang, names=names))
+
+
+def summary_of_view(wording: Wording, view: Mapping[str, Any]) -> Summary:
+    """The labelled position a view holds, in the language of ``wording``: one part per
+    state variable the panel shows (parts of one label joined), empty ones left out."""
+    words = PanelWords(wording)
+    players = int(view.get("players") or 0)
+    seat = view.get("player")
+    parts: dict[int | None, dict[str, list[str]]] = {owner: {} for owner in [None, *range(players)]}
+    compiled = wording.rules.compiled.state if wording.rules.compiled is not None else {}
+    for var, value in view["state"].items():
+        if var in words.texts.leave_out:
+            continue
+        info = compiled.get(var)
+        per = info.per if info is not None else None
+        label = words.label(var)
+        found: list[tuple[int | None, str | None]]
+        if per == "player" and isinstance(value, list):
+            found = [(p, words.value(var, v)) for p, v in enumerate(value[:players])]
+        elif per == "space" and isinstance(value, dict):
+            found = [*words.spaces(var, value, players)]
+        else:
+            found = [(None, words.value(var, value))]
+        for owner, text in found:
+            if text:
+                parts[owner].setdefault(label, []).append(text)
+    sections: list[Section] = []
+    for owner, labelled in parts.items():
+        if owner is None:
+            title = wording.engine("table")
+        else:
+            title = wording.engine("you", player=(owner, PLAYER)) if owner == seat else wording.player(owner)
+        shown: list[Part] = [{"label": label, "value": "; ".join(texts)} for label, texts in labelled.items()]
+        sections.append({"title": title, "player": owner, "parts": shown})
+    return {"seat": seat if isinstance(seat, int) else None, "sections": sections}

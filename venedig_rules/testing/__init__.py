@@ -43,7 +43,7 @@ from ..engine.research.actions import ActionSpaceError, action_space
 from ..engine.run.machine import PendingChoice, PendingCommits
 from ..engine.run.notation import Action, IllegalActionError, sort_key
 from ..engine.seat.seatview import cursor
-from .describing import decision_problem, log_problem, view_problem
+from .describing import decision_problem, log_problem, summary_problem, view_problem
 from .pictures import layout_problems, render_problems
 
 if TYPE_CHECKING:
@@ -234,6 +234,9 @@ def _one_game(rules: Ruleset, players: int, seed: int) -> tuple[Violation | None
         problem = log_problem(game)
         if problem:
             raise _Failed("log", problem)
+        problem = summary_problem(game)
+        if problem:
+            raise _Failed("summary", problem)
         check_pictures(game)
         replayed = rules.replay(players, seed, game.actions)
         if replayed.to_json() != game.to_json():

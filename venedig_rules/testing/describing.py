@@ -1,7 +1,8 @@
 """Checks that a game describes itself to people, for any ruleset (a designer's variant
 too): every decision has a prompt and distinct option texts whose ``refs`` name things
 that exist; every event in a view has a sentence; every rule event and its fields are
-declared and typed; the ``play`` log tells no state change and no seat by a bare number.
+declared and typed; the ``play`` log tells no state change and no seat by a bare number;
+the panel of ``present.summary`` names no thing by its id and no seat by its number.
 Each check gives the first problem as a sentence, or None. ``api_test`` runs them.
 
 >>> import venedig_rules as vr
@@ -22,6 +23,7 @@ from ..engine.seat.decisions import waiting as waiting_for
 from ..engine.seat.seatview import cursor
 from ..engine.seat.wording import Wording, language_codes, tables
 from ..present.narrator import Narrator, is_state_change
+from ..present.summary import summary
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -180,6 +182,33 @@ def log_problem(game: Game, names: Sequence[str] = TEST_NAMES) -> str | None:
             for seat in _seats(game, event):
                 if seats[seat] not in line:
                     return f"the {code} log line {line!r} does not name {seats[seat]} (seat {seat})"
+    return None
+
+
+def summary_problem(game: Game, names: Sequence[str] = TEST_NAMES) -> str | None:
+    """The first part of a panel (``present.summary``, in every language of the ruleset, for
+    a spectator and every seat, the seats named) that is empty, names a thing by its id or a
+    seat by its number, leaves a placeholder, or names its own player again in its label."""
+    seats = list(names[: game.players])
+    raw = _raw_ids(game)
+    for code in language_codes(game.rules):
+        for seat in [None, *range(game.players)]:
+            for section in summary(game, seat, code, seats)["sections"]:
+                for part in section["parts"]:
+                    shown = f"{part['label']}: {part['value']}"
+                    where = f"the {code} panel part {shown!r}"
+                    if not part["label"].strip() or not part["value"].strip():
+                        return f"{where} is empty"
+                    if _BARE_SEAT.search(shown):
+                        return f"{where} names a seat by its number"
+                    if _LEFTOVER.search(shown):
+                        return f"{where} has a placeholder left"
+                    ids = raw.intersection(re.findall(r"[a-z][a-z0-9_]*", shown))
+                    if ids:
+                        return f"{where} names {sorted(ids)[0]!r} by its id"
+                    owner = section["player"]
+                    if owner is not None and seats[owner] in part["label"]:
+                        return f"{where} names its player {seats[owner]} again in its label"
     return None
 
 
