@@ -125,8 +125,10 @@ def _nouns_of(need: ArticleNeed, table: Mapping[str, Any], code: str) -> Iterato
 
 
 def _old_a_will_do(p: Placeholder, entry: Any) -> bool:
-    """An ``{x:a}`` in the accusative takes a name's written ``a`` form, as before genders."""
-    return p.format == "a" and all(m in ("acc", "one") for m in p.mods) and isinstance(entry, dict) and "a" in entry
+    """An ``{x:a}`` in the accusative takes a name's written ``a`` form, or a name written as
+    a string as it is, as before genders (a designer's variant may name a card so)."""
+    old_form = isinstance(entry, str) or (isinstance(entry, dict) and "a" in entry)
+    return p.format == "a" and all(m in ("acc", "one") for m in p.mods) and old_form
 
 
 def _genders(code: str, table: Mapping[str, Any]) -> tuple[str, ...]:

@@ -391,8 +391,8 @@ FORM_KEYS = tuple(f"{case}{number}" for number in ("", "_other") for case in ("a
 
 
 def _name(value: Any) -> Name:
-    if not isinstance(value, dict):
-        return Name(str(value), str(value), str(value))
+    if not isinstance(value, dict):  # written as it is shown, with any article it takes
+        return Name(str(value), str(value), str(value), a_given=True)
     plural_only = "one" not in value and "other" in value
     one = str(value.get("one", value.get("other", "")))
     gender = value.get("gender")

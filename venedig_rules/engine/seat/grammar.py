@@ -108,7 +108,7 @@ class Grammar:
 
     def _contract_pair(self, before: str, text: str) -> tuple[str, str]:
         words = before.rstrip().rsplit(" ", 1)
-        if not before.endswith(" ") or not words or not text:
+        if not before.endswith(" ") or not words or " " not in text:
             return before, text
         prep, article = words[-1], text.split(" ", 1)[0]
         one = self.contractions.get(f"{prep.lower()} {article}")
