@@ -88,7 +88,7 @@ def test_the_quoted_german_reads_right() -> None:
     assert rialto.event(councilman) == "p1 stellt einen Ratsherrn aus dem allgemeinen Vorrat nach Castello"
     saeulen = Wording(vr.load("saeulen"), "de")
     move = {"type": "move", "item": "lawyer_p3", "from": ["hand", 0], "to": ["hand", 1]}
-    assert saeulen.event(move) == "ein Advokat (3+) geht von p0 an p1"
+    assert saeulen.event(move) == "p0 gibt p1 einen Advokaten (3+)"
     give = {"type": "choice", "label": "give", "player": 0, "value": "lawyer_p3"}
     assert saeulen.event(give) == "p0 gibt einen Advokaten (3+) zurück"
 
@@ -159,7 +159,7 @@ def test_a_german_noun_without_gender_is_refused_where_a_template_needs_its_arti
     root = venedig_copy(tmp_path, "campo: {one: Campo, other: Campi, gender: m}", "campo: {one: Campo, other: Campi}")
     [(code, line, message)] = errors(root)
     assert (code, line) == ("rules/text", line_of(root, "campo: {one: Campo, other: Campi}"))
-    assert message.startswith("the de name of building 'campo' has no gender, but the text 'events/built' asks")
+    assert message.startswith("the de name of building 'campo' has no gender, but the text 'decisions/site/prompt' asks")
 
 
 def test_a_move_sentence_declining_a_place_needs_the_place_as_a_noun(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ contractions such as ``von dem`` → ``vom``). No language's words are written h
 >>> g.phrase(green, "a", "nom"), g.phrase(green, "the", "dat"), g.phrase(green, "a", "dat")
 ('ein grünes Gebäude 1', 'dem grünen Gebäude 1', 'einem grünen Gebäude 1')
 >>> g.phrase(green, "none", "nom", "other"), g.phrase(green, "the", "dat", "other")
-('grüne Gebäude 1', 'den grünen Gebäude 1')
+('grüne Gebäude 1', 'den grünen Gebäuden 1')
 >>> g.contract(["wandert von ", "dem Gebäudevorrat", " zu ", "den Gebäuden von p1"], {1, 3})
 'wandert vom Gebäudevorrat zu den Gebäuden von p1'
 """
