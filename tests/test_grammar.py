@@ -159,7 +159,7 @@ def test_a_german_noun_without_gender_is_refused_where_a_template_needs_its_arti
     root = venedig_copy(tmp_path, "campo: {one: Campo, other: Campi, gender: m}", "campo: {one: Campo, other: Campi}")
     [(code, line, message)] = errors(root)
     assert (code, line) == ("rules/text", line_of(root, "campo: {one: Campo, other: Campi}"))
-    assert message.startswith("the de name of building 'campo' has no gender, but the text 'decisions/site/prompt' asks")
+    assert message.startswith("the de name of building 'campo' has no gender, but the text 'decisions/site/prompt'")
 
 
 def test_a_move_sentence_declining_a_place_needs_the_place_as_a_noun(tmp_path: Path) -> None:
