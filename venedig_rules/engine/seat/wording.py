@@ -295,7 +295,7 @@ class Wording:
         fmt = p.format
         if isinstance(value, Phrase):
             return self._phrase(value, p)
-        if fmt in ARTICLE_FORMATS and isinstance(value, str) and (fmt in ("a", "the") or p.mods):
+        if fmt in ARTICLE_FORMATS and isinstance(value, str) and vt.kind != "text" and (fmt in ("a", "the") or p.mods):
             kind = vt.kind if vt.kind in ID_KINDS else None
             found = self._found(value, kind)
             if found is not None:
