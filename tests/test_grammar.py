@@ -162,6 +162,15 @@ def test_a_german_noun_without_gender_is_refused_where_a_template_needs_its_arti
     assert message.startswith("the de name of building 'campo' has no gender, but the text 'decisions/site/prompt'")
 
 
+def test_a_gender_the_language_lacks_is_refused_at_the_noun(tmp_path: Path) -> None:
+    root = venedig_copy(
+        tmp_path, "ponte: {one: Ponte, other: Ponti, gender: f}", "ponte: {one: Ponte, other: Ponti, gender: w}"
+    )
+    [(code, line, message)] = errors(root)
+    assert (code, line) == ("rules/text", line_of(root, "gender: w}"))
+    assert message == "the de noun names/building/ponte has gender 'w'; expected one of m, f, n"
+
+
 def test_a_move_sentence_declining_a_place_needs_the_place_as_a_noun(tmp_path: Path) -> None:
     root = venedig_copy(tmp_path, '"{to_player} zieht {item:a}"', '"{to_player} zieht {item:a} aus {from:the.dat}"')
     assert errors(root) == []

@@ -89,9 +89,7 @@ def gender_problems(data: Mapping[str, Any], positions: PositionMap, needs: list
             ptr = "/".join(where)
             template = need.ptr.split("/", 4)[-1].replace("~1", "/").replace("~0", "~")
             if gender is not None:
-                message = f"{what} has gender {gender!r}; expected one of {', '.join(genders)}"
-                yield TextError(message, positions.at(pointer(ptr, "gender")))
-                continue
+                continue  # told by unknown_genders
             yield TextError(
                 f"{what} has no gender, but the text {template!r} asks for its article "
                 f"({{{need.placeholder.field}:{need.placeholder.format}"
@@ -99,6 +97,31 @@ def gender_problems(data: Mapping[str, Any], positions: PositionMap, needs: list
                 f"{{one: ..., other: ..., gender: {'|'.join(genders)}}}",
                 positions.at(ptr),
             )
+
+
+def unknown_genders(data: Mapping[str, Any], positions: PositionMap) -> Iterator[RulesError]:
+    """A noun whose gender its language does not have (``gender: x``), located at it."""
+    tables = _mapping(_mapping(data.get("texts")).get("languages"))
+    for code, table in tables.items():
+        genders = _genders(str(code), _mapping(table))
+        for where, entry in _every_noun(_mapping(table)):
+            gender = _mapping(entry).get("gender")
+            if gender is not None and gender not in genders:
+                known = f"one of {', '.join(genders)}" if genders else f"none: {code} has no genders"
+                yield TextError(
+                    f"the {code} noun {'/'.join(where)} has gender {gender!r}{did_you_mean(str(gender), genders)}; "
+                    f"expected {known}",
+                    positions.at(pointer("/".join(("", "texts", "languages", _escape(str(code)), *where)), "gender")),
+                )
+
+
+def _every_noun(table: Mapping[str, Any]) -> Iterator[tuple[tuple[str, ...], Any]]:
+    for kind, entries in _mapping(table.get("names")).items():
+        yield from ((("names", _escape(kind), _escape(i)), e) for i, e in _mapping(entries).items())
+    yield from ((("words", _escape(w)), e) for w, e in _mapping(table.get("words")).items())
+    for var, zone in _mapping(table.get("zones")).items():
+        for key in ("name", "all", "hidden"):
+            yield ("zones", _escape(var), key), _mapping(zone).get(key)
 
 
 def _nouns_of(need: ArticleNeed, table: Mapping[str, Any], code: str) -> Iterator[tuple[tuple[str, ...], Any, str]]:

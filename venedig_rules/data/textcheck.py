@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import DeclarationError, RulesError, TextError, TextMissingWarning, did_you_mean
-from .grammarcheck import ZONE, ArticleNeed, gender_problems, mods_problem, needs_article
+from .grammarcheck import ZONE, ArticleNeed, gender_problems, mods_problem, needs_article, unknown_genders
 from .templates import Placeholder, TemplateError, parse_template
 from .textfallback import OPTIONAL_SECTIONS, first_language, missing_text
 from .texts import (
@@ -122,6 +122,7 @@ class _Check:
         yield from self.optional_translations(codes)
         yield from self.log_groups()
         yield from gender_problems(self.data, self.positions, self.article_needs)
+        yield from unknown_genders(self.data, self.positions)
 
     def parse(self, spec: Any, ptr: str, what: str) -> Iterator[RulesError | ValueType]:
         try:
