@@ -114,6 +114,16 @@ def test_adjectives_decline_after_every_article() -> None:
     ]
 
 
+def test_a_count_takes_the_case_its_sentence_asks() -> None:
+    saeulen = vr.load("saeulen")
+    assert saeulen.describe_item("pitch_dipper_3_1_p2", "de")["text"].endswith(
+        "dann 1 eigenen Säulenmarker auf leere Säulen legen."
+    )
+    assert saeulen.describe_item("pitch_dipper_4_2_p2", "de")["text"].endswith(
+        "dann 2 eigene Säulenmarker auf leere Säulen legen."
+    )
+
+
 def test_contractions_join_only_a_preposition_and_the_article_after_it() -> None:
     g = Grammar(languages(vr.load("venedig").data)["de"].grammar)
     assert g.contract(["Von ", "dem Nachziehstapel"], {1}) == "Vom Nachziehstapel"
@@ -152,7 +162,10 @@ def test_an_unknown_case_is_refused_inside_the_template(tmp_path: Path) -> None:
 def test_a_case_on_a_format_that_takes_none_is_refused(tmp_path: Path) -> None:
     root = venedig_copy(tmp_path, '"{player} spielt {cards:count} aus"', '"{player} spielt {cards:count.dat} aus"')
     [(code, _, message)] = errors(root)
-    assert code == "rules/text" and "gives format 'count' a case or number (dat); only the, a, name, plural" in message
+    assert (
+        code == "rules/text"
+        and "gives format 'count' a case or number (dat); only the, a, name, plural and of" in message
+    )
 
 
 def test_a_german_noun_without_gender_is_refused_where_a_template_needs_its_article(tmp_path: Path) -> None:

@@ -38,8 +38,13 @@ def mods_problem(p: Placeholder, vt: ValueType) -> str:
         return f"formats place {p.field!r} as {fmt!r}; a place takes {', '.join(ARTICLE_FORMATS)}"
     if not p.mods:
         return ""
-    if fmt not in ARTICLE_FORMATS:
-        return f"gives format {fmt!r} a case or number ({'.'.join(p.mods)}); only {', '.join(ARTICLE_FORMATS)} take one"
+    if fmt == "of" and (len(p.mods) > 1 or p.mods[0] not in CASES):
+        return f"gives format 'of' {'.'.join(p.mods)}; it takes one case (of.acc=...), its number is the count's"
+    if fmt not in (*ARTICLE_FORMATS, "of"):
+        return (
+            f"gives format {fmt!r} a case or number ({'.'.join(p.mods)}); "
+            f"only {', '.join(ARTICLE_FORMATS)} and of take one"
+        )
     for mod in p.mods:
         if mod not in CASES and mod not in NUMBERS:
             known = (*CASES, *NUMBERS)

@@ -322,6 +322,9 @@ class Wording:
             noun = fields[p.arg][0] if p.arg in fields else p.arg
             many = value if type(value) is int else 2
             name = self.word(noun, many) if isinstance(noun, str) else self.generic(noun)
+            found = self.lang.words.get(noun) if isinstance(noun, str) and p.mods else None
+            if found is not None:  # a case asked for: "1 eigenen Säulenmarker"
+                name = self.grammar.phrase(found, "none", p.mods[0], "one" if many == 1 else "other")
             return self.engine("count", n=(value, NUMBER), name=(name, TEXT))
         if fmt == "index1" and type(value) is int:
             return str(value + 1)
