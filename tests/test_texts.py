@@ -138,7 +138,7 @@ def test_a_missing_german_name_is_located_at_the_item(tmp_path):
     root = venedig_copy(
         tmp_path,
         texts=(
-            "        ponte: {one: Ponte, other: Ponti, a: eine Ponte}\n      tile:\n        swamp_0: {one: Sumpf",
+            "        ponte: {one: Ponte, other: Ponti, gender: f}\n      tile:\n        swamp_0: {one: Sumpf",
             "      tile:\n        swamp_0: {one: Sumpf",
         ),
     )

@@ -1,8 +1,9 @@
 """Text templates of the rule data: ``"{player} drains {space}"``.
 
 A placeholder is ``{field}``, ``{field.N}`` (item N of a list field, from 0) or
-``{field:format}`` / ``{field:format=arg}``; ``{{`` and ``}}`` stand for braces. Which
-fields and formats a template may use is checked when the ruleset loads
+``{field:format}`` / ``{field:format=arg}``; a format may take a case and a number after
+dots (``{from:the.dat}``, ``{item:a.nom}``, ``{things:the.acc.other}``). ``{{`` and ``}}``
+stand for braces. Which fields and formats a template may use is checked when the ruleset loads
 (``data.texts``); filling one is the engine's (``engine.seat.wording``).
 
 >>> t = parse_template("{player} lays out {cards:count} ({{{n}}})")
@@ -22,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-_PLACEHOLDER = re.compile(r"([a-z_][a-z0-9_]*)((?:\.[0-9]+)*)(?::([a-z0-9_]+)(?:=([a-z0-9_]+))?)?")
+_PLACEHOLDER = re.compile(r"([a-z_][a-z0-9_]*)((?:\.[0-9]+)*)(?::([a-z0-9_]+)((?:\.[a-z0-9_]+)*)(?:=([a-z0-9_]+))?)?")
 
 
 class TemplateError(ValueError):
@@ -43,6 +44,8 @@ class Placeholder:
     format: str | None
     arg: str | None
     offset: int
+    #: what follows the format after dots: a case and a number (``{to:the.dat}``)
+    mods: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,15 +89,15 @@ def parse_template(text: str) -> Template:
         if not match:
             raise TemplateError(
                 f"{{{inner}}} at offset {i} is not a placeholder; expected {{field}}, {{field.0}}, "
-                "{field:format} or {field:format=arg} with lower-case names",
+                "{field:format}, {field:format.case} or {field:format=arg} with lower-case names",
                 i,
             )
         if literal:
             parts.append("".join(literal))
             literal = []
-        field, path, fmt, arg = match.groups()
+        field, path, fmt, mods, arg = match.groups()
         index = tuple(int(n) for n in path.split(".")[1:]) if path else ()
-        parts.append(Placeholder(field, index, fmt, arg, i))
+        parts.append(Placeholder(field, index, fmt, arg, i, tuple(mods.split(".")[1:]) if mods else ()))
         i = end + 1
     if literal:
         parts.append("".join(literal))

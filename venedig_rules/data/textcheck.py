@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import DeclarationError, RulesError, TextError, TextMissingWarning, did_you_mean
+from .grammarcheck import ZONE, ArticleNeed, gender_problems, mods_problem, needs_article, unknown_genders
 from .templates import Placeholder, TemplateError, parse_template
 from .textfallback import OPTIONAL_SECTIONS, first_language, missing_text
 from .texts import (
@@ -51,7 +52,7 @@ _PLAYER = ValueType("player")
 _NUMBER = ValueType("number")
 _TEXT = ValueType("text")
 #: The types of the engine texts' fields (the others are text the engine has made).
-_ENGINE_TYPES = {"player": _PLAYER, "seat": _NUMBER, "n": _NUMBER, "item": ANY, "value": ANY}
+_ENGINE_TYPES = {"player": _PLAYER, "seat": _NUMBER, "n": _NUMBER, "item": ANY, "value": ANY, "from": ZONE, "to": ZONE}
 
 
 def check(
@@ -81,6 +82,7 @@ class _Check:
         self.words_needed: dict[str, str] = {}  # word -> pointer of where it is needed
         self.all_words = {w for t in self.tables.values() for w in _mapping(t.get("words"))}
         self.first = first_language(data)
+        self.article_needs: list[ArticleNeed] = []  # placeholders that ask for an article
 
     # -- helpers ---------------------------------------------------------------------------
     def at(self, ptr: str) -> Any:
@@ -119,6 +121,8 @@ class _Check:
         yield from self.same_entries(codes)
         yield from self.optional_translations(codes)
         yield from self.log_groups()
+        yield from gender_problems(self.data, self.positions, self.article_needs)
+        yield from unknown_genders(self.data, self.positions)
 
     def parse(self, spec: Any, ptr: str, what: str) -> Iterator[RulesError | ValueType]:
         try:
@@ -392,8 +396,12 @@ class _Check:
                 continue
             per = _mapping(self.state.get(var)).get("per") if var in self.state else "player"
             fields = {"player": _PLAYER} if per == "player" else {"space": ValueType("space")} if per else {}
-            if isinstance(_mapping(entry).get("name"), str):
-                yield from self.template(entry["name"], pointer(ptr, "name"), fields, f"the name of {var!r}")
+            name = _mapping(entry).get("name")
+            if isinstance(name, str):
+                yield from self.template(name, pointer(ptr, "name"), fields, f"the name of {var!r}")
+            elif isinstance(_mapping(name).get("after"), str):  # a noun: what follows it may name the part
+                after = pointer(pointer(ptr, "name"), "after")
+                yield from self.template(_mapping(name)["after"], after, fields, f"the name of {var!r}")
 
     def move_texts(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
         variables = set(self.state) | {t for t in self.tracks if isinstance(t, str)}
@@ -408,7 +416,7 @@ class _Check:
                     self.key_at(ptr),
                 )
                 continue
-            fields = {"item": ANY, "from": _TEXT, "to": _TEXT}
+            fields = {"item": ANY, "from": ZONE, "to": ZONE}
             for side, var in zip(("from", "to"), parts):
                 per = _mapping(self.state.get(var)).get("per")
                 if per == "player":
@@ -491,6 +499,11 @@ class _Check:
             problem = self.placeholder(p, fields)
             if problem:
                 yield TextError(f"{what} {problem}", self.positions.in_scalar(ptr, p.offset + 1))
+            elif needs_article(p) and p.field in fields:
+                vt: ValueType | None = fields[p.field]
+                for i in p.path:
+                    vt = vt.element(i) if vt is not None and vt.is_list else None
+                self.article_needs.append(ArticleNeed(ptr, p, vt or ANY))
 
     def placeholder(self, p: Placeholder, fields: Mapping[str, ValueType]) -> str:
         if p.field not in fields:
@@ -509,7 +522,7 @@ class _Check:
             return f"gives {p.field!r} a format ({p.format!r}), but it is text made already: it takes none"
         if p.format not in FORMATS:
             return f"uses format {p.format!r}{did_you_mean(p.format, FORMATS)}; expected one of {', '.join(FORMATS)}"
-        return self.format_problem(p, vt, fields)
+        return mods_problem(p, vt) or self.format_problem(p, vt, fields)
 
     def format_problem(self, p: Placeholder, vt: ValueType, fields: Mapping[str, ValueType]) -> str:
         kinds = vt.scalars()

@@ -58,6 +58,7 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "reveal_value": ("player", "value"),
     "game_over": (),
     "move": ("item", "from", "to"),
+    "move_plain": ("item", "from", "to"),
     "change": ("var", "value"),
     "shuffle": ("var",),
     "event": ("type", "fields"),
@@ -111,11 +112,21 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "help": (),
 }
 #: Placeholder formats: ``name`` (the default), ``a`` (with the indefinite article: ``a
-#: Casa card``), ``plural`` (the name for several: ``Casa cards``), ``list``, ``count``
-#: (``2 Casa cards and 1 Ponte card``), ``range`` (first to last space: ``A5`` to ``B6``),
-#: ``cells=F`` (each space with the word of the pattern of tile F on it), ``of=X`` (a
-#: number of X: ``3 Doge cards``), ``index1`` (a 0-based number shown from 1).
-FORMATS = ("name", "a", "plural", "list", "count", "range", "cells", "of", "index1")
+#: Casa card``), ``the`` (with the definite article: ``the Casa card``), ``plural`` (the
+#: name for several: ``Casa cards``), ``list``, ``count`` (``2 Casa cards and 1 Ponte
+#: card``), ``range`` (first to last space: ``A5`` to ``B6``), ``cells=F`` (each space with
+#: the word of the pattern of tile F on it), ``of=X`` (a number of X: ``3 Doge cards``),
+#: ``index1`` (a 0-based number shown from 1).
+FORMATS = ("name", "a", "the", "plural", "list", "count", "range", "cells", "of", "index1")
+#: The formats that tell a noun, with the article each gives (``none``: no article); they
+#: may take a case and a number after dots (``{from:the.dat}``, ``{item:a.nom}``).
+ARTICLE_FORMATS = {"the": "the", "a": "a", "name": "none", "plural": "none"}
+#: The cases a template may ask for, and the numbers.
+CASES = ("nom", "acc", "dat", "gen")
+NUMBERS = ("one", "other")
+#: The case of an article format without one: the object of a verb, as most sentences use
+#: them (``a`` took the accusative before cases could be chosen); a bare name is nominative.
+DEFAULT_CASE = {"a": "acc", "the": "acc", "name": "nom", "plural": "nom"}
 #: Id kinds whose ids are named (``names: {kind: {id: name}}``), with the item lists that
 #: hold them; English names default to the items' ``name`` fields.
 NAMED: dict[str, tuple[tuple[str, str], ...]] = {
@@ -140,14 +151,38 @@ ENGINE_TEXTS = "texts.yaml"
 @dataclass(frozen=True)
 class Name:
     """A thing's name, one and several (``Casa card``, ``Casa cards``), and with its
-    indefinite article (``a Casa card``; the ``a`` format)."""
+    indefinite article (``a Casa card``; the ``a`` format).
+
+    A noun may say more, so that templates can choose article, case and number
+    (``engine.seat.grammar``): its ``gender`` (``m``, ``f``, ``n``), an ``adjective`` stem
+    declined before it (``grün``: "ein grünes Gebäude 1", "dem grünen Gebäude 1"), text
+    ``after`` it that stays as it is (``1``, ``mit 3 Gold``, ``von {player}`` in a zone's
+    name) and case ``forms`` where they differ from ``one`` and ``other`` (``dat_other:
+    Gebäuden``, ``acc: Advokaten``). A noun given only for several (``plural_only``) is
+    always told in the plural (``die Gebäude von p1``); one with an ``article`` (``the``)
+    takes it where a template names it bare."""
 
     one: str
     other: str
     a: str
+    gender: str | None = None
+    adjective: str | None = None
+    after: str = ""
+    forms: Mapping[str, str] = field(default_factory=dict)
+    plural_only: bool = False
+    #: whether ``a`` was written (else it is ``one``, or made from the gender)
+    a_given: bool = False
+    #: the article it takes where a template gives none (``the``: a unique thing such as
+    #: "der imaginäre Spieler"); none when not given
+    article: str | None = None
 
     def by_count(self, n: int) -> str:
         return self.one if n == 1 else self.other
+
+    @property
+    def is_noun(self) -> bool:
+        """Whether it has a gender, so that an article can be chosen for it."""
+        return self.gender is not None
 
 
 @dataclass(frozen=True)
@@ -163,6 +198,13 @@ class Zone:
     hidden_other: str | None = None
     #: the kind of id it holds, where an id names things of two kinds (``tile``)
     of: str | None = None
+    #: its name as a noun (``after`` a template with ``{player}`` or ``{space}``), so that
+    #: templates can decline it: "vom Gebäudevorrat", "zu den Gebäuden von p1"
+    noun: Name | None = None
+    #: the whole of it as a noun, where ``all`` is one
+    whole_noun: Name | None = None
+    #: one hidden item of it as a noun, where ``hidden`` is one
+    hidden_noun: Name | None = None
 
 
 @dataclass(frozen=True)
@@ -207,6 +249,8 @@ class Language:
     engine: Mapping[str, Template]
     reasons: Mapping[str, Template] = field(default_factory=dict)
     items: Mapping[str, Template] = field(default_factory=dict)
+    #: the articles, adjective endings and contractions of the language (``grammar:``)
+    grammar: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -284,6 +328,7 @@ def languages(data: Mapping[str, Any]) -> dict[str, Language]:
     out = {}
     for code, table in tables.items():
         engine = {**_mapping(_mapping(defaults.get(code)).get("engine")), **_mapping(table.get("engine"))}
+        grammar = {**_mapping(_mapping(defaults.get(code)).get("grammar")), **_mapping(table.get("grammar"))}
         names: dict[str, dict[str, Name]] = {}
         if code == "en":
             for kind, ident, name in english_names(data):
@@ -294,23 +339,14 @@ def languages(data: Mapping[str, Any]) -> dict[str, Language]:
             code=code,
             names=names,
             words={k: _name(v) for k, v in _mapping(table.get("words")).items()},
-            zones={
-                var: Zone(
-                    _template(z.get("name", var)),
-                    _template(z["all"]) if isinstance(z.get("all"), str) else None,
-                    _name(z["hidden"]).a if z.get("hidden") is not None else None,
-                    _name(z["hidden"]).other if isinstance(z.get("hidden"), dict) else None,
-                    z["of"] if isinstance(z.get("of"), str) else None,
-                )
-                for var, z in _mapping(table.get("zones")).items()
-                if isinstance(z, dict)
-            },
+            zones={var: _zone(var, z) for var, z in _mapping(table.get("zones")).items() if isinstance(z, dict)},
             decisions={label: _decision(d) for label, d in _mapping(table.get("decisions")).items()},
             events={kind: _template(t) for kind, t in _mapping(table.get("events")).items()},
             moves={key: _template(t) for key, t in _mapping(table.get("moves")).items()},
             engine={key: _template(t) for key, t in engine.items()},
             reasons={kind: _template(t) for kind, t in _mapping(table.get("reasons")).items()},
             items={ident: _template(t) for ident, t in _mapping(table.get("items")).items()},
+            grammar=grammar,
         )
     return out
 
@@ -350,11 +386,65 @@ def _decision(d: Mapping[str, Any]) -> DecisionTexts:
     )
 
 
+#: The keys of a noun's case forms: a case, alone for one or with ``_other`` for several.
+FORM_KEYS = tuple(f"{case}{number}" for number in ("", "_other") for case in ("acc", "dat", "gen"))
+
+
 def _name(value: Any) -> Name:
-    if isinstance(value, dict):
-        one = str(value.get("one", ""))
-        return Name(one, str(value.get("other", one)), str(value.get("a", one)))
-    return Name(str(value), str(value), str(value))
+    if not isinstance(value, dict):  # written as it is shown, with any article it takes
+        return Name(str(value), str(value), str(value), a_given=True)
+    plural_only = "one" not in value and "other" in value
+    one = str(value.get("one", value.get("other", "")))
+    gender = value.get("gender")
+    return Name(
+        one,
+        str(value.get("other", one)),
+        str(value.get("a", one)),
+        gender=str(gender) if isinstance(gender, str) else None,
+        adjective=str(value["adjective"]) if isinstance(value.get("adjective"), str) else None,
+        after=str(value.get("after", "")),
+        forms={k: str(value[k]) for k in FORM_KEYS if isinstance(value.get(k), str)},
+        plural_only=plural_only,
+        a_given="a" in value,
+        article=str(value["article"]) if value.get("article") in ("the", "a") else None,
+    )
+
+
+def _zone(var: str, z: Mapping[str, Any]) -> Zone:
+    """A zone's texts: a name (a template, or a noun), the whole, what one hidden item is."""
+    name, whole, hidden = z.get("name", var), z.get("all"), z.get("hidden")
+    noun = _name(name) if isinstance(name, dict) else None
+    whole_noun = _name(whole) if isinstance(whole, dict) else None
+    hidden_noun = _name(hidden) if isinstance(hidden, dict) else None
+    return Zone(
+        _template(name if noun is None else noun_text(noun)),
+        _template(whole) if isinstance(whole, str) else _template(noun_text(whole_noun)) if whole_noun else None,
+        hidden_noun.a if hidden_noun is not None else str(hidden) if hidden is not None else None,
+        hidden_noun.other if hidden_noun is not None else None,
+        z["of"] if isinstance(z.get("of"), str) else None,
+        noun,
+        whole_noun,
+        hidden_noun,
+    )
+
+
+def noun_text(noun: Name, number: str = "one") -> str:
+    """A noun's words without an article, undeclined: adjective stem, noun, what follows."""
+    head = noun.other if number == "other" or noun.plural_only else noun.one
+    return join_words(noun.adjective or "", head, noun.after)
+
+
+def join_words(*words: str) -> str:
+    """Words joined by spaces, empty ones left out; no space before a comma or the like.
+
+    >>> join_words("die", "", "Spieler", ", die noch spielen")
+    'die Spieler, die noch spielen'
+    """
+    out = ""
+    for word in words:
+        if word:
+            out += word if not out or word[0] in ",.;:)" else " " + word
+    return out
 
 
 def _template(text: Any) -> Template:

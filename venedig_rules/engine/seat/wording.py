@@ -22,10 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ...data.templates import Placeholder, Template
+from ...data.templates import Placeholder, Template, TemplateError, parse_template
 from ...data.texts import NAMED, Declarations, Language, Name, declarations, languages
 from ...data.valuetypes import ANY, ID_KINDS, Ids, ValueType, resolve
 from ..run.views import is_redacted
+from .grammar import ARTICLE_FORMATS, CASES, DEFAULT_CASE, Grammar
 
 if TYPE_CHECKING:
     from ..run.ruleset_base import RulesetBase
@@ -39,6 +40,17 @@ _STATE_TYPES = {"player": PLAYER, "int": NUMBER}
 LONG_LIST = 6
 #: A value with its type, as templates are filled with.
 Typed = tuple[Any, ValueType]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A noun a template may decline (a zone's name, a hidden item): the noun, the text
+    after it (filled), and the article and case it takes in a template that gives none."""
+
+    noun: Name
+    after: str
+    article: str = "the"
+    case: str = "nom"
 
 
 class RefView(TypedDict):
@@ -110,6 +122,7 @@ class Wording:
         self.lang = t.languages[lang]
         self.code = lang
         self.names = tuple(names) if names is not None else None
+        self.grammar = Grammar(self.lang.grammar)
 
     # -- names -----------------------------------------------------------------------------
     def player(self, seat: Any) -> str:
@@ -125,7 +138,7 @@ class Wording:
         without a name is its id in capitals), or of a word."""
         found = self._found(ident, kind)
         if found is not None:
-            return found.by_count(count)
+            return self.grammar.phrase(found, found.article or "none", "nom", "one" if count == 1 else "other")
         if ident in self.tables.space_order:
             return ident.upper()
         return ident
@@ -133,7 +146,11 @@ class Wording:
     def indefinite(self, ident: str, kind: str | None = None) -> str:
         """An id's or word's name with its indefinite article (``a Casa card``)."""
         found = self._found(ident, kind)
-        return found.a if found is not None else self.name(ident, kind=kind)
+        return self.grammar.phrase(found, "a", "acc") if found is not None else self.name(ident, kind=kind)
+
+    def noun(self, ident: str, kind: str | None = None) -> Name | None:
+        """The name of an id of ``kind`` or of a word, with its gender where given."""
+        return self._found(ident, kind)
 
     def _found(self, ident: str, kind: str | None) -> Name | None:
         kind = kind or self.tables.ids.kind_of(ident)
@@ -143,7 +160,9 @@ class Wording:
     def word(self, word: str, count: int = 1) -> str:
         """A word's text (an id's name when it is no word)."""
         found = self.lang.words.get(word)
-        return found.by_count(count) if found is not None else self.name(word, count)
+        if found is None:
+            return self.name(word, count)
+        return self.grammar.phrase(found, found.article or "none", "nom", "one" if count == 1 else "other")
 
     def engine(self, key: str, **fields: Typed) -> str:
         """One of the engine's texts, filled."""
@@ -258,8 +277,11 @@ class Wording:
 
     # -- templates -------------------------------------------------------------------------
     def fill(self, template: Template, fields: Mapping[str, Typed]) -> str:
-        """A template with its placeholders named from ``fields`` (name -> (value, type))."""
-        return template.fill(lambda p: self._placeholder(p, fields))
+        """A template with its placeholders named from ``fields`` (name -> (value, type));
+        a preposition and the article after it may become one word (``vom``)."""
+        parts = [p if isinstance(p, str) else self._placeholder(p, fields) for p in template.parts]
+        filled = {i for i, p in enumerate(template.parts) if not isinstance(p, str)}
+        return self.grammar.contract(parts, filled)
 
     def _placeholder(self, p: Placeholder, fields: Mapping[str, Typed]) -> str:
         if p.field not in fields:
@@ -271,7 +293,19 @@ class Wording:
             vt = resolve(vt, value, self.tables.ids).element(i) or ANY
             value = value[i]
         fmt = p.format
-        if fmt in (None, "name", "list") or value is None or is_redacted(value) or (vt.kind == "text" and fmt != "of"):
+        if isinstance(value, Phrase):
+            return self._phrase(value, p)
+        if fmt in ARTICLE_FORMATS and isinstance(value, str) and vt.kind != "text" and (fmt in ("a", "the") or p.mods):
+            kind = vt.kind if vt.kind in ID_KINDS else None
+            found = self._found(value, kind)
+            if found is not None:
+                return self.grammar.phrase(found, ARTICLE_FORMATS[fmt], *self._case_number(fmt, p.mods))
+        if (
+            fmt in (None, "name", "list", "the")
+            or value is None
+            or is_redacted(value)
+            or (vt.kind == "text" and fmt != "of")
+        ):
             return self.text(value, vt)
         if fmt in ("a", "plural") and isinstance(value, str):
             kind = vt.kind if vt.kind in ID_KINDS else None
@@ -288,10 +322,27 @@ class Wording:
             noun = fields[p.arg][0] if p.arg in fields else p.arg
             many = value if type(value) is int else 2
             name = self.word(noun, many) if isinstance(noun, str) else self.generic(noun)
+            found = self.lang.words.get(noun) if isinstance(noun, str) and p.mods else None
+            if found is not None:  # a case asked for: "1 eigenen Säulenmarker"
+                name = self.grammar.phrase(found, "none", p.mods[0], "one" if many == 1 else "other")
             return self.engine("count", n=(value, NUMBER), name=(name, TEXT))
         if fmt == "index1" and type(value) is int:
             return str(value + 1)
         return self.text(value, vt)
+
+    def _phrase(self, value: Phrase, p: Placeholder) -> str:
+        """A declinable noun: as the format asks, else with its own article and case."""
+        if p.format in ARTICLE_FORMATS:
+            article, (case, number) = ARTICLE_FORMATS[p.format], self._case_number(p.format, p.mods)
+        else:
+            article, case, number = value.article, value.case, "one"
+        return self.grammar.phrase(value.noun, article, case, number, after=value.after)
+
+    @staticmethod
+    def _case_number(fmt: str, mods: Sequence[str]) -> tuple[str, str]:
+        case = next((m for m in mods if m in CASES), DEFAULT_CASE.get(fmt, "nom"))
+        number = "other" if fmt == "plural" or "other" in mods else "one"
+        return case, number
 
     def space_range(self, spaces: Sequence[Any]) -> str:
         """The first and last of the spaces in board order (``A5`` to ``B6``), as the
@@ -321,6 +372,9 @@ class Wording:
     # -- state variables -------------------------------------------------------------------
     def zone(self, var: str, index: Any = None) -> str:
         """A state variable's name (one player's or space's part with ``index``)."""
+        phrase = self.zone_phrase(var, index)
+        if phrase is not None:
+            return self.grammar.phrase(phrase.noun, phrase.article, phrase.case, after=phrase.after)
         zone = self.lang.zones.get(var)
         if zone is not None and (index is not None or var not in self.rules.indexed_vars):
             return self.fill(zone.name, {"player": (index, PLAYER), "space": (index, ValueType("space"))})
@@ -333,6 +387,19 @@ class Wording:
             return self.engine("zone_player", var=(shown, TEXT), player=(index, PLAYER))
         return self.engine("zone_space", var=(shown, TEXT), space=(self.name(str(index)), TEXT))
 
+    def zone_phrase(self, var: str, index: Any = None) -> Phrase | None:
+        """A state variable's name as a noun templates can decline (``{from:the.dat}``),
+        where its zone gives one."""
+        zone = self.lang.zones.get(var)
+        if zone is None:
+            return None
+        one_part = index is not None or var not in self.rules.indexed_vars
+        noun = zone.noun if one_part else zone.whole_noun
+        if noun is None:
+            return None
+        fields: dict[str, Typed] = {"player": (index, PLAYER), "space": (index, ValueType("space"))}
+        return Phrase(noun, self.fill(_parsed(noun.after), fields) if one_part else noun.after)
+
     def state_type(self, var: str) -> ValueType:
         """The type of one value of a state variable (one player's or space's part)."""
         info = self.rules.compiled.state.get(var) if self.rules.compiled is not None else None
@@ -343,7 +410,7 @@ class Wording:
         (``86 hidden swamp tiles``), else as items (``86 hidden items``)."""
         zone = self.lang.zones.get(var) if var is not None else None
         if zone is not None and zone.hidden is not None and n == 1:
-            return zone.hidden
+            return self.hidden_item(var) or zone.hidden
         if zone is not None and zone.hidden_other is not None:
             return self.engine("hidden_named", n=(n, NUMBER), name=(zone.hidden_other, TEXT))
         return self.engine("hidden_many", n=(n, NUMBER))
@@ -353,9 +420,17 @@ class Wording:
         zone = self.lang.zones.get(var)
         return zone.of if zone is not None else None
 
-    def hidden_item(self, var: str) -> str | None:
-        zone = self.lang.zones.get(var)
+    def hidden_item(self, var: str | None) -> str | None:
+        """One hidden item of state variable ``var`` (``a card``), where its zone says."""
+        zone = self.lang.zones.get(var) if var is not None else None
+        if zone is not None and zone.hidden_noun is not None:
+            return self.grammar.phrase(zone.hidden_noun, "a", "nom")
         return zone.hidden if zone is not None else None
+
+    def _hidden_phrase(self, var: str) -> Phrase | None:
+        zone = self.lang.zones.get(var)
+        noun = zone.hidden_noun if zone is not None else None
+        return Phrase(noun, noun.after, "a", "acc") if noun is not None else None
 
     # -- the narrator ----------------------------------------------------------------------
     def event(self, event: Mapping[str, Any]) -> str:
@@ -412,19 +487,28 @@ class Wording:
 
     def _move(self, event: Mapping[str, Any]) -> str:
         (src, i), (dst, j) = event["from"], event["to"]
-        hidden = self.hidden_item(src) or self.hidden_item(dst)
         item = event["item"]
+        hidden = self._hidden_phrase(src) or self._hidden_phrase(dst)
+        shown: Typed = (item, ANY)
+        if is_redacted(item):
+            text = self.text(item, hidden=self.hidden_item(src) or self.hidden_item(dst))
+            shown = (hidden, TEXT) if hidden is not None and not isinstance(item, dict) else (text, TEXT)
+        places = self.zone_phrase(src, i), self.zone_phrase(dst, j)
         fields: dict[str, Typed] = {
-            "item": (self.text(item, hidden=hidden), TEXT) if is_redacted(item) else (item, ANY),
-            "from": (self.zone(src, i), TEXT),
-            "to": (self.zone(dst, j), TEXT),
+            "item": shown,
+            "from": (places[0] or self.zone(src, i), TEXT),
+            "to": (places[1] or self.zone(dst, j), TEXT),
         }
         for side, index in (("from", i), ("to", j)):
             if type(index) is int:
                 fields[f"{side}_player"] = (index, PLAYER)
             elif isinstance(index, str):
                 fields[f"{side}_space"] = (index, ValueType("space"))
-        template = self.lang.moves.get(f"{src}>{dst}") or self.lang.engine.get("move")
+        template = self.lang.moves.get(f"{src}>{dst}")
+        if template is None:
+            # a language that declines needs both places as nouns for its sentence
+            plain = self.grammar.declines and None in places
+            template = self.lang.engine.get("move_plain" if plain else "move") or self.lang.engine.get("move")
         return self.fill(template, fields) if template is not None else "move"
 
     def _change_value(self, event: Mapping[str, Any]) -> str:
@@ -437,4 +521,11 @@ class Wording:
         return self.text(value, vt, hidden=self.hidden_item(event["var"]), var=event["var"])
 
 
-__all__ = ["Name", "RefView", "Tables", "Wording", "language_codes", "tables"]
+def _parsed(text: str) -> Template:
+    try:
+        return parse_template(text)
+    except TemplateError:  # reported by the checks; shown as written
+        return Template(text, (text,))
+
+
+__all__ = ["Name", "Phrase", "RefView", "Tables", "Wording", "language_codes", "tables"]
