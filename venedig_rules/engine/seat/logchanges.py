@@ -1,0 +1,165 @@
+"""The state changes the human log tells: a seat's view of each state variable, followed
+change by change, and the sentence of a change the language's ``texts.yaml`` ``changes:``
+words (``gold_tiles+``: ``p0 gets a 2-gold swamp tile``; ``purse-``: ``p1 pays 1 coin``).
+
+A change event holds the new value only; what it added or took away is found against the
+value the seat saw before (or the variable's ``start`` in ``game.yaml``). A change no
+sentence words is bookkeeping and stays untold; so does a shuffle.
+
+>>> import venedig_rules as vr
+>>> from venedig_rules.engine.seat.wording import Wording
+>>> rules = vr.load("rialto")
+>>> told = ToldChanges(rules, Wording(rules))
+>>> told.see({"type": "change", "var": "purse", "value": 3, "why": "+=", "index": 2}).text
+'p2 takes 3 coins'
+>>> told.see({"type": "change", "var": "purse", "value": 2, "why": "-=", "index": 2}).text
+'p2 pays 1 coin'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...data.valuetypes import ValueType
+from ..run.views import is_redacted
+from .wording import NUMBER, PLAYER, TEXT, Typed, Wording
+
+if TYPE_CHECKING:
+    from ..run.ruleset_base import RulesetBase
+
+
+@dataclass(frozen=True)
+class ToldChange:
+    """A change the log tells: its sentence, whose part changed (a seat, else None) and by
+    how many (so that a rule event that tells the same number is not told twice)."""
+
+    text: str
+    player: int | None
+    n: int
+    numeric: bool
+
+
+class ToldChanges:
+    """One seat's view of the state variables, and the sentences of their changes."""
+
+    def __init__(self, rules: RulesetBase, wording: Wording):
+        self.wording = wording
+        self.templates = wording.lang.changes
+        self.state: Mapping[str, Any] = (rules.data.get("game") or {}).get("state") or {}
+        self.whole: dict[str, Any] = {}
+        self.parts: dict[str, dict[Any, Any]] = {}
+
+    def value(self, var: str, index: Any = None) -> Any:
+        """The value of ``var`` (its part ``index``) as the seat saw it last."""
+        parts = self.parts.get(var, {})
+        if index is not None and index in parts:
+            return parts[index]
+        if var in self.whole:
+            whole = self.whole[var]
+            if index is None:
+                return whole
+            if isinstance(whole, (list, tuple)) and type(index) is int and 0 <= index < len(whole):
+                return whole[index]
+            if isinstance(whole, Mapping):
+                return whole.get(index)
+            return None
+        start = (self.state.get(var) or {}).get("start")
+        return start if index is None or not isinstance(start, (list, dict)) else None
+
+    def see(self, event: Mapping[str, Any]) -> ToldChange | None:
+        """Take in a change event: its sentence when the language tells it."""
+        var, index, new = str(event.get("var")), event.get("index"), event.get("value")
+        old = self.value(var, index)
+        if index is None:
+            self.whole[var] = new
+            self.parts.pop(var, None)
+        else:
+            self.parts.setdefault(var, {})[index] = new
+        if event.get("why") == "shuffle" or not self.templates:
+            return None
+        return self.told(var, index, old, new)
+
+    def told(self, var: str, index: Any, old: Any, new: Any) -> ToldChange | None:
+        """The sentence of ``var`` (part ``index``) going from ``old`` to ``new``, if any."""
+        grew, shrank, n, items = _difference(old, new)
+        keys = [f"{var}+"] if grew else [f"{var}-"] if shrank else []
+        template = next((self.templates[k] for k in [*keys, var] if k in self.templates), None)
+        reordered = n == 0 and isinstance(new, (list, tuple, dict))  # no item came or went
+        if template is None or old == new or reordered:
+            return None
+        w = self.wording
+        fields: dict[str, Typed] = {"n": (n, NUMBER), "item": (self.items_text(var, items, n), TEXT)}
+        fields["value"] = (new, w.state_type(var))
+        if type(index) is int:
+            fields["player"] = (index, PLAYER)
+        elif isinstance(index, str):
+            fields["space"] = (index, ValueType("space"))
+        player = index if type(index) is int else None
+        return ToldChange(w.fill(template, fields), player, n, type(new) is int)
+
+    def current(self, var: str) -> str | None:
+        """The sentence of ``var``'s present value (the setup tells who begins)."""
+        template = self.templates.get(var)
+        if template is None:
+            return None
+        return self.wording.fill(template, {"value": (self.value(var), self.wording.state_type(var))})
+
+    def items_text(self, var: str, items: list[Any] | None, n: int) -> str:
+        """What came or went, in words: ``a 2-gold swamp tile``, ``3 cards`` (hidden)."""
+        w = self.wording
+        if items is None:  # hidden: only how many
+            return counted_hidden(w, var, n)
+        if len(items) == 1 and isinstance(items[0], str):
+            return w.indefinite(items[0], w.zone_kind(var))
+        return w.counted(items, w.zone_kind(var))
+
+
+def counted_hidden(wording: Wording, var: str, n: int) -> str:
+    """``n`` hidden items of state variable ``var``: ``a card``, ``3 cards``."""
+    hidden = wording.hidden_item(var)
+    if n == 1 and hidden is not None:
+        return hidden
+    zone = wording.lang.zones.get(var)
+    if zone is not None and zone.hidden_other is not None:
+        return wording.engine("count", n=(n, NUMBER), name=(zone.hidden_other, TEXT))
+    return wording.hidden_many(n, var)
+
+
+def _difference(old: Any, new: Any) -> tuple[bool, bool, int, list[Any] | None]:
+    """(grew, shrank, by how much, the items that came or went: None when hidden)."""
+    if old is None and type(new) is int:
+        old = 0  # a track without a start in the state: a score track starts at nothing
+    if type(old) is int and type(new) is int:
+        return new > old, new < old, abs(new - old), []
+    if _count(old) is None or _count(new) is None:
+        return False, False, 0, []
+    if is_redacted(old) or is_redacted(new) or not (_plain(old) and _plain(new)):
+        before, after = _count(old) or 0, _count(new) or 0
+        return after > before, after < before, abs(after - before), None
+    before_items, after_items = Counter(map(_key, old or ())), Counter(map(_key, new or ()))
+    came, went = after_items - before_items, before_items - after_items
+    if went and not came:
+        return False, True, sum(went.values()), list(went.elements())
+    # items came (and maybe others went: the plain sentence tells what came)
+    return bool(came) and not went, False, sum(came.values()), list(came.elements())
+
+
+def _count(value: Any) -> int | None:
+    """How many items a list value holds (a hidden one too), None for no list."""
+    if isinstance(value, dict) and is_redacted(value):
+        return int(value.get("hidden", 0))
+    if isinstance(value, (list, tuple)):
+        return len(value)
+    return 0 if value is None else None
+
+
+def _plain(value: Any) -> bool:
+    """Whether a list holds no hidden item (its items can be told apart)."""
+    return not any(isinstance(item, dict) for item in value or ())
+
+
+def _key(item: Any) -> Any:
+    return tuple(_key(i) for i in item) if isinstance(item, list) else item
