@@ -25,12 +25,14 @@ that started after that view.
 >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass").apply("p0 pass")
 >>> game = game.apply("p0 drain(k8)")
 >>> for entry in human_log(game, 1):
-...     print(entry["kind"], entry["actor"], entry["text"], entry["details"])
-phase None The game is set up ['p0 draws 3 cards', 'p1 draws 1 Basilica card and 2 Palazzo cards', 'p2 draws 3 cards', 'p0 begins']
+...     print(entry["kind"], entry["actor"], entry["text"], entry["details"][-1:])
+phase None The game is set up ['p0 begins']
 phase 0 p0's turn (turn 1) []
 action 0 p0 keeps the gold []
 action 0 p0 lays out no cards []
 action 0 p0 drains K8 ['p0 takes a gold tile']
+>>> human_log(game, 1)[0]["details"][:2]
+['p0 draws 3 cards', 'p1 draws 1 Basilica card and 2 Palazzo cards']
 """
 
 from __future__ import annotations
