@@ -111,6 +111,13 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "saved_to": ("file",),
     "cannot_save": ("file", "reason"),
     "help": (),
+    # why a seat may not take back its last move at the table (engine.seat.tableundo)
+    "undo_no_move": ("player",),
+    "undo_over": (),
+    "undo_not_last": ("player",),
+    "undo_chance": ("action",),
+    "undo_revealed": ("action",),
+    "undo_revealed_what": ("action", "what"),
 }
 #: The fields a change's sentence (``changes:``) may use: the player or space whose part
 #: changed, the new value, the amount it grew or shrank by (a number, or how many items
