@@ -226,20 +226,35 @@ def test_german_reads_right() -> None:
 
 @pytest.mark.parametrize("name", vr.bundled())
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_every_item_with_an_effect_has_a_text(name: str, lang: str) -> None:
-    from venedig_rules.engine.seat.itemtext import items_with_effects
+def test_every_item_with_an_effect_or_a_worth_has_a_text(name: str, lang: str) -> None:
+    """Every card, role, building, tile and district with a rule effect or numbers of its
+    own is described in both languages by texts.yaml, and says more than its name."""
+    from venedig_rules.engine.seat.itemtext import described_items, items_with_effects, text_keys
 
     rules = vr.load(name)
     table = rules.data["texts"]["languages"][lang]["items"]
-    ids = list(items_with_effects(rules))
-    assert ids
+    ids = list(described_items(rules))
+    assert set(items_with_effects(rules)) <= set(ids)
     for ident in ids:
-        item = rules.item(ident)
-        assert ident in table or item.get("type") in table, f"{ident} has no {lang} text"
+        assert set(text_keys(rules, rules.item(ident))) & set(table), f"{ident} has no {lang} text"
         described = rules.describe_item(ident, lang)
         assert described["name"] and described["text"] and "{" not in described["text"]
+        assert described["text"] != described["name"], ident
         for what, shape in FORBIDDEN.items():
             assert not shape.search(described["text"]), f"{what} in {described['text']!r}"
+        if lang == "de":
+            assert not BAD_GERMAN_ANYWHERE.search(described["text"]), described["text"]
+
+
+def test_the_tiles_and_districts_the_issue_found_nameless_say_what_they_do() -> None:
+    venedig, rialto = vr.load("venedig"), vr.load("rialto")
+    assert venedig.describe_item("swamp_2")["text"].startswith("Worth 2 gold")
+    assert venedig.describe_item("treasure_6", "de")["text"].startswith("6 Gold wert")
+    assert "Ponte" in venedig.describe_item("giudecca")["text"]
+    assert "6 and 3" in rialto.describe_item("bridge_6_3")["text"]
+    assert "round 4" in rialto.describe_item("round_tile_4")["text"]
+    assert "councilmen" in rialto.describe_item("dorsoduro")["text"]
+    assert "5 Siegpunkte" in rialto.describe_item("bonus_tile_red", "de")["text"]
 
 
 def test_a_designers_new_item_is_described_by_its_description(tmp_path: Path) -> None:
@@ -253,6 +268,18 @@ def test_a_designers_new_item_is_described_by_its_description(tmp_path: Path) ->
     bigger = dataclasses.replace(rules, data=data)
     bigger.__dict__.pop("_items_by_id", None)
     assert describe_item(bigger, "torre")["text"] == "A tower: 3 points."
+    # a new tile of a known component reads that component's text with its own numbers
+    tile = {
+        **rules.item("swamp_2"),
+        "id": "swamp_7",
+        "name": "7-gold swamp tile",
+        "params": {"gold": 7, "spent": "out"},
+    }
+    richer = dataclasses.replace(
+        rules, data={**rules.data, "tiles": {**rules.data["tiles"], "tiles": [*rules.items("tiles"), tile]}}
+    )
+    richer.__dict__.pop("_items_by_id", None)
+    assert describe_item(richer, "swamp_7")["text"].startswith("Worth 7 gold")
 
 
 @pytest.mark.parametrize("name", vr.bundled())
