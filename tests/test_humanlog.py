@@ -26,7 +26,14 @@ FORBIDDEN = {
     "raw id": re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b"),
     "action notation": re.compile(r"\bp\d+ [a-z_]+\("),
     "echo of nothing": re.compile(r":\s*(none|keins|nichts)\b|\bnone\b|\bkeins\b"),
+    "state echo": re.compile(r"\b(the phase|die Phase|the round|die Runde|the stage):"),
+    "notation marker": re.compile(r"---"),
 }
+#: English words no German text may hold (names such as Casa, Ponte, Joker, Doge are German too).
+ENGLISH = re.compile(
+    r"\b(the|and|of|is|to|from|with|takes|draws|gets|pays|scores|turn|round|wins|begins|moves|card|cards"
+    r"|tile|tiles|player|points|game|over|hidden|shown|taken|back|move)\b"
+)
 
 
 def _configurations() -> list[tuple[str, tuple[str, ...]]]:
@@ -65,8 +72,14 @@ def test_one_action_entry_per_action(name: str, variants: tuple[str, ...], playe
         actions = [e for e in entries if e["kind"] == "action"]
         assert len(actions) == len(game.actions), seat
         assert [e["actor"] for e in actions] == [int(a.split()[0][1:]) for a in game.actions]
-        assert entries[-1]["kind"] == "end"
+        assert entries[-1]["kind"] == "end" and [e["kind"] for e in entries].count("end") == 1
+        assert entries[0]["kind"] == "phase" and entries[0]["index"] == 0 and entries[0]["actor"] is None
+        assert entries[0]["details"], "the setup says what was dealt and who begins"
         assert [e["index"] for e in entries] == sorted({e["index"] for e in entries})
+        end = entries[-1]
+        assert all(game.rules.title not in d for d in end["details"]) and len(end["details"]) == players
+        for entry in entries:
+            assert entry["text"] not in entry["details"], entry  # nothing told twice
 
 
 @pytest.mark.parametrize(("name", "variants", "players"), GAMES)
@@ -81,6 +94,41 @@ def test_no_text_is_an_id_notation_or_echo(name: str, variants: tuple[str, ...],
                 assert text not in echoes, f"state echo {text!r}"
                 for what, shape in FORBIDDEN.items():
                     assert not shape.search(text), f"{what} in {text!r}"
+                assert lang == "en" or not ENGLISH.search(text), f"English in {text!r}"
+
+
+def test_the_end_is_told_once_with_the_winners_and_the_scores() -> None:
+    game = _played("rialto", (), 3)
+    for lang, over in (("en", "The game is over: "), ("de", "Das Spiel ist zu Ende: ")):
+        end = [e for e in game.log(None, lang=lang) if e["kind"] == "end"]
+        assert len(end) == 1 and end[0]["text"].startswith(over)
+        assert game.winners and all(f"p{p}" in end[0]["text"] for p in game.winners)
+        assert [d.split(":")[0] for d in end[0]["details"]] == ["p0", "p1", "p2"]
+        assert not [e for e in game.log(None, lang=lang) if over.lower() in e["text"].lower() and e["kind"] != "end"]
+
+
+def test_the_setup_says_what_was_dealt_and_who_begins() -> None:
+    for name, first in (("venedig", "p0 begins"), ("rialto", "p0 is the starting player"), ("saeulen", "p0 holds")):
+        setup = vr.load(name).new_game(players=3, seed=1).log(0)[0]
+        assert setup["text"] == "The game is set up" and setup["details"][-1].startswith(first), setup
+    rialto = vr.load("rialto").new_game(players=3, seed=1).log(None, lang="de")[0]["details"]
+    assert "p2 nimmt 3 Goldmünzen" in rialto
+
+
+def test_what_an_action_caused_is_in_its_details() -> None:
+    """Drained gold, coins paid and taken, Doge steps and points: the changes a player
+    cares about, told once in the entry of the move that caused them."""
+    venedig = _played("venedig", (), 3)
+    drains = [e for e in venedig.log(0) if e["kind"] == "action" and re.search(r" drains [A-Z]\d", e["text"])]
+    own = [e for e in drains if e["actor"] == 0]
+    assert own and all(len(e["details"]) == 1 and "-gold swamp tile" in e["details"][0] for e in own)
+    others = [e for e in drains if e["actor"] != 0]
+    assert others and all(e["details"] == [f"p{e['actor']} takes a gold tile"] for e in others)
+    rialto = [d for e in _played("rialto", (), 3).log(None) for d in e["details"]]
+    for told in ("pays 1 coin", "on the Doge track", "victory point"):
+        assert any(told in d for d in rialto), told
+    turns = [e["text"] for e in venedig.log(None, lang="de") if e["kind"] == "phase"][1:3]
+    assert turns == ["p0 ist am Zug (1. Zug)", "p1 ist am Zug (2. Zug)"]
 
 
 def test_a_seat_reads_only_what_it_may_see() -> None:

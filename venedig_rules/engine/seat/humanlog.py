@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from ...data.texts import LogKinds, log_kinds
 from ...errors import GameArgumentError
 from ..run.views import SPECTATOR, is_redacted
-from .logchanges import ToldChange, ToldChanges, counted_hidden
+from .logchanges import ToldChange, ToldChanges, counted_hidden, listed
 from .seatview import seat_log
 from .wording import NUMBER, PLAYER, TEXT, Wording
 
@@ -194,9 +194,11 @@ class _Builder:
         return entry
 
     def build(self, events: Sequence[Mapping[str, Any]], first: int) -> list[LogEntry]:
-        for event in events[:first]:
+        for event in events[:first]:  # what the seat saw before: the changes are told against it
             if event.get("type") == "change":
-                self.changes.see(event)  # what the seat saw before: the changes are told against it
+                self.changes.see(event)
+            elif event.get("type") == "move":
+                self.changes.moved(event)
         if first == 0:
             self.current = _Open(0, "phase", None, self.wording.engine("setup"))
         for i in range(first, len(events)):
@@ -218,6 +220,8 @@ class _Builder:
             self.start(_Open(i, "end", None, _over(self.game, wording), lines=_final(self.game, wording)))
             return
         if kind in kinds.phases or kind in kinds.scores:
+            # a change just before that this event tells (the points of a scoring) is its
+            self._drop_told_changes(event)
             entry_kind: EntryKind = "phase" if kind in kinds.phases else "score"
             self.start(_Open(i, entry_kind, actor, wording.event(event))).told.append(event)
             return
@@ -230,6 +234,7 @@ class _Builder:
                 current.details.append(_Detail(event, change=change))
             return
         if kind == "move":
+            self.changes.moved(event)
             if current.details and current.details[-1].joins(event):
                 current.details[-1].items.append(event["item"])
             else:
@@ -242,6 +247,14 @@ class _Builder:
                 return
             current.told.append(event)
         current.details.append(_Detail(event))
+
+    def _drop_told_changes(self, event: Mapping[str, Any]) -> None:
+        """Leave out the changes at the end of the open entry that ``event`` tells."""
+        details = self.current.details if self.current is not None else []
+        while details and details[-1].change is not None and details[-1].change.numeric:
+            if not _tells_number(self.wording, event, details[-1].change):
+                return
+            details.pop()
 
 
 def _over(game: PlayedGame, wording: Wording) -> str:
@@ -269,7 +282,7 @@ def _items_text(wording: Wording, told: ToldChanges, move: Mapping[str, Any], it
         (src, _), (dst, _) = move["from"], move["to"]
         var = src if wording.hidden_item(src) is not None else dst
         return counted_hidden(wording, var, len(items))
-    return wording.counted(items)
+    return listed(wording, items)
 
 
 def _tells_number(wording: Wording, event: Mapping[str, Any], change: ToldChange) -> bool:

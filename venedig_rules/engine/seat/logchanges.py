@@ -73,14 +73,25 @@ class ToldChanges:
         """Take in a change event: its sentence when the language tells it."""
         var, index, new = str(event.get("var")), event.get("index"), event.get("value")
         old = self.value(var, index)
-        if index is None:
-            self.whole[var] = new
-            self.parts.pop(var, None)
-        else:
-            self.parts.setdefault(var, {})[index] = new
+        self._store(var, index, new)
         if event.get("why") == "shuffle" or not self.templates:
             return None
         return self.told(var, index, old, new)
+
+    def moved(self, event: Mapping[str, Any]) -> None:
+        """Take in a move event: the item leaves one variable and joins another (a move is
+        told as a move, but the next change of either is told against what it left)."""
+        item = event.get("item")
+        (src, i), (dst, j) = event["from"], event["to"]
+        self._store(src, i, _without(self.value(src, i), item))
+        self._store(dst, j, _with(self.value(dst, j), item))
+
+    def _store(self, var: str, index: Any, value: Any) -> None:
+        if index is None:
+            self.whole[var] = value
+            self.parts.pop(var, None)
+        else:
+            self.parts.setdefault(var, {})[index] = value
 
     def told(self, var: str, index: Any, old: Any, new: Any) -> ToldChange | None:
         """The sentence of ``var`` (part ``index``) going from ``old`` to ``new``, if any."""
@@ -112,9 +123,16 @@ class ToldChanges:
         w = self.wording
         if items is None:  # hidden: only how many
             return counted_hidden(w, var, n)
-        if len(items) == 1 and isinstance(items[0], str):
-            return w.indefinite(items[0], w.zone_kind(var))
-        return w.counted(items, w.zone_kind(var))
+        return listed(w, items, w.zone_kind(var))
+
+
+def listed(wording: Wording, items: list[Any], kind: str | None = None) -> str:
+    """Items in words: each with its article when no two are alike (``a Casa card and a
+    Ponte card``), else counted (``2 Casa cards and 1 Ponte card``)."""
+    known = [i for i in items if i is not None]
+    if all(isinstance(i, str) for i in known) and len(set(known)) == len(known):
+        return wording.join([wording.indefinite(i, kind) for i in known])
+    return wording.counted(known, kind)
 
 
 def counted_hidden(wording: Wording, var: str, n: int) -> str:
@@ -154,6 +172,30 @@ def _count(value: Any) -> int | None:
     if isinstance(value, (list, tuple)):
         return len(value)
     return 0 if value is None else None
+
+
+def _without(value: Any, item: Any) -> Any:
+    """A list value with one ``item`` taken out (a hidden one: one fewer)."""
+    if isinstance(value, dict) and is_redacted(value):
+        return {"hidden": max(0, int(value.get("hidden", 0)) - 1)}
+    if not isinstance(value, (list, tuple)) or not value:
+        return value
+    rest = list(value)
+    if item in rest:
+        rest.remove(item)
+    else:  # a hidden item: one of the hidden ones, else the last
+        at = next((k for k, v in enumerate(rest) if isinstance(v, dict)), len(rest) - 1)
+        del rest[at]
+    return rest
+
+
+def _with(value: Any, item: Any) -> Any:
+    """A list value with ``item`` added (a hidden one: one more)."""
+    if isinstance(value, dict) and is_redacted(value):
+        return {"hidden": int(value.get("hidden", 0)) + 1}
+    if value is None or isinstance(value, (list, tuple)):
+        return [*(value or ()), item]
+    return value
 
 
 def _plain(value: Any) -> bool:
