@@ -41,9 +41,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
+from ...data.templates import Placeholder
 from ...data.texts import LogKinds, log_kinds
 from ...errors import GameArgumentError
-from ..run.views import SPECTATOR, is_redacted
+from ..run.views import HIDDEN, SPECTATOR, is_redacted
 from .logchanges import ToldChange, ToldChanges, counted_hidden, listed
 from .seatview import seat_log
 from .wording import NUMBER, PLAYER, TEXT, Wording
@@ -109,15 +110,22 @@ class _Open:
     told: list[Mapping[str, Any]] = field(default_factory=list)  # its rule events
     chosen: Any = None  # the value an action's choice names
     lines: list[str] = field(default_factory=list)  # details already in words (the end's)
+    before: str | None = None  # the text of the same mover's action entry just before
 
     def close(self, wording: Wording, told: ToldChanges) -> LogEntry:
         kept = [d for d in self.details if not self._retold(d, wording)]
+        texts = [d.text(wording, told) for d in kept]
+        # a rule event saying, item unnamed, what a move the seat sees says ("p2 takes a
+        # gold treasure" beside "p2 takes a 6-gold treasure") gives way to the move
+        said = {wording.event({**d.event, "item": HIDDEN}): t for d, t in zip(kept, texts) if _seen_move(d)}
+        text = said.pop(self.text, self.text) if self.kind == "action" else self.text
+        details = [t for d, t in zip(kept, texts) if not (d.change is None and not _seen_move(d) and t in said)]
         return {
             "index": self.index,
             "kind": self.kind,
             "actor": self.actor,
-            "text": self.text,
-            "details": _counted([d.text(wording, told) for d in kept], wording) + self.lines,
+            "text": text,
+            "details": _counted([t for t in details if t != text], wording) + self.lines,
         }
 
     def _retold(self, detail: _Detail, wording: Wording) -> bool:
@@ -213,7 +221,12 @@ class _Builder:
         actor = event.get("player")
         actor = actor if type(actor) is int else None
         if kind in ACTION_EVENTS:
-            entry = self.start(_Open(i, "action", actor, wording.event(event), kind == "choice"))
+            # a passed choice is the move itself; a chosen one may be told by its rule event
+            entry = self.start(
+                _Open(i, "action", actor, wording.event(event), kind == "choice" and not event.get("passed"))
+            )
+            if self.made and self.made[-1]["kind"] == "action" and self.made[-1]["actor"] == actor:
+                entry.before = self.made[-1]["text"]
             entry.chosen = event.get("value")
             return
         if kind == "game_over":
@@ -235,17 +248,19 @@ class _Builder:
             return
         if kind == "move":
             self.changes.moved(event)
-            if current.details and current.details[-1].joins(event):
+            if current.details and current.details[-1].joins(event) and not _item_leads(wording, event):
                 current.details[-1].items.append(event["item"])
             else:
                 current.details.append(_Detail(event, items=[event["item"]]))
             return
         if kind not in TOLD_ENGINE_EVENTS:
-            if current.retell and not current.told and actor == current.actor:
-                current.text = wording.event(event)  # the mover's own rule event tells the move best
-                current.told.append(event)
-                return
+            text = wording.event(event)
             current.told.append(event)
+            if text == current.before:
+                return  # the mover's move before said it (its exchange, then what it hands in)
+            if current.retell and len(current.told) == 1 and actor == current.actor:
+                current.text = text  # the mover's own rule event tells the move best
+                return
         current.details.append(_Detail(event))
 
     def _drop_told_changes(self, event: Mapping[str, Any]) -> None:
@@ -255,6 +270,26 @@ class _Builder:
             if not _tells_number(self.wording, event, details[-1].change):
                 return
             details.pop()
+
+
+def _item_leads(wording: Wording, move: Mapping[str, Any]) -> bool:
+    """Whether the sentence of a move starts with its item (``a card goes to …``): its verb
+    agrees with one item, so several such moves are counted (``(2 times)``), not listed."""
+    (src, _), (dst, _) = move["from"], move["to"]
+    template = wording.lang.moves.get(f"{src}>{dst}") or wording.lang.engine.get("move")
+    first = template.parts[0] if template is not None and template.parts else None
+    return isinstance(first, Placeholder) and first.field == "item"
+
+
+def _seen_move(detail: _Detail) -> bool:
+    """Whether a detail is one move of an item the seat sees."""
+    event = detail.event
+    return (
+        detail.change is None
+        and event.get("type") == "move"
+        and len(detail.items) == 1
+        and not is_redacted(event["item"])
+    )
 
 
 def _over(game: PlayedGame, wording: Wording) -> str:
