@@ -213,11 +213,13 @@ def test_the_score_breakdown_names_the_reasons() -> None:
     assert {"Casa", "gold exchanged"} <= {label for parts in venedig.score_breakdown().values() for label in parts}
 
 
-def test_the_log_since_any_entry_is_the_tail_of_the_whole_log() -> None:
-    game = _played("rialto", (), 3)
-    whole = game.log(1)
-    for n in range(0, len(whole), 37):
-        assert game.log(1, since=whole[n]["index"]) == whole[n:]
+@pytest.mark.parametrize("name", vr.bundled())
+def test_the_log_since_any_entry_is_the_tail_of_the_whole_log(name: str) -> None:
+    game = _played(name, (), 3)
+    for seat in (None, 1):
+        whole = game.log(seat)
+        for n in range(0, len(whole), 11):
+            assert game.log(seat, since=whole[n]["index"]) == whole[n:]
 
 
 #: German the issue found wrong, and what no German log may hold again.

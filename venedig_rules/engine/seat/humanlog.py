@@ -190,6 +190,8 @@ class _Builder:
         self.game, self.wording, self.kinds = game, wording, kinds
         self.changes = ToldChanges(game.rules, wording)
         self.made: list[LogEntry] = []
+        #: the mover and sentence of the last choice since the last phase (what it said)
+        self.last_choice: tuple[int | None, str] | None = None
         self.current: _Open | None = None
 
     def start(self, entry: _Open) -> _Open:
@@ -207,6 +209,7 @@ class _Builder:
                 self.changes.see(event)
             elif event.get("type") == "move":
                 self.changes.moved(event)
+        self.last_choice = self._choice_before(events, first)
         if first == 0:
             self.current = _Open(0, "phase", None, self.wording.engine("setup"))
         for i in range(first, len(events)):
@@ -214,6 +217,19 @@ class _Builder:
         if self.current is not None:
             self.start(_Open(len(events), "phase", None, ""))
         return self.made
+
+    def _choice_before(self, events: Sequence[Mapping[str, Any]], first: int) -> tuple[int | None, str] | None:
+        """The mover and sentence of the choice just before ``first``, unless a phase,
+        scoring or the end came between (a log asked ``since`` reads as the whole one)."""
+        openers = self.kinds.phases | self.kinds.scores | {"game_over"}
+        for event in reversed(events[:first]):
+            kind = event.get("type")
+            if kind in ACTION_EVENTS:
+                actor = event.get("player")
+                return (actor if type(actor) is int else None), self.wording.event(event)
+            if kind in openers:
+                return None
+        return None
 
     def take(self, i: int, event: Mapping[str, Any]) -> None:
         wording, kinds = self.wording, self.kinds
@@ -225,10 +241,13 @@ class _Builder:
             entry = self.start(
                 _Open(i, "action", actor, wording.event(event), kind == "choice" and not event.get("passed"))
             )
-            if self.made and self.made[-1]["kind"] == "action" and self.made[-1]["actor"] == actor:
-                entry.before = self.made[-1]["text"]
+            if self.last_choice is not None and self.last_choice[0] == actor:
+                entry.before = self.last_choice[1]
+            self.last_choice = (actor, entry.text)
             entry.chosen = event.get("value")
             return
+        if kind in kinds.phases or kind in kinds.scores or kind == "game_over":
+            self.last_choice = None
         if kind == "game_over":
             self.start(_Open(i, "end", None, _over(self.game, wording), lines=_final(self.game, wording)))
             return
