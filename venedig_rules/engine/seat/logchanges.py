@@ -99,7 +99,8 @@ class ToldChanges:
         keys = [f"{var}+"] if grew else [f"{var}-"] if shrank else []
         template = next((self.templates[k] for k in [*keys, var] if k in self.templates), None)
         reordered = n == 0 and isinstance(new, (list, tuple, dict))  # no item came or went
-        if template is None or old == new or reordered:
+        emptied = new is None and not shrank  # a value gone to nothing tells nothing new
+        if template is None or old == new or reordered or emptied:
             return None
         w = self.wording
         fields: dict[str, Typed] = {"n": (n, NUMBER), "item": (self.items_text(var, items, n), TEXT)}
