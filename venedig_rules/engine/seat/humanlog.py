@@ -204,11 +204,7 @@ class _Builder:
         return entry
 
     def build(self, events: Sequence[Mapping[str, Any]], first: int) -> list[LogEntry]:
-        for event in events[:first]:  # what the seat saw before: the changes are told against it
-            if event.get("type") == "change":
-                self.changes.see(event)
-            elif event.get("type") == "move":
-                self.changes.moved(event)
+        self.changes.follow(events, first)  # what the seat saw before: the changes are told against it
         self.last_choice = self._choice_before(events, first)
         if first == 0:
             self.current = _Open(0, "phase", None, self.wording.engine("setup"))
@@ -222,7 +218,8 @@ class _Builder:
         """The mover and sentence of the choice just before ``first``, unless a phase,
         scoring or the end came between (a log asked ``since`` reads as the whole one)."""
         openers = self.kinds.phases | self.kinds.scores | {"game_over"}
-        for event in reversed(events[:first]):
+        for at in range(first - 1, -1, -1):
+            event = events[at]
             kind = event.get("type")
             if kind in ACTION_EVENTS:
                 actor = event.get("player")

@@ -1,6 +1,6 @@
 """The state changes the human log tells: a seat's view of each state variable, followed
 change by change, and the sentence of a change the language's ``texts.yaml`` ``changes:``
-words (``gold_tiles+``: ``p0 gets a 2-gold swamp tile``; ``purse-``: ``p1 pays 1 coin``).
+words (``gold_tiles+``: ``p0 takes a 2-gold swamp tile``; ``purse-``: ``p1 pays 1 coin``).
 
 A change event holds the new value only; what it added or took away is found against the
 value the seat saw before (or the variable's ``start`` in ``game.yaml``). A change no
@@ -19,7 +19,7 @@ sentence words is bookkeeping and stays untold; so does a shuffle.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +51,8 @@ class ToldChanges:
         self.state: Mapping[str, Any] = (rules.data.get("game") or {}).get("state") or {}
         self.whole: dict[str, Any] = {}
         self.parts: dict[str, dict[Any, Any]] = {}
+        #: the variables a sentence tells: only they are followed
+        self.followed = frozenset(key.rstrip("+-") for key in self.templates)
 
     def value(self, var: str, index: Any = None) -> Any:
         """The value of ``var`` (its part ``index``) as the seat saw it last."""
@@ -69,22 +71,42 @@ class ToldChanges:
         start = (self.state.get(var) or {}).get("start")
         return start if index is None or not isinstance(start, (list, dict)) else None
 
-    def see(self, event: Mapping[str, Any]) -> ToldChange | None:
-        """Take in a change event: its sentence when the language tells it."""
-        var, index, new = str(event.get("var")), event.get("index"), event.get("value")
+    def see(self, event: Mapping[str, Any], tell: bool = True) -> ToldChange | None:
+        """Take in a change event: its sentence when the language tells it (and ``tell``:
+        the changes before a log's first entry are only followed)."""
+        var = str(event.get("var"))
+        if var not in self.followed:
+            return None
+        index, new = event.get("index"), event.get("value")
         old = self.value(var, index)
         self._store(var, index, new)
-        if event.get("why") == "shuffle" or not self.templates:
+        if event.get("why") == "shuffle" or not tell:
             return None
         return self.told(var, index, old, new)
+
+    def follow(self, events: Sequence[Mapping[str, Any]], end: int) -> None:
+        """Take in the changes and moves of ``events[:end]`` without telling them (what a
+        seat saw before the entries a log is asked for)."""
+        followed = self.followed
+        if not followed:
+            return
+        for at in range(end):
+            event = events[at]
+            kind = event.get("type")
+            if kind == "change" and event.get("var") in followed:
+                self.see(event, tell=False)
+            elif kind == "move" and (event["from"][0] in followed or event["to"][0] in followed):
+                self.moved(event)
 
     def moved(self, event: Mapping[str, Any]) -> None:
         """Take in a move event: the item leaves one variable and joins another (a move is
         told as a move, but the next change of either is told against what it left)."""
         item = event.get("item")
         (src, i), (dst, j) = event["from"], event["to"]
-        self._store(src, i, _without(self.value(src, i), item))
-        self._store(dst, j, _with(self.value(dst, j), item))
+        if src in self.followed:
+            self._store(src, i, _without(self.value(src, i), item))
+        if dst in self.followed:
+            self._store(dst, j, _with(self.value(dst, j), item))
 
     def _store(self, var: str, index: Any, value: Any) -> None:
         if index is None:
