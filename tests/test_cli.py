@@ -174,7 +174,7 @@ def test_play_prints_sentences_only_and_names_the_seats(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Venedig: 3 players, seed 1"
     assert lines[1] == "  The game is set up" and lines[-4].startswith("  Ada: ")  # then how the points were made
-    assert "  --- turn 1: Ada ---" in lines and "      Game over; winners: " in "\n".join(lines)
+    assert "  Ada's turn (turn 1)" in lines and "  The game is over: " in "\n".join(lines)
     assert lines[-1].startswith("scores: Ada ")  # the last line, as scripts read it
     text = "\n".join(lines)
     assert " is now " not in text and "->" not in text and "draw_pile" not in text
@@ -193,7 +193,7 @@ def test_play_verbose_adds_the_state_changes(capsys):
 def test_play_in_german(capsys):
     assert main(["play", "rialto", "--players", "3", "--seed", "1", "--lang", "de"]) == 0
     out = capsys.readouterr().out
-    assert "das Spiel ist zu Ende" in out and "Runde 1: der Rundenmarker zieht nach" in out
+    assert "Das Spiel ist zu Ende" in out and "Runde 1 beginnt: der Rundenmarker zieht nach" in out
 
 
 def test_play_refuses_a_language_the_game_lacks_and_bad_names(capsys):
@@ -297,7 +297,8 @@ def test_a_human_is_told_why_an_action_cannot_be_taken_back(monkeypatch, capsys)
     monkeypatch.setattr("builtins.input", lambda *_: next(answers))
     main(["play", "venedig", "--players", "3", "--seed", "7", "--human", "0"])
     out = capsys.readouterr().out
-    assert "  Cannot take it back: " in out and "Taken back" not in out
+    assert "  Cannot take it back: “p0 drains A7” showed what was hidden (p0 takes a" in out
+    assert "Taken back" not in out and "drain(a7)" not in out
 
 
 def test_a_file_that_cannot_be_written_is_a_one_line_usage_error(tmp_path, capsys):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -251,12 +252,13 @@ def test_a_seat_may_take_back_its_last_action_when_nothing_followed_it():
 
 def test_table_undo_says_why_not():
     game = VENEDIG.new_game(players=3, seed=7)
-    assert game.can_undo(0).reason == "p0 has not acted yet"
+    assert game.can_undo(0).reason == "p0 has made no move yet"
+    assert game.can_undo(0, "de").reason == "p0 hat noch keinen Zug gemacht"
     game.apply("p0 pass")  # keeps the gold
     game.apply("p0 pass")
-    assert game.can_undo(1).reason == "p1 has not acted yet"
+    assert game.can_undo(1).reason == "p1 has made no move yet"
     game.apply("p0 drain(k8)")  # takes a hidden swamp tile
-    assert not game.can_undo(0) and game.can_undo(0).reason.startswith("p0 drain(k8) revealed something")
+    assert not game.can_undo(0) and game.can_undo(0).reason.startswith("“p0 drains K8” showed what was hidden (")
 
 
 def test_table_undo_refuses_after_another_seat_acted():
@@ -264,17 +266,19 @@ def test_table_undo_refuses_after_another_seat_acted():
     game.apply(game.legal_actions(1)[0])
     assert game.can_undo(1)  # a commit shows nothing yet
     game.apply(game.legal_actions(2)[0])
-    assert game.can_undo(1).reason == "p1 has no action to take back: p2 acted last"
+    assert game.can_undo(1).reason == "p2 has moved since: only the last move can be taken back, by whoever made it"
 
 
 def test_table_undo_refuses_after_chance_and_after_a_reveal():
     game = SAEULEN.new_game(players=3, seed=7)
     game.apply("p0 steal(1)")  # a random card from p1
-    assert game.can_undo(0).reason.startswith("chance was drawn after p0 steal(1)")
+    assert game.can_undo(0).reason == (
+        "“p0 takes a random card from p1” was followed by a shuffle or a random draw: it cannot be taken back"
+    )
     game = SAEULEN.new_game(players=3, seed=7).apply("p0 pass")
     for p in (0, 1, 2):
         game.apply(game.legal_actions(p)[0])
-    assert "revealed something" in game.can_undo(2).reason
+    assert "showed what was hidden" in game.can_undo(2).reason
 
 
 def test_table_undo_refuses_once_the_game_is_over():
@@ -282,7 +286,9 @@ def test_table_undo_refuses_once_the_game_is_over():
     chooser = random.Random(1)
     while not game.is_over:
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-    assert game.can_undo(vr.parse_action(game.actions[-1]).player).reason == "the game is over"
+    assert game.can_undo(vr.parse_action(game.actions[-1]).player).reason == (
+        "The game is over: no move can be taken back"
+    )
 
 
 def test_a_reason_tells_only_what_the_seat_itself_saw():
@@ -292,9 +298,29 @@ def test_a_reason_tells_only_what_the_seat_itself_saw():
         cursor = game.view(mover)["cursor"]
         game.apply(chooser.choice(game.legal_actions(mover)))
         reason = game.can_undo(mover).reason
-        if "revealed something (" in reason:
-            seen = [e["text"] for e in game.view(mover, since=cursor)["events"]]
-            assert reason[reason.index("revealed something (") + 20 : -1] in seen
+        if "showed what was hidden (" in reason:
+            seen = [d for e in game.log(mover, since=cursor) for d in e["details"]]
+            assert reason[reason.index("hidden (") + 8 : reason.rindex("):")] in seen
+
+
+def test_undo_reasons_are_worded_sentences_in_the_asked_language():
+    """No reason holds action notation, a raw id or an English word in German, over whole
+    games of every ruleset."""
+    notation, raw_id = re.compile(r"\bp\d+ [a-z_]+\("), re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+    english = re.compile(r"\b(the|has|was|cannot|move|taken|hidden|chance)\b")
+    for name in vr.bundled():
+        game, chooser = vr.load(name).new_game(players=3, seed=2), random.Random(2)
+        reasons: set[tuple[str, str]] = set()
+        while not game.is_over:
+            mover = game.to_move[0]
+            game.apply(chooser.choice(game.legal_actions(mover)))
+            for player in range(3):
+                for lang in ("en", "de"):
+                    reasons.add((lang, game.can_undo(player, lang).reason))
+        for lang, reason in reasons:
+            assert not notation.search(reason) and not raw_id.search(reason), reason
+            assert lang == "en" or not english.search(reason), reason
+        assert len({r for lang, r in reasons if lang == "de"}) > 3
 
 
 # -- refused actions, in a person's words -------------------------------------------------------------
@@ -377,7 +403,7 @@ def test_the_log_tells_sentences_and_state_changes_only_when_verbose():
     game = laying_out(VENEDIG).apply("p0 pass").apply("p0 drain(k8)")
     narrator = Narrator(VENEDIG, names=["Ada", "Ben", "Cy"])
     assert narrator.lines(game.events) == [
-        "--- turn 1: Ada ---",
+        "Ada's turn (turn 1)",
         "Ada keeps the gold",
         "Ada lays out no cards",
         "Ada chooses to drain K8",

@@ -224,6 +224,7 @@ class _Check:
         yield from self.event_texts(code, table)
         yield from self.zone_texts(code, table)
         yield from self.move_texts(code, table)
+        yield from self.change_texts(code, table)
         yield from self.reason_texts(code, table)
         yield from self.engine_texts(code, table)
 
@@ -381,6 +382,13 @@ class _Check:
                         f"{did_you_mean(str(kind), self.events)}",
                         self.at(f"/texts/log/{group}/{i}"),
                     )
+        for i, var in enumerate(_list(log.get("setup"))):
+            if var not in self.state:
+                yield TextError(
+                    f"log setup names state variable {var!r}, which game.yaml state does not declare"
+                    f"{did_you_mean(str(var), self.state)}",
+                    self.at(f"/texts/log/setup/{i}"),
+                )
 
     def zone_texts(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
         zones = _mapping(table.get("zones"))
@@ -424,6 +432,21 @@ class _Check:
                 elif per == "space":
                     fields[f"{side}_space"] = ValueType("space")
             yield from self.template(text, ptr, fields, f"the sentence of move {key!r}")
+
+    def change_texts(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
+        """A change's sentence names a declared state variable and uses its fields."""
+        for key, text in _mapping(table.get("changes")).items():
+            ptr = pointer(self.where(code, "changes"), key)
+            var, variables = key.rstrip("+-"), set(self.state) | {t for t in self.tracks if isinstance(t, str)}
+            if var not in variables:
+                yield TextError(
+                    f"a sentence for changes of {var!r}, which game.yaml state does not declare"
+                    f"{did_you_mean(var, variables)}",
+                    self.key_at(ptr),
+                )
+                continue
+            fields = {"player": _PLAYER, "space": ValueType("space"), "value": ANY, "n": _NUMBER, "item": _TEXT}
+            yield from self.template(text, ptr, fields, f"the sentence of a change of {var!r}")
 
     def engine_texts(self, code: str, table: Mapping[str, Any]) -> Iterator[RulesError]:
         own = _mapping(table.get("engine"))

@@ -33,7 +33,7 @@ from .valuetypes import ValueType, parse_type
 from .yamlsource import load as load_yaml
 
 #: The sections of one language's table.
-SECTIONS = ("names", "words", "zones", "decisions", "events", "moves", "reasons", "items", "engine")
+SECTIONS = ("names", "words", "zones", "decisions", "events", "moves", "changes", "reasons", "items", "engine")
 #: The texts of one decision: the required ones, then the optional ones.
 DECISION_KEYS = ("prompt", "waiting", "option")
 DECISION_OPTIONAL = ("pass", "done", "passed")
@@ -86,6 +86,7 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "nobody": (),
     "your_decision": ("prompt",),
     "over_winners": ("players",),
+    "over_winner": ("players",),
     "you": ("player",),
     "table": (),
     "on_the_board": (),
@@ -110,7 +111,18 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "saved_to": ("file",),
     "cannot_save": ("file", "reason"),
     "help": (),
+    # why a seat may not take back its last move at the table (engine.seat.tableundo)
+    "undo_no_move": ("player",),
+    "undo_over": (),
+    "undo_not_last": ("player",),
+    "undo_chance": ("action",),
+    "undo_revealed": ("action",),
+    "undo_revealed_what": ("action", "what"),
 }
+#: The fields a change's sentence (``changes:``) may use: the player or space whose part
+#: changed, the new value, the amount it grew or shrank by (a number, or how many items
+#: came or went) and the items that came or went, in words (``a 2-gold swamp tile``).
+CHANGE_FIELDS = ("player", "space", "value", "n", "item")
 #: Placeholder formats: ``name`` (the default), ``a`` (with the indefinite article: ``a
 #: Casa card``), ``the`` (with the definite article: ``the Casa card``), ``plural`` (the
 #: name for several: ``Casa cards``), ``list``, ``count`` (``2 Casa cards and 1 Ponte
@@ -251,6 +263,9 @@ class Language:
     items: Mapping[str, Template] = field(default_factory=dict)
     #: the articles, adjective endings and contractions of the language (``grammar:``)
     grammar: Mapping[str, Any] = field(default_factory=dict)
+    #: ``var``, ``var+`` (it grew), ``var-`` (it shrank) -> the sentence the human log
+    #: tells a change of that state variable with (:data:`CHANGE_FIELDS`)
+    changes: Mapping[str, Template] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -260,6 +275,8 @@ class LogKinds:
 
     phases: frozenset[str]
     scores: frozenset[str]
+    #: state variables the setup entry tells the value of (who begins), and no entry after
+    setup: tuple[str, ...] = ()
 
 
 def log_kinds(data: Mapping[str, Any]) -> LogKinds:
@@ -273,6 +290,7 @@ def log_kinds(data: Mapping[str, Any]) -> LogKinds:
     return LogKinds(
         frozenset(str(k) for k in log.get("phases") or ()),
         frozenset(str(k) for k in log.get("scores") or ()),
+        tuple(str(k) for k in log.get("setup") or ()),
     )
 
 
@@ -347,6 +365,7 @@ def languages(data: Mapping[str, Any]) -> dict[str, Language]:
             reasons={kind: _template(t) for kind, t in _mapping(table.get("reasons")).items()},
             items={ident: _template(t) for ident, t in _mapping(table.get("items")).items()},
             grammar=grammar,
+            changes={key: _template(t) for key, t in _mapping(table.get("changes")).items()},
         )
     return out
 

@@ -371,19 +371,20 @@ class Game:
 
         return describe(self, player, lang, names)
 
-    def can_undo(self, player: int) -> TableUndo:
+    def can_undo(self, player: int, lang: str = "en") -> TableUndo:
         """Whether ``player`` may take back its last action at the table (it is the last
         action, it revealed nothing, no chance was drawn after it), with the reason when
-        not; true exactly when allowed. ``undo()`` itself takes back any action.
+        not, a sentence in ``lang``; true exactly when allowed. ``undo()`` itself takes
+        back any action.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass")
-        >>> bool(game.can_undo(0)), game.can_undo(1).reason
-        (True, 'p1 has not acted yet')
+        >>> bool(game.can_undo(0)), game.can_undo(1).reason, game.can_undo(1, "de").reason
+        (True, 'p1 has made no move yet', 'p1 hat noch keinen Zug gemacht')
         """
         from .seat.tableundo import check
 
-        return check(self, player, self._undo_point)
+        return check(self, player, self._undo_point, lang)
 
     # -- acting ----------------------------------------------------------------------------
     def apply(self, action: Action | str, *, seat: int | None = None) -> Game:

@@ -166,7 +166,7 @@ class HumanSeat:
         w, game = self.narrator.wording, self.game
         trial, steps = game.clone(), 0  # tried first, so that a refusal leaves the game as it was
         while True:
-            allowed = trial.can_undo(self.player)
+            allowed = trial.can_undo(self.player, w.code)
             if not allowed:
                 self.say(f"  {w.engine('cannot_undo', reason=(allowed.reason, TEXT))}")
                 return None

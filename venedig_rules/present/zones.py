@@ -128,7 +128,8 @@ class Zones:
 
     def status(self) -> str:
         if self.view.get("over"):
-            return self.wording.engine("over_winners", players=(self.seats(self.view.get("winners")), TEXT))
+            key = "over_winner" if len(self.view.get("winners") or ()) == 1 else "over_winners"
+            return self.wording.engine(key, players=(self.seats(self.view.get("winners")), TEXT))
         status = self.wording.engine("to_move", players=(self.seats(self.view.get("to_move")), TEXT))
         decision = self.view.get("decision")
         if decision:

@@ -185,7 +185,9 @@ def create_app(
 
     async def undo(request: Request) -> Response:
         table = lobby.table(request.path_params["table"])
-        table.undo(_text((await read_json(request, MAX_SMALL_BODY)).get("seat")))
+        body = await read_json(request, MAX_SMALL_BODY)
+        lang = body.get("lang")
+        table.undo(_text(body.get("seat")), _lang(lang if isinstance(lang, str) and lang else None))
         start_bots(table)
         return JSONResponse({"ok": True, "version": table.version})
 

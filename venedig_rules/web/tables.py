@@ -260,12 +260,14 @@ class Table:
                 raise Unavailable(f"the server could not keep the move, so it did not make it ({exc})") from None
         self._touch()
 
-    def undo(self, token: str | None) -> None:
-        """Take back the seat's last action, where the table allows it (``game.can_undo``)."""
+    def undo(self, token: str | None, lang: str = "en") -> None:
+        """Take back the seat's last action, where the table allows it (``game.can_undo``;
+        why not, in ``lang``)."""
         player = self.seat_for(token)
         if player is None:
             raise Forbidden("a spectator cannot undo")
-        allowed = self.game.can_undo(player)
+        self.check_lang(lang)
+        allowed = self.game.can_undo(player, lang)
         if not allowed:
             raise Conflict(f"no undo: {allowed.reason}")
         taken = self.game.actions[-1]
@@ -403,7 +405,7 @@ class Table:
             page, reset = seat_page(self, self.game, key.player, 0, key.lang, draw), True
         page["reset"] = reset
         if key.player is not None:
-            allowed = self.game.can_undo(key.player)
+            allowed = self.game.can_undo(key.player, key.lang)
             page["can_undo"] = {"allowed": bool(allowed), "reason": allowed.reason}
         return page
 

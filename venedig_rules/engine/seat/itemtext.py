@@ -1,8 +1,11 @@
-"""What a card, building or tile does, for people (``rules.describe_item``): its name and a
-text from the language's ``texts.yaml`` ``items:``, looked up by the item's id, then by its
-type's (a card's card type); the text is a template of the item's params, its type's, its
-other plain fields (a Venedig card's ``building``) and the game's constants. An item no
-language text describes (a designer's new one) is described by its ``description`` field.
+"""What a card, building, tile, role or district does and is worth, for people
+(``rules.describe_item``): its name and a text from the language's ``texts.yaml``
+``items:``, looked up by the item's id, then by its type's (a card's card type), its
+component's (every Venedig swamp tile: ``swamp_tile``) and its kind's (every ``district``);
+the text is a template of the item's params, its type's, its other plain fields (a Venedig
+card's ``building``) and the game's constants. So a designer's new card, tile or district
+of a known type or component is described by that text, with its own numbers; an item no
+language text describes at all is described by its ``description`` field.
 
 >>> import venedig_rules as vr
 >>> describe_item(vr.load("venedig"), "ponte", "de")["name"]
@@ -20,11 +23,14 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...data.texts import NAMED
 from ...data.valuetypes import ANY
-from .wording import TEXT, Typed, Wording
+from .wording import TEXT, Typed, Wording, tables
 
 if TYPE_CHECKING:
     from ..run.ruleset_base import RulesetBase
 
+#: The kinds of items that are described: cards, roles (card types), buildings, tiles and
+#: districts (not board connections, tracks or tile shapes).
+DESCRIBED_KINDS = ("card", "card_type", "building", "tile", "district")
 #: The fields of an item that hold rule code: an item with one (or whose type has one) has
 #: a rule effect.
 EFFECT_FIELDS = ("effect", "ability", "points", "check")
@@ -44,13 +50,43 @@ def describe_item(rules: RulesetBase, item_id: str, lang: str = "en") -> ItemTex
     kind = wording.tables.ids.kind_of(item_id)
     name = wording.name(item_id, kind=kind)
     kind_of_type = _type_of(rules, item)
-    template = wording.lang.items.get(item_id)
-    if template is None and kind_of_type is not None:
-        template = wording.lang.items.get(str(kind_of_type.get("id")))
+    template = next((wording.lang.items[k] for k in text_keys(rules, item) if k in wording.lang.items), None)
     if template is None:
         own = item.get("description") or (kind_of_type or {}).get("description")
         return {"name": name, "text": " ".join(str(own or name).split())}
     return {"name": name, "text": wording.fill(template, _fields(rules, wording, item, kind_of_type))}
+
+
+def text_keys(rules: RulesetBase, item: Mapping[str, Any]) -> list[str]:
+    """The ``items:`` keys that may describe an item, nearest first: its id, its type's, its
+    component's, its kind's."""
+    keys = [str(item.get("id"))]
+    kind_of_type = _type_of(rules, item)
+    if kind_of_type is not None:
+        keys.append(str(kind_of_type.get("id")))
+    if isinstance(item.get("component"), str):
+        keys.append(item["component"])
+    kind = tables(rules).ids.kind_of(str(item.get("id")))
+    if kind is not None:
+        keys.append(kind)
+    return keys
+
+
+def is_described(rules: RulesetBase, item: Mapping[str, Any]) -> bool:
+    """Whether people need a text for an item: it has a rule effect or a worth (numbers of
+    its own: gold, a value, stones), or it is a district (where the scoring happens)."""
+    kind = tables(rules).ids.kind_of(str(item.get("id")))
+    return has_effect(rules, item) or bool(item.get("params")) or kind == "district"
+
+
+def described_items(rules: RulesetBase) -> Iterator[str]:
+    """The ids of every card, card type, building, tile and district people need a text
+    for (:func:`is_described`), in file order."""
+    for kind in DESCRIBED_KINDS:
+        for file_kind, key in NAMED[kind]:
+            for item in rules.items(file_kind, key):
+                if isinstance(item.get("id"), str) and is_described(rules, item):
+                    yield item["id"]
 
 
 def has_effect(rules: RulesetBase, item: Mapping[str, Any]) -> bool:

@@ -11,19 +11,26 @@ could not take back either: no other seat has acted, nothing hidden was shown to
 >>> game.can_undo(0)
 TableUndo(allowed=True, reason='')
 >>> game.can_undo(1).reason
-'p1 has not acted yet'
+'p1 has made no move yet'
 >>> _ = game.apply("p0 drain(k8)")
 >>> print(game.can_undo(0).reason)
-p0 drain(k8) revealed something (p0's gold: 0-gold swamp tile)
+“p0 drains K8” showed what was hidden (p0 takes a 0-gold swamp tile): it cannot be taken back
+>>> print(game.can_undo(0, "de").reason)
+„p0 legt K8 trocken“ hat Verdecktes gezeigt (p0 nimmt ein Sumpfplättchen mit 0 Gold): das lässt sich nicht zurücknehmen
+
+The reasons are the engine texts ``undo_*`` of ``texts.yaml``, in the asked language.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..run.views import redact_event, visible
-from .wording import Wording
+from ..run.views import visible
+from .humanlog import human_log
+from .seatview import seat_log
+from .wording import PLAYER, TEXT, Wording
 
 if TYPE_CHECKING:
     from ..run.undohistory import UndoPoint
@@ -41,28 +48,42 @@ class TableUndo(NamedTuple):
         return self.allowed
 
 
-def check(game: PlayedGame, player: int, undo_point: Callable[[], UndoPoint]) -> TableUndo:
+def check(game: PlayedGame, player: int, undo_point: Callable[[], UndoPoint], lang: str = "en") -> TableUndo:
     """Whether ``player`` may take back its last action at the table; ``undo_point`` gives
-    where an undo of the last action would go back to (the game knows: it may replay)."""
+    where an undo of the last action would go back to (the game knows: it may replay).
+    The reason is a sentence in ``lang`` (a ValueError names the languages when it is none)."""
+    wording = Wording(game.rules, lang)
     played = game.played
     actions = played.actions
-    mine = [i for i, a in enumerate(actions) if a.player == player]
-    if not mine:
-        return TableUndo(False, f"p{player} has not acted yet")
+    if not any(a.player == player for a in actions):
+        return TableUndo(False, wording.engine("undo_no_move", player=(player, PLAYER)))
     if game.is_over:
-        return TableUndo(False, "the game is over")
+        return TableUndo(False, wording.engine("undo_over"))
     last = actions[-1]
     if last.player != player:
-        return TableUndo(False, f"p{player} has no action to take back: p{last.player} acted last")
+        return TableUndo(False, wording.engine("undo_not_last", player=(last.player, PLAYER)))
     before, n_events = undo_point()
     if before.rng != played.state.rng:
-        return TableUndo(False, f"chance was drawn after {last}: a shuffle or a random draw cannot be taken back")
+        return TableUndo(False, wording.engine("undo_chance", action=(_told(game, player, n_events, lang)[0], TEXT)))
     for event in played.events[n_events:]:
         if revealed(game, event):
-            shown = redact_event(game.rules, event, player)
-            what = Wording(game.rules).event(shown) if shown is not None else "a private message"
-            return TableUndo(False, f"{last} revealed something ({what})")
+            action, what = _told(game, player, n_events, lang)
+            key, fields = "undo_revealed", {"action": (action, TEXT)}
+            if what:
+                key, fields["what"] = "undo_revealed_what", (what, TEXT)
+            return TableUndo(False, wording.engine(key, **fields))
     return TableUndo(True)
+
+
+def _told(game: PlayedGame, player: int, n_events: int, lang: str) -> tuple[str, str]:
+    """The last action as the seat's human log tells it, and the first thing it caused
+    that the log tells (what the seat itself saw)."""
+    log = seat_log(game, player)
+    since = bisect_left(log.index, n_events)
+    entries = human_log(game, player, lang, since=since)
+    action = next((e for e in entries if e["kind"] == "action"), None)
+    details = [d for e in entries for d in e["details"]]
+    return (action["text"] if action is not None else ""), (details[0] if details else "")
 
 
 def revealed(game: PlayedGame, event: Mapping[str, Any]) -> bool:

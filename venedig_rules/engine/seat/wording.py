@@ -485,7 +485,11 @@ class Wording:
             return self.fill(done, {"player": player, "value": value})
         return self.engine("choice", player=player, value=value)
 
-    def _move(self, event: Mapping[str, Any]) -> str:
+    def moved(self, event: Mapping[str, Any], items: str) -> str:
+        """A move's sentence for several items moved the same way, ``items`` in words."""
+        return self._move(event, items)
+
+    def _move(self, event: Mapping[str, Any], items: str | None = None) -> str:
         (src, i), (dst, j) = event["from"], event["to"]
         item = event["item"]
         hidden = self._hidden_phrase(src) or self._hidden_phrase(dst)
@@ -493,6 +497,8 @@ class Wording:
         if is_redacted(item):
             text = self.text(item, hidden=self.hidden_item(src) or self.hidden_item(dst))
             shown = (hidden, TEXT) if hidden is not None and not isinstance(item, dict) else (text, TEXT)
+        if items is not None:
+            shown = (items, TEXT)
         places = self.zone_phrase(src, i), self.zone_phrase(dst, j)
         fields: dict[str, Typed] = {
             "item": shown,

@@ -721,7 +721,7 @@ announce.last = null;
 
 $("undo").addEventListener("click", async () => {
   showMessage("");
-  try { await post("undo", {}); } catch (error) { showMessage(error.message); }
+  try { await post("undo", { lang }); } catch (error) { showMessage(error.message); }
 });
 $("save").addEventListener("click", async () => {
   showMessage("");
