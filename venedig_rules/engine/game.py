@@ -416,8 +416,8 @@ class Game:
         state = self._play.state
         pending = state.pending
         if (
-            action.__class__ is Action
-            and action.player.__class__ is int
+            type(action) is Action
+            and type(action.player) is int
             and pending is not None
             and not state.over
             and any(map(is_, repeat(action), pending.legal_actions(action.player)))
@@ -464,7 +464,7 @@ class Game:
         pending = state.pending
         player = self._only_mover() if player is None else self._seat(player)
         actions = pending.legal_actions(player) if pending is not None and not state.over else ()
-        if index.__class__ is not int or not 0 <= index < len(actions) or pending is None:
+        if type(index) is not int or not 0 <= index < len(actions) or pending is None:
             raise IllegalActionError(
                 f"no legal action {index!r} of player {player}: "
                 + (f"they have {len(actions)} (0 to {len(actions) - 1})" if actions else "they have none now")

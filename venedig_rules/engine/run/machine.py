@@ -575,7 +575,7 @@ class Machine:
 
     # -- what primitives use ---------------------------------------------------------------
     def player_index(self, p: Any) -> int:
-        if p.__class__ is int and 0 <= p < self.player_count:
+        if type(p) is int and 0 <= p < self.player_count:
             return p
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.player_count:
             raise RuleRuntimeError(f"{p!r} is not a player (0 to {self.player_count - 1})")
@@ -592,7 +592,7 @@ class Machine:
 
     def _slot(self, name: str, index: Any) -> int:
         if name in self._player_vars:
-            return index if index.__class__ is int and 0 <= index < self.player_count else self.player_index(index)
+            return index if type(index) is int and 0 <= index < self.player_count else self.player_index(index)
         return self.space_index(index)
 
     def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
@@ -603,10 +603,10 @@ class Machine:
             if self.events_left < 0:
                 too_many_events()
         if why == "set" or why == "put":  # a value made anywhere: within the value budgets
-            if value.__class__ is int:
+            if type(value) is int:
                 if not -MAX_INT <= value <= MAX_INT:
                     too_big_int(value)
-            elif value.__class__ is tuple:
+            elif type(value) is tuple:
                 if len(value) > 16:
                     sized(value)
                 else:
@@ -690,7 +690,7 @@ class Machine:
         if self.record or (self.keep and kind in self.keep):
             event: RulesetEvent = {"type": kind}
             for key, value in fields.items():
-                event[key] = value if value.__class__ in _JSON_ATOMS else json_safe(value)
+                event[key] = value if type(value) in _JSON_ATOMS else json_safe(value)
             self.events.append(event)
         else:
             self.unrecorded += 1
