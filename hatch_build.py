@@ -162,8 +162,12 @@ def generated_modules(root: Path, into: Path) -> dict[str, Path]:
             code = rules.generated
             given = aot.given_namespace(code)
             module = aot.module_name(code.source, given)
-            path = into / f"{module}.py"
+            # in the package's layout, where Cython finds the declarations beside the source
+            folder = into.joinpath(*aot.PACKAGE.split("."))
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{module}.py"
             path.write_text(aot.module_source(code.source, given), encoding="utf-8")
+            (folder / f"{module}.pxd").write_text(aot.module_pxd(code.source), encoding="utf-8")
             found[f"{aot.PACKAGE}.{module}"] = path
         return found
     finally:
@@ -194,7 +198,17 @@ def compile_modules(
     try:
         jobs = os.cpu_count() or 1
         c_dir = str(work / "c")
-        compiled = cythonize(extensions, build_dir=c_dir, compiler_directives=DIRECTIVES, quiet=True, nthreads=jobs)
+        # the generated modules' declarations (.pxd beside each source, in the package's
+        # layout) are found through the include path; the engine's own in the project
+        folders = sorted({str(_package_root(name, path)) for name, path in (generated or {}).items()})
+        compiled = cythonize(
+            extensions,
+            build_dir=c_dir,
+            compiler_directives=DIRECTIVES,
+            quiet=True,
+            nthreads=jobs,
+            include_path=[*folders, str(root)],
+        )
         dist = Distribution({"name": "venedig-rules", "ext_modules": compiled})
         command = dist.get_command_obj("build_ext")
         command.build_lib = str(work / "lib")
@@ -210,6 +224,12 @@ def compile_modules(
         relative = extension.name.replace(".", "/") + suffix
         built[relative] = work / "lib" / relative
     return built
+
+
+def _package_root(name: str, path: Path) -> Path:
+    """The folder that holds module ``name``'s top package, for a source at ``path`` laid
+    out as its package (``venedig_rules/_aot/g_x.py`` for ``venedig_rules._aot.g_x``)."""
+    return path.parents[name.count(".")]
 
 
 def _missing() -> str:

@@ -36,3 +36,15 @@ def test_without_compiled_modules_the_text_is_run_as_python():
     text, given = _given("venedig")
     assert not aot.FOLDER.exists() and aot.load(text, given) is None
     assert type(next(iter(vr.load("venedig").generated.resume.values()))).__name__ == "function"
+
+
+def test_the_compiled_builds_declarations_type_every_generated_functions_machine():
+    for name in ("venedig", "saeulen", "rialto"):
+        text, _ = _given(name)
+        declared = aot.module_pxd(text).splitlines()
+        functions = [line for line in text.splitlines() if line.startswith("def ")]
+        assert declared[0] == "from venedig_rules.engine.run.machine cimport Frame, Machine"
+        assert len(declared) == len(functions) + 1
+        for line, function in zip(declared[1:], functions):
+            assert line.startswith(f"cpdef {function[4:].split('(')[0]}(Machine C"), (line, function)
+            assert ("Frame F" in line) == ("(C, F)" in function), (line, function)

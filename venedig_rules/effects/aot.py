@@ -17,6 +17,12 @@ The module's globals are filled with the namespace ``generate`` made, as ``exec`
 have them, and its functions keep the generated text's line numbers (the names Cython must
 know as globals are declared *after* the text), so the line table still locates every error
 in the rule files.
+
+The compiled build also gives Cython each generated module's declarations
+(:func:`module_pxd`): every function ``cpdef``, its machine ``C`` (and a resumable
+program's frame ``F``) typed as the engine's extension types, so that the generated code
+reads and writes their fields directly and calls its own functions without Python's call
+protocol; the source stays the same text.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import importlib.util
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -59,6 +66,31 @@ def module_source(text: str, namespace: Mapping[str, Any]) -> str:
     loaded). Declared after the text, so its line numbers stay those of the line table."""
     declared = "".join(f"{name} = None\n" for name in sorted(namespace) if not name.startswith("__"))
     return f"{text}\n\n# globals the generator puts in the namespace, filled in when loaded\n{declared}"
+
+
+#: A generated function's first line: its name, then its parameters (the machine ``C`` first).
+_DEF = re.compile(r"^def (\w+)\(C((?:, \w+)*)\):$", re.MULTILINE)
+#: The engine's extension types the declarations name (engine/run/machine.pxd).
+_TYPES = "from venedig_rules.engine.run.machine cimport Frame, Machine\n"
+
+
+def module_pxd(text: str) -> str:
+    """Cython's declarations for the generated module of ``text`` (a ``.pxd`` beside it in
+    the compiled build; Python never reads it): each function ``cpdef``, its machine ``C``
+    a ``Machine`` and a resumable program's frame ``F`` a ``Frame``, every other parameter
+    any object. The machine always runs generated code on itself (a subclass passes too).
+
+    >>> print(module_pxd("def r0(C, F):\\n    return d1(C, None)\\ndef d1(C, v_self):\\n    return 1\\n"), end="")
+    from venedig_rules.engine.run.machine cimport Frame, Machine
+    cpdef r0(Machine C, Frame F)
+    cpdef d1(Machine C, v_self)
+    """
+    lines = [_TYPES]
+    for name, rest in _DEF.findall(text):
+        params = [p.strip() for p in rest.split(",") if p.strip()]
+        typed = ["Frame F" if p == "F" else p for p in params]
+        lines.append(f"cpdef {name}({', '.join(['Machine C', *typed])})\n")
+    return "".join(lines)
 
 
 class Compiled(NamedTuple):

@@ -42,7 +42,7 @@ Each program becomes one of three kinds of function:
     ...
     v_n = 0
     _t1 = (1, 2, 3)
-    if _t1.__class__ is not tuple: _t1 = _loop_items(_t1)
+    if type(_t1) is not tuple: _t1 = _loop_items(_t1)
     C.left -= len(_t1)
     if C.left < 0: _out_of_steps()
     for b2_x in _t1:
@@ -768,7 +768,7 @@ class _Function(NodeVisitor):
         """The list a ``for`` walks, fixed when it starts, its rounds counted."""
         items = self.temp()
         self.writeline(f"{items} = {self.expr(node.iterable)}")
-        self.writeline(f"if {items}.__class__ is not tuple: {items} = _loop_items({items})")
+        self.writeline(f"if type({items}) is not tuple: {items} = _loop_items({items})")
         self.charge(f"len({items})")
         return items
 
@@ -776,7 +776,7 @@ class _Function(NodeVisitor):
         count = self.temp()
         self.writeline(f"{count} = {self.expr(node.count)}")
         self.writeline(
-            f"if {count}.__class__ is not int or not 0 <= {count} <= {MAX_REPEAT}: {count} = _repeat_count({count})"
+            f"if type({count}) is not int or not 0 <= {count} <= {MAX_REPEAT}: {count} = _repeat_count({count})"
         )
         self.charge(count)
         return count
@@ -809,7 +809,7 @@ class _Function(NodeVisitor):
         v = self.temp()
         self.writeline(f"{v} = {value}")
         if self.may_be_list(node.value):
-            self.writeline(f"if {v}.__class__ is list: {v} = _freeze({v})")
+            self.writeline(f"if type({v}) is list: {v} = _freeze({v})")
         if node.op == "=":
             self.writeline(f"C.write({name}, {index}, {v}, 'set')")
             return
@@ -822,7 +822,7 @@ class _Function(NodeVisitor):
         o, r = self.temp(), self.temp()
         sign = "+" if op == "+=" else "-"
         return (
-            f"({r} if ({value}.__class__ is int) & (({o} := {old}).__class__ is int) "
+            f"({r} if (type({value}) is int) & (type({o} := {old}) is int) "
             f"and -{_M} <= ({r} := {o} {sign} {value}) <= {_M} else _combine({o}, {op!r}, {value}))"
         )
 
@@ -992,7 +992,7 @@ class _Function(NodeVisitor):
         if node.op == "not":
             return f"(not {self.expr(node.operand, truth=True)})"
         t = self.temp()
-        return f"(-{t} if ({t} := {self.expr(node.operand)}).__class__ is int else _neg({t}))"
+        return f"(-{t} if type({t} := {self.expr(node.operand)}) is int else _neg({t}))"
 
     def visit_Name(self, node: ast.Name, truth: bool) -> str:
         match self.resolved.get(id(node), LocalName(node.name)):
@@ -1020,7 +1020,7 @@ class _Function(NodeVisitor):
             var = f"V[{per.var!r}]"
             if per.per == "space":  # the index first, then the variable, as written
                 return f"({var}[{t}] if ({t} := C.space_index({index})) >= 0 else None)"
-            return f"({var}[{t}] if ({t} := {index}).__class__ is int and 0 <= {t} < P else {var}[C.player_index({t})])"
+            return f"({var}[{t}] if type({t} := {index}) is int and 0 <= {t} < P else {var}[C.player_index({t})])"
         return f"_item({self.expr(node.base)}, {index})"
 
     def visit_BinOp(self, node: ast.BinOp, truth: bool) -> str:
@@ -1038,10 +1038,10 @@ class _Function(NodeVisitor):
         x, y, r = self.temp(), self.temp(), self.temp()
         fallback = "_add" if op == "+" else None
         if constant:
-            test = f"({x} := {a}).__class__ is int"
+            test = f"type({x} := {a}) is int"
             y = b
         else:
-            test = f"(({x} := {a}).__class__ is int) & (({y} := {b}).__class__ is int)"
+            test = f"(type({x} := {a}) is int) & (type({y} := {b}) is int)"
         slow = f"{fallback}({x}, {y})" if fallback else f"_arith({op!r}, {x}, {y})"
         if op in ("+", "-", "*"):
             return f"({r} if {test} and -{_M} <= ({r} := {x} {op} {y}) <= {_M} else {slow})"

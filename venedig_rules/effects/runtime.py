@@ -65,7 +65,7 @@ def freeze(value: Any) -> Any:
     >>> freeze([1, [2, 3]]), freeze((1, 2))
     ((1, (2, 3)), (1, 2))
     """
-    if value.__class__ is list:
+    if type(value) is list:
         return tuple(freeze(v) for v in value)
     return value
 
@@ -80,7 +80,7 @@ def show(value: Any) -> str:
     >>> show(10**5000)
     'a number of 5001 digits'
     """
-    if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+    if type(value) is int and not -MAX_INT <= value <= MAX_INT:
         digits = len(str(abs(value))) if value.bit_length() < 13_000 else int(value.bit_length() * 0.30103) + 1
         return f"a number of {digits} digits"
     if isinstance(value, tuple) and len(value) > 10:
@@ -105,7 +105,7 @@ def sized(value: Any) -> Any:
     >>> sized((1, ("a", "b"), None))
     (1, ('a', 'b'), None)
     """
-    if value.__class__ is tuple:
+    if type(value) is tuple:
         items(value)
     elif _items_left(value, MAX_ITEMS, {}, 0) < 0:
         _too_many()
@@ -158,7 +158,7 @@ def _items_left(value: Any, left: int, seen: dict[int, int], depth: int) -> int:
     """``left`` less the items of ``value`` (below 0 once over the budget); ``seen`` keeps the
     size of each list already counted, so a list shared many times is walked once;
     ``depth``: the lists around ``value``."""
-    kind = value.__class__
+    kind = type(value)
     if kind is int:
         if not -MAX_INT <= value <= MAX_INT:
             too_big_int(value)
@@ -187,7 +187,7 @@ def _items_left(value: Any, left: int, seen: dict[int, int], depth: int) -> int:
         for item in value:
             if left < 0:
                 return left
-            if item.__class__ is tuple or item.__class__ is list:
+            if type(item) is tuple or type(item) is list:
                 left = _items_left(item, left, seen, depth + 1)
     seen[id(value)] = start - left
     return left
@@ -197,7 +197,7 @@ def nest(items: tuple[Any, ...]) -> tuple[Any, ...]:
     """A list literal whose items the compiler could not prove to be plain: checked when one
     is a list or a number."""
     for item in items:
-        kind = item.__class__
+        kind = type(item)
         if kind is tuple or kind is int or kind is list:
             return sized(items)  # type: ignore[no-any-return]
     return items
@@ -243,7 +243,7 @@ def bounded(value: int) -> int:
 
 def add(x: Any, y: Any) -> Any:
     """``x + y``: numbers add; next to a list, ``none`` is the empty list and lists join."""
-    if x.__class__ is int and y.__class__ is int:
+    if type(x) is int and type(y) is int:
         return bounded(x + y)
     if isinstance(x, tuple) or isinstance(y, tuple):
         return join(tuple(x or ()), tuple(y or ()))
@@ -410,7 +410,7 @@ def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
 def _fixed0(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
     def run(C: Any) -> Any:
         value = fn(C)
-        if value.__class__ is tuple:
+        if type(value) is tuple:
             C.left -= len(value)
             if C.left < 0:
                 out_of_steps()
@@ -424,8 +424,8 @@ def _fixed1(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any
 
     def run(C: Any, a: Any) -> Any:
         value = fn(C, a)
-        cost = len(value) if value.__class__ is tuple else 0
-        if first and a.__class__ is tuple and len(a) > cost:
+        cost = len(value) if type(value) is tuple else 0
+        if first and type(a) is tuple and len(a) > cost:
             cost = len(a)
         C.left -= cost
         if C.left < 0:
@@ -440,10 +440,10 @@ def _fixed2(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any
 
     def run(C: Any, a: Any, b: Any) -> Any:
         value = fn(C, a, b)
-        cost = len(value) if value.__class__ is tuple else 0
-        if first and a.__class__ is tuple and len(a) > cost:
+        cost = len(value) if type(value) is tuple else 0
+        if first and type(a) is tuple and len(a) > cost:
             cost = len(a)
-        if second and b.__class__ is tuple and len(b) > cost:
+        if second and type(b) is tuple and len(b) > cost:
             cost = len(b)
         C.left -= cost
         if C.left < 0:
@@ -458,12 +458,12 @@ def _fixed3(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any
 
     def run(C: Any, a: Any, b: Any, c: Any) -> Any:
         value = fn(C, a, b, c)
-        cost = len(value) if value.__class__ is tuple else 0
-        if first and a.__class__ is tuple and len(a) > cost:
+        cost = len(value) if type(value) is tuple else 0
+        if first and type(a) is tuple and len(a) > cost:
             cost = len(a)
-        if second and b.__class__ is tuple and len(b) > cost:
+        if second and type(b) is tuple and len(b) > cost:
             cost = len(b)
-        if third and c.__class__ is tuple and len(c) > cost:
+        if third and type(c) is tuple and len(c) > cost:
             cost = len(c)
         C.left -= cost
         if C.left < 0:
@@ -482,9 +482,9 @@ def _packed(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
 
     def run(C: Any, *args: Any, **names: Any) -> Any:
         value = fn(C, *args, **names)
-        cost = len(value) if value.__class__ is tuple else 0
+        cost = len(value) if type(value) is tuple else 0
         for i, arg in enumerate(args):
-            if (i in lists or i >= first_variadic) and arg.__class__ is tuple and len(arg) > cost:
+            if (i in lists or i >= first_variadic) and type(arg) is tuple and len(arg) > cost:
                 cost = len(arg)
         C.left -= cost
         if C.left < 0:

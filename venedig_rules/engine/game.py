@@ -166,14 +166,14 @@ class Game:
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The legal actions of ``player`` (of the only player to move when omitted), sorted;
         ``[]`` for a seat that is not to move. A GameArgumentError for what is not a seat."""
-        if player is None:
-            player = self._only_mover()
-        seat = self._seat(player)
-        state = self._play.state
+        play = self._play
+        if type(player) is not int or not 0 <= player < play.players:
+            player = self._seat(self._only_mover() if player is None else player)
+        state = play.state
         pending = state.pending
         if pending is None or state.over:
             return []
-        return list(pending.legal_actions(seat))
+        return list(pending.legal_actions(player))
 
     def _seat(self, player: Any) -> int:
         """``player`` when it is a seat of this game (a whole number from 0), else a GameArgumentError."""
@@ -416,8 +416,8 @@ class Game:
         state = self._play.state
         pending = state.pending
         if (
-            action.__class__ is Action
-            and action.player.__class__ is int
+            type(action) is Action
+            and type(action.player) is int
             and pending is not None
             and not state.over
             and any(map(is_, repeat(action), pending.legal_actions(action.player)))
@@ -464,7 +464,7 @@ class Game:
         pending = state.pending
         player = self._only_mover() if player is None else self._seat(player)
         actions = pending.legal_actions(player) if pending is not None and not state.over else ()
-        if index.__class__ is not int or not 0 <= index < len(actions) or pending is None:
+        if type(index) is not int or not 0 <= index < len(actions) or pending is None:
             raise IllegalActionError(
                 f"no legal action {index!r} of player {player}: "
                 + (f"they have {len(actions)} (0 to {len(actions) - 1})" if actions else "they have none now")
@@ -476,7 +476,10 @@ class Game:
         play = self._play
         before, events = play.state, play.events
         n_events = len(events)
-        run = Machine(play.rules, play.players, before, *_event_sink(events, play.record, play.keep))
+        if play.record:
+            run = Machine(play.rules, play.players, before, events)
+        else:
+            run = Machine(play.rules, play.players, before, *_event_sink(events, False, play.keep))
         try:
             play.state = run.resume(pending, action)
         except Exception:

@@ -30,7 +30,7 @@ from ...errors import Location, RuleRuntimeError
 from ...limits import MAX_CALL_DEPTH, MAX_EVENTS, MAX_INT, MAX_STEPS
 from . import events
 from . import rng as rnglib
-from .events import ChangeEvent, Event, MoveEvent, RulesetEvent
+from .events import ChangeEvent, ChoiceEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
 from .views import json_safe
 
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 MAX_DEPTH = MAX_CALL_DEPTH
 
 Locals = dict[str, Any]
+
+#: The plain kind of a decision's options when not worked out yet (see ``_plain_kind``).
+UNKNOWN_KIND = "unknown"
 
 
 class CallRequest:
@@ -110,10 +113,20 @@ class PendingChoice:
     #: the chooser's legal actions once asked (see :attr:`actions`): a cache, no part of the
     #: decision (not compared, not shown, not saved)
     _actions: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    #: the options' plain kind (see _plain_kind) when the machine knows it already, else
+    #: UNKNOWN_KIND: a cache, no part of the decision
+    _kind: str | None = field(default=UNKNOWN_KIND, init=False, repr=False, compare=False)
 
     @classmethod
     def at_once(
-        cls, player: int, label: str, options: tuple[Any, ...], optional: bool, target: str, secret: bool
+        cls,
+        player: int,
+        label: str,
+        options: tuple[Any, ...],
+        optional: bool,
+        target: str,
+        secret: bool,
+        kind: str | None = UNKNOWN_KIND,
     ) -> PendingChoice:
         """The same as ``PendingChoice(...)``, for the machine, which makes one at every
         decision: a frozen dataclass's ``__init__`` sets each field through
@@ -126,6 +139,7 @@ class PendingChoice:
         _set_target(made, target)
         _set_secret(made, secret)
         _set_choice_actions(made, None)
+        _set_choice_kind(made, kind)
         return made
 
     def movers(self) -> tuple[int, ...]:
@@ -140,7 +154,7 @@ class PendingChoice:
         # and every decision is a first use
         built = self._actions
         if built is None:
-            built = _actions(self.player, self.label, self.options, self.optional)
+            built = _actions(self.player, self.label, self.options, self.optional, self._kind)
             _set_choice_actions(self, built)
         return built
 
@@ -269,9 +283,16 @@ Pending = PendingChoice | PendingCommits
 # Setting a slot through its descriptor: what a frozen dataclass's own methods may do (the
 # machine's quick PendingChoice, and the decisions' caches), at half the cost of
 # ``object.__setattr__``.
-_set_player, _set_label, _set_options, _set_optional, _set_target, _set_secret, _set_choice_actions = (
-    getattr(PendingChoice, f.name).__set__ for f in fields(PendingChoice)
-)
+(
+    _set_player,
+    _set_label,
+    _set_options,
+    _set_optional,
+    _set_target,
+    _set_secret,
+    _set_choice_actions,
+    _set_choice_kind,
+) = (getattr(PendingChoice, f.name).__set__ for f in fields(PendingChoice))
 (_set_commits_actions,) = (getattr(PendingCommits, f.name).__set__ for f in fields(PendingCommits) if not f.init)
 
 
@@ -379,8 +400,20 @@ class Machine:
                 self.emit(events.reveal(pending.label, value))
             else:
                 self.unrecorded += 1
-        elif self.record or self.keep:
-            # a secret choice's value is shown to the chooser only
+        elif self.record:
+            # events.choice(), built in place: this runs at every action (a secret choice's
+            # value is shown to the chooser only)
+            made: ChoiceEvent = {
+                "type": "choice",
+                "player": action.player,
+                "label": pending.label,
+                "value": value,
+                "passed": action.name == PASS,
+            }
+            if pending.secret:
+                made["hidden"] = True
+            self.events.append(made)
+        elif self.keep:
             self.emit(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
         else:
             self.unrecorded += 1
@@ -459,14 +492,14 @@ class Machine:
         """Set up ``player``'s decision; False when there is nothing to decide (an optional
         choice without options is none at once, unless it is secret: a secret choice is
         always asked, so that whether it has options shows nobody anything)."""
-        options = _options(values, label)
+        options, kind = _options_of_kind(values, label)
         if not options:
             if optional and not secret:
                 L[target] = None
                 return False
             if not optional:
                 raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
-        self.pending = PendingChoice.at_once(player, label, options, optional, target, secret)
+        self.pending = PendingChoice.at_once(player, label, options, optional, target, secret, kind)
         return True
 
     def choosers(self, players: Any) -> tuple[int, ...]:
@@ -575,7 +608,7 @@ class Machine:
 
     # -- what primitives use ---------------------------------------------------------------
     def player_index(self, p: Any) -> int:
-        if p.__class__ is int and 0 <= p < self.player_count:
+        if type(p) is int and 0 <= p < self.player_count:
             return p
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.player_count:
             raise RuleRuntimeError(f"{p!r} is not a player (0 to {self.player_count - 1})")
@@ -592,7 +625,7 @@ class Machine:
 
     def _slot(self, name: str, index: Any) -> int:
         if name in self._player_vars:
-            return index if index.__class__ is int and 0 <= index < self.player_count else self.player_index(index)
+            return index if type(index) is int and 0 <= index < self.player_count else self.player_index(index)
         return self.space_index(index)
 
     def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
@@ -603,10 +636,10 @@ class Machine:
             if self.events_left < 0:
                 too_many_events()
         if why == "set" or why == "put":  # a value made anywhere: within the value budgets
-            if value.__class__ is int:
+            if type(value) is int:
                 if not -MAX_INT <= value <= MAX_INT:
                     too_big_int(value)
-            elif value.__class__ is tuple:
+            elif type(value) is tuple:
                 if len(value) > 16:
                     sized(value)
                 else:
@@ -616,12 +649,7 @@ class Machine:
                             break
         if index is None:
             if name in self._indexed:
-                size = len(self.vars[name])
-                if not isinstance(value, tuple) or len(value) != size:
-                    per = self.compiled.state[name].per
-                    raise RuleRuntimeError(
-                        f"{name!r} has one value per {per}: assign a list of {size} values or write {name}[...] = ..."
-                    )
+                self._check_whole(name, value)
             self.vars[name] = value
             if why is not None:
                 if self.record:
@@ -633,7 +661,10 @@ class Machine:
                 else:
                     self.emit(events.change(name, value, why))
             return
-        slot = self._slot(name, index)
+        if type(index) is int and 0 <= index < self.player_count and name in self._player_vars:
+            slot = index  # a seat's part (what most writes of a part are): _slot's first case
+        else:
+            slot = self._slot(name, index)
         changed = list(self.vars[name])  # one copy to change, then the new tuple: no slices
         changed[slot] = value
         self.vars[name] = tuple(changed)
@@ -645,6 +676,16 @@ class Machine:
                 self.unrecorded += 1
             else:
                 self.emit(events.change(name, value, why, index))
+
+    def _check_whole(self, name: str, value: Any) -> None:
+        """A RuleRuntimeError unless ``value`` is a whole new value of a variable with one
+        value per player or space: a list of as many values."""
+        size = len(self.vars[name])
+        if not isinstance(value, tuple) or len(value) != size:
+            per = self.compiled.state[name].per
+            raise RuleRuntimeError(
+                f"{name!r} has one value per {per}: assign a list of {size} values or write {name}[...] = ..."
+            )
 
     def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
         items = tuple(source.get())
@@ -690,7 +731,7 @@ class Machine:
         if self.record or (self.keep and kind in self.keep):
             event: RulesetEvent = {"type": kind}
             for key, value in fields.items():
-                event[key] = value if value.__class__ in _JSON_ATOMS else json_safe(value)
+                event[key] = value if type(value) in _JSON_ATOMS else json_safe(value)
             self.events.append(event)
         else:
             self.unrecorded += 1
@@ -741,10 +782,13 @@ class Machine:
         )
 
 
-def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) -> tuple[Action, ...]:
+def _actions(
+    player: int, label: str, options: tuple[Any, ...], optional: bool, kind: str | None = UNKNOWN_KIND
+) -> tuple[Action, ...]:
     if not options:
-        return (Action(player, PASS),) if optional else ()
-    kind = _plain_kind(options)
+        return (_pass(player),) if optional else ()
+    if kind is UNKNOWN_KIND:
+        kind = _plain_kind(options)
     if kind is None:
         # Action(player, label, value) for each option, made without running Python code per option
         actions = tuple(map(tuple.__new__, repeat(Action), zip(repeat(player), repeat(label), options)))
@@ -756,7 +800,13 @@ def _actions(player: int, label: str, options: tuple[Any, ...], optional: bool) 
             made = _made[player, label, kind] = {}
         get = made.get
         actions = tuple([get(o) or _make_action(made, player, label, o) for o in options])
-    return actions + (Action(player, PASS),) if optional else actions
+    return actions + (_pass(player),) if optional else actions
+
+
+def _pass(player: int) -> Action:
+    """``Action(player, PASS)``, made as the tuple it is: a NamedTuple's own ``__new__`` is
+    Python code, even in the compiled build."""
+    return tuple.__new__(Action, (player, PASS, None))
 
 
 def _make_action(made: dict[Any, Action], player: int, label: str, option: Any) -> Action:
@@ -825,14 +875,21 @@ MADE_MAX = 50_000
 
 def _options(values: Any, label: str) -> tuple[Any, ...]:
     """The distinct options of a decision, in legal-action order."""
+    return _options_of_kind(values, label)[0]
+
+
+def _options_of_kind(values: Any, label: str) -> tuple[tuple[Any, ...], str | None]:
+    """The distinct options of a decision, in legal-action order, and their plain kind
+    (:func:`_plain_kind`; UNKNOWN_KIND for fewer than two, where it costs nothing to find)."""
     if not isinstance(values, tuple):
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
     if len(values) < 2:  # none or one: nothing to sort (a third of Rialto's decisions offer none)
-        return values
+        return values, UNKNOWN_KIND
     distinct = dict.fromkeys(values)
-    if _plain_kind(distinct) is not None:  # one plain kind: Python's order is value_key's order
-        return tuple(sorted(distinct))
-    return tuple(sorted(distinct, key=value_key))
+    kind = _plain_kind(distinct)
+    if kind is not None:  # one plain kind: Python's order is value_key's order
+        return tuple(sorted(distinct)), kind
+    return tuple(sorted(distinct, key=value_key)), kind
 
 
 #: The kinds of item a short list may hold without a closer look at its size.

@@ -69,7 +69,7 @@ class UndoHistory:
             stop = len(states) - RECENT
             for i in range(self._weak_below, stop):
                 kept = states[i]
-                if i % CHECKPOINT and kept.__class__ is State:
+                if i % CHECKPOINT and type(kept) is State:
                     states[i] = weakref.ref(kept)
             self._weak_below = stop
 
@@ -115,4 +115,4 @@ class UndoHistory:
 
 
 def _alive(kept: State | weakref.ref[State]) -> State | None:
-    return kept if kept.__class__ is State else kept()  # type: ignore[operator]
+    return kept if type(kept) is State else kept()  # type: ignore[operator]
