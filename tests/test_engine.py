@@ -562,6 +562,19 @@ def test_from_json_refuses_a_tampered_state_with_a_recomputed_checksum(rules):
     refused(rules, with_checksum(data), "state does not follow")
 
 
+@pytest.mark.parametrize("ruleset", [[], None, "venedig", "saeulen"])
+def test_from_json_refuses_another_ruleset_name_with_a_recomputed_checksum(rules, ruleset):
+    data = saved(rules)
+    data["ruleset"] = ruleset
+    refused(rules, with_checksum(data), "fields ruleset differ")
+
+
+def test_from_json_refuses_a_field_no_save_has_with_a_recomputed_checksum(rules):
+    data = saved(rules)
+    data["owner"] = "p1"
+    refused(rules, with_checksum(data), "fields owner differ")
+
+
 def test_from_json_refuses_a_tampered_hand_with_a_recomputed_checksum(rules):
     data = saved(rules)
     hand = data["state"]["vars"]["hand"]

@@ -709,6 +709,12 @@ class Game:
         for part in ("state", "events"):
             if replayed[part] != data.get(part):
                 raise SaveFileError(f"its {part} does not follow from its seed and actions")
+        # every other field too (the ruleset's name, ...): a save is exactly what it replays to
+        differing = sorted(
+            str(k) for k in set(replayed) | set(data) if k != "checksum" and replayed.get(k) != data.get(k)
+        )
+        if differing:
+            raise SaveFileError(f"its fields {', '.join(differing)} differ from the game its actions replay to")
         return game
 
     def _complete_history(self) -> UndoHistory:
