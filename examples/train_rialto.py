@@ -40,7 +40,7 @@ except ImportError as exc:
 
 from venedig_rules.adapters.pettingzoo import VenedigEnv, env
 from venedig_rules.adapters.seat_env import SeatEnv
-from venedig_rules.bots import RandomBot
+from venedig_rules.bots import Bot, GreedyBot, RandomBot
 from venedig_rules.simulate.stats import wilson
 
 GAME, PLAYERS = "rialto", 2
@@ -72,9 +72,9 @@ class Squashed(gymnasium.ObservationWrapper[Any, Any, Any]):
         return self.seat_env.action_masks()
 
 
-def seat_env() -> Squashed:
-    """The learner's environment: one seat of Rialto, RandomBot at the other."""
-    return Squashed(SeatEnv(make_aec(), RandomBot))
+def seat_env(opponent: Callable[[int], Bot] = RandomBot) -> Squashed:
+    """The learner's environment: one seat of Rialto, the opponent (RandomBot) at the other."""
+    return Squashed(SeatEnv(make_aec(), opponent))
 
 
 @dataclass
@@ -95,11 +95,11 @@ class Tally:
         return {**asdict(self), "games": self.games, "win_rate": rate, "ci95": [low, high]}
 
 
-def evaluate(model: MaskablePPO, games: int, seed: int) -> Tally:
-    """``games`` games of the model (its most likely legal action) against RandomBot, the
+def evaluate(model: MaskablePPO, games: int, seed: int, opponent: Callable[[int], Bot] = RandomBot) -> Tally:
+    """``games`` games of the model (its most likely legal action) against the opponent, the
     model's seat rotated game by game (``seed`` deals the first, and the rest follow)."""
     tally = Tally()
-    play = seat_env()
+    play = seat_env(opponent)
     for game in range(games):
         observation, _ = play.reset(seed=seed if game == 0 else None)
         while True:
@@ -126,10 +126,11 @@ class Curve(BaseCallback):
         self.every, self.games, self.seconds, self.seed, self.log = every, games, seconds, seed, log
         self.points: list[dict[str, Any]] = []
         self.started = time.monotonic()
+        self.cpu_started = time.process_time()
         self._next = 0
 
     def _on_training_start(self) -> None:
-        self.started = time.monotonic()
+        self.started, self.cpu_started = time.monotonic(), time.process_time()
         self.measure()
 
     def _on_step(self) -> bool:
@@ -144,7 +145,11 @@ class Curve(BaseCallback):
     def measure(self) -> None:
         assert isinstance(self.model, MaskablePPO)
         tally = evaluate(self.model, self.games, seed=self.seed + len(self.points))
-        point = {"timesteps": self.num_timesteps, "seconds": round(time.monotonic() - self.started, 1)}
+        point = {
+            "timesteps": self.num_timesteps,
+            "seconds": round(time.monotonic() - self.started, 1),
+            "cpu_seconds": round(time.process_time() - self.cpu_started, 1),
+        }
         point.update(tally.summary())
         self.points.append(point)
         self._next = self.num_timesteps + self.every
@@ -193,8 +198,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--timesteps", type=int, default=3_000_000, help="most training steps (default 3,000,000)")
     parser.add_argument("--minutes", type=float, default=30.0, help="most wall-clock minutes of training (30)")
     parser.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation (200)")
-    parser.add_argument("--curve-every", type=int, default=50_000, help="steps between curve points (50,000)")
-    parser.add_argument("--curve-games", type=int, default=50, help="games per curve point (50)")
+    parser.add_argument("--greedy-games", type=int, default=0, help="games against GreedyBot after those (0)")
+    parser.add_argument("--curve-every", type=int, default=10_000, help="steps between curve points (10,000)")
+    parser.add_argument("--curve-games", type=int, default=40, help="games per curve point (40)")
     parser.add_argument("--envs", type=int, default=8, help="environments stepped together (8)")
     parser.add_argument("--threads", type=int, default=1, help="PyTorch's threads (1)")
     parser.add_argument("--seed", type=int, default=1)
@@ -227,6 +233,25 @@ def train(args: argparse.Namespace, log: Callable[[str], None]) -> tuple[Maskabl
     return model, curve
 
 
+def report(final: dict[str, Any], out: Path) -> str:
+    """The result in a few lines."""
+    low, high = final["ci95"]
+    lines = [
+        f"{GAME} {PLAYERS}p: {final['timesteps']} steps in {final['train_seconds']:.0f} s "
+        f"({final['train_cpu_seconds']:.0f} s of CPU); written to {out}",
+        f"against RandomBot: {final['wins']}/{final['games']} won ({final['ties']} shared), "
+        f"{final['win_rate']:.1%} (95% Wilson {low:.1%}-{high:.1%})",
+    ]
+    if "against_greedy" in final:
+        greedy = final["against_greedy"]
+        low, high = greedy["ci95"]
+        lines.append(
+            f"against GreedyBot: {greedy['wins']}/{greedy['games']} won ({greedy['ties']} shared), "
+            f"{greedy['win_rate']:.1%} (95% Wilson {low:.1%}-{high:.1%})"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     log = (lambda _: None) if args.quiet else (lambda text: print(text, flush=True))
@@ -234,16 +259,15 @@ def main(argv: list[str] | None = None) -> int:
     model, curve = train(args, log)
     model.save(args.out / "policy.zip")
     final = evaluate(model, args.eval_games, seed=20_000 + args.seed).summary()
-    final.update(timesteps=curve.num_timesteps, train_seconds=curve.points[-1]["seconds"], game=GAME)
+    last = curve.points[-1]
+    final.update(timesteps=last["timesteps"], train_seconds=last["seconds"], train_cpu_seconds=last["cpu_seconds"])
+    if args.greedy_games:
+        against_greedy = evaluate(model, args.greedy_games, seed=30_000 + args.seed, opponent=GreedyBot)
+        final["against_greedy"] = against_greedy.summary()
     (args.out / "curve.json").write_text(json.dumps(curve.points, indent=1) + "\n")
     (args.out / "result.json").write_text(json.dumps(final, indent=1) + "\n")
     plot(curve.points, final, args.curve or args.out / "curve.png")
-    low, high = final["ci95"]
-    print(
-        f"{GAME} {PLAYERS}p: {curve.num_timesteps} steps in {final['train_seconds']:.0f} s; against RandomBot "
-        f"{final['wins']}/{final['games']} won ({final['ties']} shared), {final['win_rate']:.1%} "
-        f"(95% Wilson {low:.1%}-{high:.1%}); written to {args.out}"
-    )
+    print(report(final, args.out))
     return 0
 
 
