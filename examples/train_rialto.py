@@ -47,8 +47,9 @@ GAME, PLAYERS = "rialto", 2
 
 
 def make_aec() -> VenedigEnv:
-    """Where observations and actions come from: the PettingZoo environment of Rialto."""
-    return env(GAME, players=PLAYERS)
+    """Where observations and actions come from: the PettingZoo environment of Rialto, with
+    the compact observation (``observation="full"`` gives the full one)."""
+    return env(GAME, players=PLAYERS, observation="compact")
 
 
 def squash(observation: Any) -> Any:

@@ -79,7 +79,7 @@ def test_a_policy_opponent_is_given_the_observation_and_mask_of_its_own_seat(ada
     def policy(observation, mask):
         game = env.aec.game
         assert list(game.to_move) == [1]
-        assert (observation == np.array(game.observation(1), dtype=np.float32)).all()
+        assert (observation == np.array(game.observation(1, kind="compact"), dtype=np.float32)).all()
         assert mask.nonzero()[0].tolist() == game.legal_action_ids(1)
         moves.append(int(mask.nonzero()[0][-1]))
         return moves[-1]
