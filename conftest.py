@@ -7,6 +7,6 @@ import importlib.util
 
 collect_ignore = [
     f"venedig_rules/adapters/{module}.py"
-    for module, needs in (("openspiel", "pyspiel"), ("pettingzoo", "pettingzoo"))
+    for module, needs in (("openspiel", "pyspiel"), ("pettingzoo", "pettingzoo"), ("seat_env", "pettingzoo"))
     if importlib.util.find_spec(needs) is None
 ]

@@ -82,6 +82,9 @@ EXTRA_MODULES = {
     "pettingzoo": "pettingzoo",
     "gymnasium": "pettingzoo",
     "Cython": "compile",
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
 }
 
 

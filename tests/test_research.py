@@ -247,4 +247,4 @@ def test_the_examples_of_the_bot_and_research_guides_run(page, capsys, monkeypat
 def test_the_adapter_examples_of_the_research_guide_run(capsys):
     pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
     pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip install -e '.[pettingzoo]'")
-    assert _run("research.md", adapters=True) == 3
+    assert _run("research.md", adapters=True) == 4
