@@ -556,6 +556,20 @@ class Game:
 
         return sample(self, player, seed, attempts)
 
+    def projected_scores(self, when: str = "game_end") -> dict[int, int]:
+        """Each player's score on the winner track if the game ended now: the scoring rules
+        of ``when`` run on a copy (the game is untouched); see
+        :mod:`venedig_rules.engine.research.projection`. For search bots' estimates.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("rialto").new_game(players=2, seed=3)
+        >>> game.scores, game.projected_scores()  # leftover councilmen and coins count at the end
+        ({0: 3, 1: 3}, {0: 6, 1: 7})
+        """
+        from .research.projection import projected_scores
+
+        return projected_scores(self, when)
+
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """The numbers of ``player``'s legal actions in ``rules.action_space(players)``,
         ascending (of the only player to move when omitted).

@@ -543,17 +543,17 @@ class Plan:
             return values
         contents = {place: list(items) for place, items in self.contents.items()}
         for positions, items, pinned in self.kinds:
-            rest = list(items)
+            rest = items
             open_ = positions
             if pinned:
-                taken: set[tuple[Place, int]] = set()
-                for item, candidates in pinned:
-                    where = [pos for pos in candidates if pos not in taken]
-                    if where and item in rest:
-                        pos = where[int(rand.random() * len(where))]
-                        taken.add(pos)
-                        contents[pos[0]][pos[1]] = item
-                        rest.remove(item)
+                taken = self._place_pinned(pinned, Counter(items), contents, rand)
+                placed = Counter(contents[place][i] for place, i in taken)
+                rest = []
+                for item in items:  # the items left for the others, in the same fixed order
+                    if placed[item]:
+                        placed[item] -= 1
+                    else:
+                        rest.append(item)
                 open_ = [pos for pos in positions if pos not in taken]
             # a uniform order: sorted by random keys (faster than shuffle's one call per item)
             keys = [rand.random() for _ in rest]
@@ -562,15 +562,46 @@ class Plan:
                 contents[place][i] = rest[k]
         self._keep_shown_first(contents, rand)
         out = dict(values)
+        parts: dict[str, list[Any]] = {}  # a per-player or per-space variable's slots, made a tuple once
         for place, items in contents.items():
             var, slot = place
             new: Any = tuple(items) if self.lists[place] else items[0]
             if slot is None:
                 out[var] = new
             else:
-                part = out[var]
-                out[var] = part[:slot] + (new,) + part[slot + 1 :]
+                part = parts.get(var)
+                if part is None:
+                    part = parts[var] = list(out[var])
+                part[slot] = new
+        for var, part in parts.items():
+            out[var] = tuple(part)
         return out
+
+    @staticmethod
+    def _place_pinned(
+        pinned: list[tuple[Any, list[tuple[Place, int]]]],
+        left: Counter[Any],
+        contents: dict[Place, list[Any]],
+        rand: random.Random,
+    ) -> set[tuple[Place, int]]:
+        """Each pinned item (while copies of it are ``left``) put at a position drawn
+        uniformly among its candidates not yet taken; the positions taken."""
+        taken: set[tuple[Place, int]] = set()
+        for item, candidates in pinned:
+            if not candidates or not left[item]:
+                continue
+            # a draw among all, and among the free ones only when it hit a taken one: uniform
+            # over the free ones, without a list of them in the common case
+            pos = candidates[int(rand.random() * len(candidates))]
+            if pos in taken:
+                where = [c for c in candidates if c not in taken]
+                if not where:
+                    continue
+                pos = where[int(rand.random() * len(where))]
+            taken.add(pos)
+            contents[pos[0]][pos[1]] = item
+            left[item] -= 1
+        return taken
 
     def _keep_shown_first(self, contents: dict[Place, list[Any]], rand: random.Random) -> None:
         """A copy of a kept item dealt before it in the same place changes places with a later
