@@ -94,10 +94,10 @@ def sample(game: G, player: int, seed: int, attempts: int = ATTEMPTS) -> G:
     True
     >>> other.value("hand", 0) == game.value("hand", 0)
     True
-    >>> sample(game, 0, seed=1, attempts=0)
+    >>> sample(game, 0, seed=1, attempts=0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    venedig_rules.errors.NoConsistentDealError: no deal of what seat 0 cannot see gives seat 1 an option at 'bid' (0 deals tried)
+    venedig_rules.errors.NoConsistentDealError: no deal of what seat 0 cannot see ... (0 deals tried)
     """
     if not isinstance(player, int) or not 0 <= player < game.players:
         raise ValueError(f"player {player!r} is not in this game (0 to {game.players - 1})")
