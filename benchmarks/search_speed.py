@@ -13,7 +13,8 @@ are compared.
 Positions: 2 players, deal seed 1, random play (``random.Random(1)``) for 10%, 50% and 85%
 of that game's length (early, middle, late), then on to the first decision with more than
 one option. Each version plays the same actions if it lists the legal actions in the same
-order; the worker prints a fingerprint of each position so that a difference shows.
+order; the worker prints a fingerprint of each position (its actions and options), and the
+table says whether both versions reached the same one (they did at 5b7acf5).
 
 Measured at each position, for the seat to move:
 
@@ -112,9 +113,10 @@ def worker(names: list[str], iterations: int) -> None:
         for stage, game in _positions(vr, name):
             player = game.to_move[0]
             actions = game.legal_actions(player)
-            view = json.dumps(game.view(player), sort_keys=True, default=str)
             row: dict[str, Any] = {"ruleset": name, "stage": stage, "events": len(game.events)}
-            row["fingerprint"] = hashlib.sha1(view.encode()).hexdigest()[:10]
+            # the same actions played and the same options (a view's format may differ)
+            shown = json.dumps([game.actions, [str(a) for a in actions]])
+            row["fingerprint"] = hashlib.sha1(shown.encode()).hexdigest()[:10]
             game.sample(player, 0)  # warm: the sampling module loaded, the seat's knowledge read
             for kind in ("same", "shipped"):
                 bot = _bot(bots, kind, iterations)
