@@ -3,10 +3,10 @@ Cowling, Powley and Whitehouse 2012), with progressive widening and root paralle
 
 Each iteration takes a new sample of what the bot's seat cannot see, walks down one tree
 of the seat's information sets with UCB (counting, for each child, how often it was
-available), adds one node, optionally plays on at random for ``rollout_depth`` actions,
-and backs up each player's :func:`~venedig_rules.bots.evaluate.estimate` (their share of
-the win at the end, else a win chance from their lead on the winner track the rules
-declare). A node may have tried only as many of its options as its visits allow
+available), adds one node, plays on at random for ``rollout_depth`` actions, and backs
+up each player's :func:`~venedig_rules.bots.evaluate.estimate` (their share of the win at
+the end, else a win chance from their lead on the winner track the rules declare, in the
+scores projected by the ruleset's end scoring: ``game.projected_scores()``). A node may have tried only as many of its options as its visits allow
 (:class:`~venedig_rules.bots.widening.Widening`); at the root, options are tried best
 first by their one-ply estimate, deeper down in random order. The seat never sees another
 seat's secret choice, so the tree does not branch on those: such moves are played at
@@ -89,6 +89,9 @@ class ISMCTSBot:
       cost that comes later in a turn is paid before the position is estimated.
     - ``rollout_depth``: actions played at random after that (0: the estimate is taken
       there; None: to the end of the game).
+    - ``projection``: the estimate reads the projected scores of the position (the
+      ruleset's end scoring run on a copy, ``game.projected_scores()``), else the scores
+      as they stand.
     - ``widening``: how many options a node may have tried for its visits
       (:class:`~venedig_rules.bots.widening.Widening`; ``Widening(1e9, 0)`` tries all).
     - ``lookahead`` and ``prior_visits``: before the search, each root option is played
