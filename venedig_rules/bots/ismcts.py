@@ -6,7 +6,8 @@ of the seat's information sets with UCB (counting, for each child, how often it 
 available), adds one node, plays on at random for ``rollout_depth`` actions, and backs
 up each player's :func:`~venedig_rules.bots.evaluate.estimate` (their share of the win at
 the end, else a win chance from their lead on the winner track the rules declare, in the
-scores projected by the ruleset's end scoring: ``game.projected_scores()``). A node may have tried only as many of its options as its visits allow
+scores projected by the ruleset's end scoring: ``game.projected_scores()``). A node may
+have tried only as many of its options as its visits allow
 (:class:`~venedig_rules.bots.widening.Widening`); at the root, options are tried best
 first by their one-ply estimate, deeper down in random order. The seat never sees another
 seat's secret choice, so the tree does not branch on those: such moves are played at
