@@ -1,7 +1,8 @@
 """Bot strength and the cost of sampling; prints figures with their targets, asserts nothing.
 
-Run: python benchmarks/bots.py [--games N] [--pairings A:B,...] [--rulesets ...] [--jobs J]
-     [--sampling]
+Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--rulesets ...]
+     [--jobs J] [--log FILE] [--sampling]
+     python benchmarks/bots.py --summarize FILE [FILE ...]
 
 - Pairings (default the three targets of docs/bots.md): 2-player games of bot A against
   bot B, N games a pairing and ruleset (default 100), seats rotated (game 2k and 2k+1 are
@@ -12,6 +13,11 @@ Run: python benchmarks/bots.py [--games N] [--pairings A:B,...] [--rulesets ...]
   iterations), ``ismcts1s`` (one second a decision), with ``w2`` for two workers
   (``ismcts1sw2``). Targets: ismcts800:ismcts50 >= 65%, ismcts1s:greedy >= 85%,
   greedy:random >= 70%.
+- The full protocol (>= 100 games a pairing) may be split: one pairing and ruleset at a
+  time (``--pairings``, ``--rulesets``), and a range of its games (``--first K --games N``
+  plays games K to K+N-1: the same deals and seats as in one run). ``--log FILE`` appends
+  one JSON line per game; ``--summarize`` prints the table of every game in the files
+  given (a game logged twice counts once).
 - --sampling: the cost of ``game.sample(p, seed)`` at mid-game positions (after --at actions
   of random play, every player count, several seeds), for the seat to move:
   * repeated: another sample of the same position (what a search does; median per call);
@@ -19,12 +25,13 @@ Run: python benchmarks/bots.py [--games N] [--pairings A:B,...] [--rulesets ...]
     events, and the position is planned anew: what a bot pays once per decision);
   * first: the first sample of a game that was never sampled (the whole event log read);
   each also as a ratio to ``game.apply`` of one legal action at the same positions, measured
-  interleaved in the same run. Target: under 2 ms mid-game.
+  interleaved in the same run; CPU time (steady on a loaded machine). Target: under 2 ms mid-game.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -56,10 +63,10 @@ def _position(rules: vr.Ruleset, players: int, seed: int, at: int) -> vr.Game | 
 
 
 def _ms(fn, repeat: int = 1) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(repeat):
         fn()
-    return (time.perf_counter() - start) * 1000 / repeat
+    return (time.process_time() - start) * 1000 / repeat
 
 
 def sample_costs(name: str, at: int, seeds: int) -> dict[str, list[float]]:
@@ -132,6 +139,8 @@ class Result(NamedTuple):
     share: float  # of the win, for bot A
     seconds: float
     actions: int
+    index: int = 0  # the game's number in the pairing (its deal and seats)
+    seed: int = 1000  # the first deal seed of the run
 
 
 def play(job: Job) -> Result:
@@ -145,7 +154,7 @@ def play(job: Job) -> Result:
     share = 1.0 / len(game.winners) if seat_of_a in game.winners else 0.0
     if not game.winners:
         share = 0.5
-    return Result(job.ruleset, job.pairing, share, time.perf_counter() - start, len(game.actions))
+    return Result(job.ruleset, job.pairing, share, time.perf_counter() - start, len(game.actions), job.index, job.seed)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -162,22 +171,49 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def report_matches(names: list[str], pairings: list[str], games: int, jobs: int, seed: int) -> None:
-    print(f"pairings: 2 players, {games} games a pairing and ruleset, seats rotated, deal seeds {seed} on")
-    work = [Job(name, pairing, i, seed) for i in range(games) for name in names for pairing in pairings]
+def report_matches(names: list[str], pairings: list[str], games: range, jobs: int, seed: int, log: Path | None) -> None:
+    print(
+        f"pairings: 2 players, games {games.start} to {games.stop - 1} of each pairing and ruleset, "
+        f"seats rotated, deal seeds {seed} on"
+    )
+    work = [Job(name, pairing, i, seed) for i in games for name in names for pairing in pairings]
     results: list[Result] = []
     with multiprocessing.Pool(jobs) as pool:
         for result in pool.imap_unordered(play, work):
             results.append(result)
             print(
-                f"    {len(results)}/{len(work)} {result.ruleset} {result.pairing}: {result.share:g} "
-                f"({result.seconds:.1f} s)",
+                f"    {len(results)}/{len(work)} {result.ruleset} {result.pairing} game {result.index}: "
+                f"{result.share:g} ({result.seconds:.1f} s)",
                 file=sys.stderr,
             )
+            if log is not None:
+                with log.open("a") as out:
+                    out.write(json.dumps(result._asdict()) + "\n")
+    table(results)
+
+
+def summarize(files: list[Path]) -> None:
+    """The table of every game logged in ``files`` (each game once)."""
+    found: dict[tuple[str, str, int, int], Result] = {}
+    for path in files:
+        for line in path.read_text().splitlines():
+            if line.strip():
+                result = Result(**json.loads(line))
+                found[result.ruleset, result.pairing, result.seed, result.index] = result
+    print(f"pairings: 2 players, seats rotated; {len(found)} games from {len(files)} log file(s)")
+    table(list(found.values()))
+
+
+def table(results: list[Result]) -> None:
+    """Each pairing's share of A's wins with its Wilson interval, against its target."""
     print(f"  {'ruleset':8} {'pairing':22} {'A wins':>9} {'share':>6} {'Wilson 95%':>14} {'target':>7}  {'s/game':>7}")
+    names = sorted({r.ruleset for r in results})
+    pairings = sorted({r.pairing for r in results})
     for name in names:
         for pairing in pairings:
             mine = [r for r in results if r.ruleset == name and r.pairing == pairing]
+            if not mine:
+                continue
             won = sum(r.share for r in mine)
             low, high = wilson(won, len(mine))
             target = TARGETS.get(pairing)
@@ -197,6 +233,9 @@ def report_matches(names: list[str], pairings: list[str], games: int, jobs: int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per pairing and ruleset (default 100)")
+    parser.add_argument("--first", type=int, default=0, help="the number of the first game to play (default 0)")
+    parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
+    parser.add_argument("--summarize", type=Path, nargs="+", help="print the table of these logs instead")
     parser.add_argument("--pairings", default=",".join(TARGETS), help="A:B,... (default the three targets)")
     parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
     parser.add_argument("--jobs", type=int, default=2, help="processes playing games at once (default 2)")
@@ -206,6 +245,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="positions per player count for sampling (default 5)")
     args = parser.parse_args()
     names = [n for n in args.rulesets.split(",") if n]
+    if args.summarize:
+        summarize(args.summarize)
+        return
     if args.sampling:
         report_sampling(names, args.at, args.seeds)
         return
@@ -213,7 +255,7 @@ def main() -> None:
     for pairing in pairings:
         for spec in pairing.split(":"):
             make(spec, 0)
-    report_matches(names, pairings, args.games, args.jobs, args.seed)
+    report_matches(names, pairings, range(args.first, args.first + args.games), args.jobs, args.seed, args.log)
 
 
 if __name__ == "__main__":

@@ -198,3 +198,31 @@ def test_the_play_command_takes_bots_by_name(capsys):
     with pytest.raises(SystemExit) as usage:
         main(["play", str(LAGOON), "--bots", "nope"])
     assert usage.value.code == 2 and "no bot 'nope'" in capsys.readouterr().err
+
+
+def test_a_sampler_tries_other_seeds_before_it_lets_a_refused_sample_through(monkeypatch):
+    """game.sample refuses a seed none of whose deals fits (NoConsistentDealError); the
+    sampler goes on with other seeds (more of the same rejection sampling), and only when
+    all of its seeds are refused does the error reach the bot: never the true hidden state."""
+    game = vr.load(str(LAGOON)).new_game(2, seed=3)
+    sampler = Sampler(game, 0)
+    real = vr.Game.sample
+    refused: list[int] = []
+
+    def every_other(self, player, seed, attempts=20):
+        if len(refused) % 2 == 0:
+            refused.append(seed)
+            raise vr.errors.NoConsistentDealError("refused")
+        refused.append(seed)
+        return real(self, player, seed, attempts)
+
+    monkeypatch.setattr(vr.Game, "sample", every_other)
+    assert sampler(7).view(0) == game.view(0)
+    assert refused[0] == 7 and refused[1] != 7  # the second seed is another
+
+    def never(self, player, seed, attempts=20):
+        raise vr.errors.NoConsistentDealError("refused")
+
+    monkeypatch.setattr(vr.Game, "sample", never)
+    with pytest.raises(vr.errors.NoConsistentDealError):
+        sampler(7)

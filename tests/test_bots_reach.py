@@ -112,6 +112,13 @@ def _truth(game: vr.Game) -> dict[int, str]:
     }
     for seat, memo in (play.knowledge or {}).items():
         truth[id(memo)] = f"the real game's knowledge of seat {seat}"
+        # what the sampler works from: the true values it mirrors, the pins, the plan of the deal
+        for name in ("mirror", "pins", "concealed", "in_hidden", "_plan"):
+            part = getattr(memo, name, None)
+            if part is not None:
+                truth[id(part)] = f"the real game's knowledge of seat {seat}: {name}"
+    for i, event in enumerate(play.events):
+        truth[id(event)] = f"event {i} of the real game's log"  # a shared dict could be changed
     return truth
 
 

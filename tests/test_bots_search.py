@@ -59,12 +59,12 @@ def test_the_root_is_ranked_by_each_options_value_at_the_end_of_the_turn():
     actions = game.legal_actions(player)
     one = Sampler(game, player)(7)
     prior = bot._root_prior(one, actions, player)
-    assert sorted(prior) == sorted(str(a) for a in actions) and one.actions == []
+    assert sorted(prior) == sorted(actions) and one.actions == []
     values = list(prior.values())
     assert values == sorted(values, reverse=True) and all(0.0 <= v <= 1.0 for v in values)
     ends = {}
     for action in actions:
-        ends[str(action)] = TurnSearch().best(one.apply(action), player, 10_000, random.Random(0))
+        ends[action] = TurnSearch().best(one.apply(action), player, 10_000, random.Random(0))
         one.undo()
     assert max(ends, key=ends.__getitem__) in [k for k, v in prior.items() if v == values[0]]
 

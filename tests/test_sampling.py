@@ -239,3 +239,34 @@ def test_a_sample_does_not_depend_on_another_seats_hidden_hand():
     assert twin.observation(0) == game.observation(0) and twin.view(0) == game.view(0)
     for seed in range(10):
         assert game.sample(0, seed).played.state.vars == twin.sample(0, seed).played.state.vars
+
+
+def test_a_sample_with_no_deal_to_try_is_refused_with_a_typed_error():
+    game = rules(str(LAGOON)).new_game(2, seed=2)
+    before = game.view(1)
+    with pytest.raises(vr.errors.NoConsistentDealError, match="0 deals tried") as refused:
+        game.sample(0, seed=3, attempts=0)
+    assert refused.value.code == "play/no_deal"
+    assert game.view(1) == before
+    assert game.sample(0, seed=3).view(0) == game.view(0)  # nothing of the refusal stays
+
+
+def test_a_position_no_deal_fits_raises_and_never_gives_the_true_hidden_state(monkeypatch):
+    """Venedig asks seat 0 how much gold to exchange; a sample for seat 1 asks it again of
+    the new deal. Where no deal would leave seat 0 an option (every re-ask refused here),
+    the sample is refused: once the real hidden gold stayed in place as a last resort."""
+    game = rules("venedig").new_game(2, seed=0)
+    chooser = random.Random(0)
+    for _ in range(71):
+        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+    assert game.to_move == (0,)
+    tried = []
+
+    def refused(*args, **kwargs):
+        tried.append(args[2])  # the dealt variables
+        return sampling._REJECTED, args[3]
+
+    monkeypatch.setattr(sampling, "_pending", refused)
+    with pytest.raises(vr.errors.NoConsistentDealError, match="seat 1 cannot see gives seat 0 an option at 'exchange'"):
+        game.sample(1, seed=5)
+    assert len(tried) == sampling.ATTEMPTS

@@ -316,6 +316,19 @@ class GameArgumentError(VenedigError, ValueError, TypeError):
     code = "play/argument"
 
 
+class NoConsistentDealError(VenedigError, RuntimeError):
+    """``game.sample(player, seed)`` found no deal of what the seat cannot see that is
+    consistent with what it has seen, within the deals it may try (a seat that is asked
+    must have an option in the deal). The sample is refused: the true hidden state is
+    never handed out in its place. Nothing changed; another seed may succeed.
+
+    >>> NoConsistentDealError("no deal").code
+    'play/no_deal'
+    """
+
+    code = "play/no_deal"
+
+
 class UnknownRulesetError(VenedigError, LookupError):
     """No bundled ruleset, variant or path has the name asked for."""
 

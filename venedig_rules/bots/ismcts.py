@@ -3,10 +3,11 @@ Cowling, Powley and Whitehouse 2012), with progressive widening and root paralle
 
 Each iteration takes a new sample of what the bot's seat cannot see, walks down one tree
 of the seat's information sets with UCB (counting, for each child, how often it was
-available), adds one node, optionally plays on at random for ``rollout_depth`` actions,
-and backs up each player's :func:`~venedig_rules.bots.evaluate.estimate` (their share of
-the win at the end, else a win chance from their lead on the winner track the rules
-declare). A node may have tried only as many of its options as its visits allow
+available), adds one node, plays on at random for ``rollout_depth`` actions, and backs
+up each player's :func:`~venedig_rules.bots.evaluate.estimate` (their share of the win at
+the end, else a win chance from their lead on the winner track the rules declare, in the
+scores projected by the ruleset's end scoring: ``game.projected_scores()``). A node may
+have tried only as many of its options as its visits allow
 (:class:`~venedig_rules.bots.widening.Widening`); at the root, options are tried best
 first by their one-ply estimate, deeper down in random order. The seat never sees another
 seat's secret choice, so the tree does not branch on those: such moves are played at
@@ -55,7 +56,8 @@ class _Node:
     visits: int = 0
     available: int = 0
     reward: float = 0.0
-    children: dict[str, _Node] = field(default_factory=dict)
+    # keyed by the action itself: an Action hashes as a tuple, and its text costs more
+    children: dict[Action, _Node] = field(default_factory=dict)
 
 
 class _Ranked(NamedTuple):
@@ -64,7 +66,7 @@ class _Ranked(NamedTuple):
     visits: int  # the search's and the prior's
     mean: float  # value per visit
     prior: float  # the turn-end win chance alone
-    key: str  # the action's text
+    key: str  # the action's text (the last tie-breaker)
 
 
 class _Step(NamedTuple):
@@ -88,6 +90,9 @@ class ISMCTSBot:
       cost that comes later in a turn is paid before the position is estimated.
     - ``rollout_depth``: actions played at random after that (0: the estimate is taken
       there; None: to the end of the game).
+    - ``projection``: the estimate reads the projected scores of the position (the
+      ruleset's end scoring run on a copy, ``game.projected_scores()``), else the scores
+      as they stand.
     - ``widening``: how many options a node may have tried for its visits
       (:class:`~venedig_rules.bots.widening.Widening`; ``Widening(1e9, 0)`` tries all).
     - ``lookahead`` and ``prior_visits``: before the search, each root option is played
@@ -109,12 +114,13 @@ class ISMCTSBot:
         iterations: int | None = None,
         seconds: float | None = None,
         exploration: float = 0.7,
-        rollout_depth: int | None = 0,
+        rollout_depth: int | None = 10,
         finish_turn: int = 2,
         lookahead: int = 200,
         prior_visits: int = 3,
         workers: int = 1,
         widening: Widening = Widening(),  # noqa: B008 - an immutable NamedTuple
+        projection: bool = True,
     ):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -131,6 +137,7 @@ class ISMCTSBot:
         self.exploration, self.rollout_depth, self.finish_turn = exploration, rollout_depth, finish_turn
         self.workers, self.widening = workers, widening
         self.lookahead, self.prior_visits = lookahead, prior_visits
+        self.projection = projection
         #: the root statistics of the last search (action text -> visits and summed reward)
         self.last_search: dict[str, RootStat] = {}
 
@@ -150,7 +157,7 @@ class ISMCTSBot:
             partial(self._search, seed, share, deadline, sample, me, order, prior) for seed, share in zip(seeds, shares)
         ]
         self.last_search = merge(run_forked(jobs))
-        return self._pick(actions, prior)
+        return self._pick(actions, {str(a): chance for a, chance in prior.items()})
 
     def _pick(self, actions: list[Action], prior: dict[str, float]) -> Action:
         """The most visited action counting the prior's visits (then the best mean)."""
@@ -163,7 +170,7 @@ class ISMCTSBot:
             ranked.append(_Ranked(visits, reward / visits if visits else 0.0, prior.get(key, 0.0), key))
         return by_text[max(ranked).key]
 
-    def _root_prior(self, game: Game, actions: list[Action], me: int) -> dict[str, float]:
+    def _root_prior(self, game: Game, actions: list[Action], me: int) -> dict[Action, float]:
         """The seat's win chance after each root option played through the rest of its turn
         (:class:`~venedig_rules.bots.greedy.TurnSearch`, ``lookahead`` actions shared among
         the options), on one sample, from its lead as in :func:`estimate`; in insertion
@@ -171,13 +178,13 @@ class ISMCTSBot:
         scale = score_scale(game)
         share = max(0, self.lookahead // len(actions) - 1)
         scored = []
-        for action in actions:
+        for i, action in enumerate(actions):
             game.apply(action)
             value = TurnSearch().best(game, me, share, self.random)
             game.undo()
             chance = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, value / scale))))
-            scored.append((-chance, self.random.random(), str(action)))
-        return {key: -negative for negative, _, key in sorted(scored)}
+            scored.append((-chance, self.random.random(), i))
+        return {actions[i]: -negative for negative, _, i in sorted(scored)}
 
     def _search(
         self,
@@ -186,8 +193,8 @@ class ISMCTSBot:
         deadline: float | None,
         sample: Sampler,
         me: int,
-        order: list[str],
-        prior: dict[str, float] | None = None,
+        order: list[Action],
+        prior: dict[Action, float] | None = None,
     ) -> dict[str, RootStat]:
         """One search's root statistics (the prior's visits not counted)."""
         rand = random.Random(seed)
@@ -200,7 +207,7 @@ class ISMCTSBot:
             done += 1
         seeded = self.prior_visits if prior else 0
         return {
-            key: RootStat(child.visits - seeded, child.reward - seeded * (prior or {}).get(key, 0.0))
+            str(key): RootStat(child.visits - seeded, child.reward - seeded * (prior or {}).get(key, 0.0))
             for key, child in root.children.items()
         }
 
@@ -210,9 +217,9 @@ class ISMCTSBot:
         game: Game,
         me: int,
         rand: random.Random,
-        rank: dict[str, int],
+        rank: dict[Action, int],
         secret: dict[str, bool],
-        prior: dict[str, float],
+        prior: dict[Action, float],
     ) -> None:
         node, path = root, []
         while not game.is_over:
@@ -235,7 +242,7 @@ class ISMCTSBot:
                 break
             node = step.child
         self._rollout(game, rand)
-        value = estimate(game)
+        value = estimate(game, self.projection)
         root.visits += 1
         for child in path:
             child.visits += 1
@@ -253,17 +260,16 @@ class ISMCTSBot:
     ) -> _Step:
         """Another seat's random move: no step in the tree when it turns out secret."""
         action = rand.choice(actions)
-        seen = len(game.events)
+        events = game.played.events  # the sample's own log, read in place (game.events copies it)
+        seen = len(events)
         game.apply(action)
-        hidden = any(
-            e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in game.events[seen:]
-        )
+        hidden = any(e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in events[seen:])
         secret[label] = hidden
         if hidden:
             return _Step(None, False)
-        child = node.children.get(str(action))
+        child = node.children.get(action)
         if child is None:
-            node.children[str(action)] = child = _Node(mover, available=1)
+            node.children[action] = child = _Node(mover, available=1)
             return _Step(child, True)
         child.available += 1
         return _Step(child, False)
@@ -276,27 +282,27 @@ class ISMCTSBot:
         mover: int,
         actions: list[Action],
         rand: random.Random,
-        rank: dict[str, int],
-        prior: dict[str, float],
+        rank: dict[Action, int],
+        prior: dict[Action, float],
     ) -> _Step:
         """A move the tree chooses: a new child where widening allows one, else the best by UCB."""
-        keys = [str(a) for a in actions]
-        tried = [i for i, key in enumerate(keys) if key in node.children]
+        children = node.children
+        tried = [child for child in map(children.get, actions) if child is not None]
         # a sample offers only some of the actions of the information set: UCB weighs a
         # child by how often it was on offer (``available``), not by the parent's visits
-        for i in tried:
-            node.children[keys[i]].available += 1
-        if len(tried) < len(keys) and self.widening.widens(node.visits, len(tried)):
-            untried = [i for i, key in enumerate(keys) if key not in node.children]
-            i = _to_try(untried, keys, rank if node is root else None, rand)
-            node.children[keys[i]] = child = _Node(mover, available=1)
-            if node is root and keys[i] in prior:  # the prior counts as visits already made
-                child.visits, child.reward = self.prior_visits, self.prior_visits * prior[keys[i]]
-            game.apply(actions[i])
+        for child in tried:
+            child.available += 1
+        if len(tried) < len(actions) and self.widening.widens(node.visits, len(tried)):
+            untried = [a for a in actions if a not in children]
+            action = _to_try(untried, rank if node is root else None, rand)
+            children[action] = child = _Node(mover, available=1)
+            if node is root and action in prior:  # the prior counts as visits already made
+                child.visits, child.reward = self.prior_visits, self.prior_visits * prior[action]
+            game.apply(action)
             return _Step(child, True)
-        i = max(tried, key=lambda j: self._ucb(node.children[keys[j]]))
-        game.apply(actions[i])
-        return _Step(node.children[keys[i]], False)
+        action = max((a for a in actions if a in children), key=lambda a: self._ucb(children[a]))
+        game.apply(action)
+        return _Step(children[action], False)
 
     def _ucb(self, child: _Node) -> float:
         return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
@@ -331,12 +337,12 @@ def finish(game: Game, player: int, candidates: int, rand: random.Random, longes
         game.apply(pick)
 
 
-def _to_try(untried: list[int], keys: list[str], rank: dict[str, int] | None, rand: random.Random) -> int:
+def _to_try(untried: list[Action], rank: dict[Action, int] | None, rand: random.Random) -> Action:
     """Which untried option widening adds: the best-ranked at the root (by the one-ply
     estimate), one at random deeper down (a ranking there would cost more than it saves)."""
     if rank is None:
         return rand.choice(untried)
-    return min(untried, key=lambda j: rank.get(keys[j], len(rank)))
+    return min(untried, key=lambda a: rank.get(a, len(rank)))
 
 
 def _shares(iterations: int | None, workers: int) -> list[int | None]:

@@ -15,12 +15,22 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
+
+from ..errors import NoConsistentDealError
 
 if TYPE_CHECKING:
     from ..engine.game import Game
     from ..engine.run.notation import Action
     from ..engine.run.views import GameView
+
+
+#: Seeds a :class:`Sampler` tries for one sample before it lets ``NoConsistentDealError``
+#: through: each seed is ``game.sample``'s 20 deals more of the same rejection sampling, so
+#: the sample stays one of the information set's (in random play of the bundled games no
+#: sample needed a second seed).
+SEEDS = 5
 
 
 class Sampler:
@@ -37,14 +47,24 @@ class Sampler:
     __slots__ = ("_base", "player")
 
     def __init__(self, game: Game, player: int):
-        self._base = game.sample(player, 0)
         self.player = player
+        self._base = _retried(lambda seed: game.sample(player, seed), 0, SEEDS)
 
     def __call__(self, seed: int) -> Game:
-        return self._base.sample(self.player, seed)
+        return _retried(lambda s: self._base.sample(self.player, s), seed, SEEDS)
 
     def __repr__(self) -> str:
         return f"Sampler(player={self.player})"
+
+
+def _retried(sample: Callable[[int], Game], seed: int, seeds: int) -> Game:
+    """``sample(seed)``, else with the next seeds (each from the last), up to ``seeds`` in all."""
+    for _ in range(seeds - 1):
+        try:
+            return sample(seed)
+        except NoConsistentDealError:
+            seed = (seed * 6364136223846793005 + 1442695040888963407) % 2**64
+    return sample(seed)
 
 
 class SamplingBot(Protocol):

@@ -535,11 +535,14 @@ class Game:
         return other
 
     # -- research (engine/research/: sampling, actions, observation) -----------------------
-    def sample(self, player: int, seed: int) -> Game:
+    def sample(self, player: int, seed: int, attempts: int = 20) -> Game:
         """A new game consistent with everything ``player`` has seen: the same
         ``view(player)``, with what that seat cannot see (other hands, face-down items,
         deck order, others' secret commits, future chance) drawn anew from ``seed``. For
-        search; see :mod:`venedig_rules.engine.research.sampling` and docs/bots.md.
+        search; see :mod:`venedig_rules.engine.research.sampling` and docs/bots.md. When
+        none of ``attempts`` deals fits what the seat has seen (a seat that is asked must
+        have an option), :class:`~venedig_rules.errors.NoConsistentDealError`: the true
+        hidden state is never given instead.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=7)
@@ -551,7 +554,21 @@ class Game:
             raise self._not_recorded("a sample of what a seat cannot see (a sample follows the seat's events)")
         from .research.sampling import sample
 
-        return sample(self, player, seed)
+        return sample(self, player, seed, attempts)
+
+    def projected_scores(self, when: str = "game_end") -> dict[int, int]:
+        """Each player's score on the winner track if the game ended now: the scoring rules
+        of ``when`` run on a copy (the game is untouched); see
+        :mod:`venedig_rules.engine.research.projection`. For search bots' estimates.
+
+        >>> import venedig_rules as vr
+        >>> game = vr.load("rialto").new_game(players=2, seed=3)
+        >>> game.scores, game.projected_scores()  # leftover councilmen and coins count at the end
+        ({0: 3, 1: 3}, {0: 6, 1: 7})
+        """
+        from .research.projection import projected_scores
+
+        return projected_scores(self, when)
 
     def legal_action_ids(self, player: int | None = None) -> list[int]:
         """The numbers of ``player``'s legal actions in ``rules.action_space(players)``,

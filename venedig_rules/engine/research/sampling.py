@@ -43,7 +43,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
 
-from ...errors import RuleRuntimeError
+from ...errors import NoConsistentDealError, RuleRuntimeError
 from ..run import rng as rnglib
 from ..run.machine import Frame, Machine, PendingChoice, PendingCommits, State, initial_state
 from ..run.undohistory import UndoHistory
@@ -67,8 +67,10 @@ G = TypeVar("G", bound=Game)
 #: A place: (variable, slot); the slot is a player or space index, None for a whole variable.
 Place = tuple[str, int | None]
 
-#: Deals tried before the other seats deciding keep their hidden places (see :func:`_pending`).
-_TRIES = 20
+#: Deals :func:`sample` tries before it gives up (see :func:`_pending`): a seat that is asked
+#: has an option in nearly every deal (in random play of the bundled games no sample needed
+#: more than a few).
+ATTEMPTS = 20
 #: What :func:`_pending` returns for a deal in which a seat deciding would have no options.
 _REJECTED = object()
 
@@ -78,8 +80,12 @@ _MASK = "?"
 _WORDY = frozenset(("str", "list", "any"))
 
 
-def sample(game: G, player: int, seed: int) -> G:
+def sample(game: G, player: int, seed: int, attempts: int = ATTEMPTS) -> G:
     """A new game consistent with everything ``player`` has seen of ``game``.
+    ``attempts`` deals are tried (a deal that leaves a seat that is asked without an
+    option is not in the seat's information set); when none fits,
+    :class:`~venedig_rules.errors.NoConsistentDealError` is raised: the true hidden state
+    is never given in place of a sample.
 
     >>> import venedig_rules as vr
     >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=7)
@@ -88,6 +94,10 @@ def sample(game: G, player: int, seed: int) -> G:
     True
     >>> other.value("hand", 0) == game.value("hand", 0)
     True
+    >>> sample(game, 0, seed=1, attempts=0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    venedig_rules.errors.NoConsistentDealError: no deal of what seat 0 cannot see ... (0 deals tried)
     """
     if not isinstance(player, int) or not 0 <= player < game.players:
         raise ValueError(f"player {player!r} is not in this game (0 to {game.players - 1})")
@@ -96,16 +106,14 @@ def sample(game: G, player: int, seed: int) -> G:
     state = played.state
     plan = knowledge.plan(state)
     rand = random.Random(seed)
-    for attempt in range(_TRIES + 1):
-        if attempt == _TRIES:  # no deal gave the seat deciding a decision: keep its hidden places
-            plan = Plan.make(knowledge, state, deciding=_deciding(state, player))
+    for _ in range(attempts):
         values = plan.deal(state.vars, rand)
         frames = plan.relabel(state.frames, values, random.Random(~seed))
         pending, frames = _pending(game, player, values, frames, rand)
         if pending is not _REJECTED:
             break
-    else:  # kept in place, they are asked as in the game
-        pending = state.pending
+    else:
+        raise _no_deal(state, player, attempts)
     rng = rnglib.next64(rnglib.seed_state(seed))[1]
     events = cast("list[Event]", list(knowledge.concealed))
     # a new record: no actions, no undo history, and none of the game's views (its events are others)
@@ -235,7 +243,8 @@ class Knowledge:
         if self.seen == len(events):
             return
         for event in events[self.seen :]:
-            self.concealed.append(self._observe(event))
+            # a copy: the real game's event (and the lists in it) must not be reachable from a sample
+            self.concealed.append(_copied(self._observe(event)))
         self.seen = len(events)
         self.last = events[-1]
         self._frozen = None
@@ -490,17 +499,11 @@ class Plan:
     banned: dict[tuple[Place, int], frozenset[Any]] = field(default_factory=dict)
 
     @classmethod
-    def make(cls, knowledge: Knowledge, state: State, deciding: tuple[int, ...] = ()) -> Plan:
-        """The plan of ``state``; the hidden places of the seats ``deciding`` stay as they are
-        (the last resort of :func:`sample`)."""
+    def make(cls, knowledge: Knowledge, state: State) -> Plan:
+        """The plan of ``state``."""
         rules, lay = knowledge.rules, knowledge.layout
         seen = _seen(lay, state.vars)
         kept = _kept(knowledge, state, seen)
-        for var, slots in lay.hidden.items():
-            if lay.per[var] == "player":
-                for p in deciding:
-                    if p in slots:
-                        kept.update(((var, p), i) for i in range(len(_items(_value(state.vars, (var, p))))))
         free: dict[Any, list[tuple[Place, int]]] = {}
         pool: dict[Any, Counter[Any]] = {}
         contents: dict[Place, list[Any]] = {}
@@ -540,17 +543,17 @@ class Plan:
             return values
         contents = {place: list(items) for place, items in self.contents.items()}
         for positions, items, pinned in self.kinds:
-            rest = list(items)
+            rest = items
             open_ = positions
             if pinned:
-                taken: set[tuple[Place, int]] = set()
-                for item, candidates in pinned:
-                    where = [pos for pos in candidates if pos not in taken]
-                    if where and item in rest:
-                        pos = where[int(rand.random() * len(where))]
-                        taken.add(pos)
-                        contents[pos[0]][pos[1]] = item
-                        rest.remove(item)
+                taken = self._place_pinned(pinned, Counter(items), contents, rand)
+                placed = Counter(contents[place][i] for place, i in taken)
+                rest = []
+                for item in items:  # the items left for the others, in the same fixed order
+                    if placed[item]:
+                        placed[item] -= 1
+                    else:
+                        rest.append(item)
                 open_ = [pos for pos in positions if pos not in taken]
             # a uniform order: sorted by random keys (faster than shuffle's one call per item)
             keys = [rand.random() for _ in rest]
@@ -559,15 +562,46 @@ class Plan:
                 contents[place][i] = rest[k]
         self._keep_shown_first(contents, rand)
         out = dict(values)
+        parts: dict[str, list[Any]] = {}  # a per-player or per-space variable's slots, made a tuple once
         for place, items in contents.items():
             var, slot = place
             new: Any = tuple(items) if self.lists[place] else items[0]
             if slot is None:
                 out[var] = new
             else:
-                part = out[var]
-                out[var] = part[:slot] + (new,) + part[slot + 1 :]
+                part = parts.get(var)
+                if part is None:
+                    part = parts[var] = list(out[var])
+                part[slot] = new
+        for var, part in parts.items():
+            out[var] = tuple(part)
         return out
+
+    @staticmethod
+    def _place_pinned(
+        pinned: list[tuple[Any, list[tuple[Place, int]]]],
+        left: Counter[Any],
+        contents: dict[Place, list[Any]],
+        rand: random.Random,
+    ) -> set[tuple[Place, int]]:
+        """Each pinned item (while copies of it are ``left``) put at a position drawn
+        uniformly among its candidates not yet taken; the positions taken."""
+        taken: set[tuple[Place, int]] = set()
+        for item, candidates in pinned:
+            if not candidates or not left[item]:
+                continue
+            # a draw among all, and among the free ones only when it hit a taken one: uniform
+            # over the free ones, without a list of them in the common case
+            pos = candidates[int(rand.random() * len(candidates))]
+            if pos in taken:
+                where = [c for c in candidates if c not in taken]
+                if not where:
+                    continue
+                pos = where[int(rand.random() * len(where))]
+            taken.add(pos)
+            contents[pos[0]][pos[1]] = item
+            left[item] -= 1
+        return taken
 
     def _keep_shown_first(self, contents: dict[Place, list[Any]], rand: random.Random) -> None:
         """A copy of a kept item dealt before it in the same place changes places with a later
@@ -644,6 +678,14 @@ def _kept(knowledge: Knowledge, state: State, seen: Counter[Any]) -> set[tuple[P
                     kept.add((place, i))
                     shown[item] -= 1
     return kept
+
+
+def _no_deal(state: State, player: int, attempts: int) -> NoConsistentDealError:
+    """The error of a sample none of whose ``attempts`` deals fits."""
+    asked = _deciding(state, player)
+    label = getattr(state.pending, "label", None)
+    why = f"gives seat {asked[0]} an option at {label!r}" if asked else "fits what it has seen"
+    return NoConsistentDealError(f"no deal of what seat {player} cannot see {why} ({attempts} deals tried)")
 
 
 def _deciding(state: State, player: int) -> tuple[int, ...]:
@@ -793,6 +835,21 @@ def _items(value: Any) -> tuple[Any, ...]:
     if isinstance(value, (tuple, list)):
         return tuple(value)
     return (value,)
+
+
+def _copied(value: Any) -> Any:
+    """``value`` with every dict and list in it copied (tuples and atoms are immutable).
+
+    >>> event = {"type": "change", "value": [1, [2]]}
+    >>> copy = _copied(event)
+    >>> copy == event, copy["value"][1] is event["value"][1]
+    (True, False)
+    """
+    if value.__class__ is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if value.__class__ is list:
+        return [_copied(v) for v in value]
+    return value
 
 
 def _mask(value: Any) -> Any:

@@ -1,0 +1,195 @@
+"""ISMCTS iterations per second and the first ``sample()`` after a move, against a git ref;
+prints ratios, asserts nothing (issue 33: iterations/s >= 2x 5b7acf5, first sample <= 1 ms).
+
+Run: python benchmarks/search_speed.py [--base 5b7acf5] [--rounds 3] [--iterations 100]
+     [--rulesets saeulen,rialto,venedig]
+
+The base is checked out with ``git worktree add --detach`` into /tmp (once; kept for the
+next run) and both trees are measured by this same script run as a worker process with the
+tree's package first on ``sys.path`` (``--worker``), alternately, ``--rounds`` times
+(interleaved, so a load that comes and goes on a shared machine falls on both); medians
+are compared.
+
+Positions: 2 players, deal seed 1, random play (``random.Random(1)``) for 10%, 50% and 85%
+of that game's length (early, middle, late), then on to the first decision with more than
+one option. Each version plays the same actions if it lists the legal actions in the same
+order; the worker prints a fingerprint of each position (its actions and options), and the
+table says whether both versions reached the same one (they did at 5b7acf5).
+
+Measured at each position, for the seat to move:
+
+- ``same``: the ISMCTS iteration both versions define alike: a sample, a walk down the
+  tree, a random rollout of 6 actions (the base's default) and the score estimate
+  (``ISMCTSBot(iterations=N, rollout_depth=6)``; for this tree also ``finish_turn=0,
+  lookahead=0, prior_visits=0, projection=False``, and every option tried at once as the
+  base did, ``widening=Widening(1e9, 0)``);
+- ``shipped``: each version's ``ISMCTSBot(iterations=N)`` as shipped (its defaults);
+- ``first sample``: ``game.sample(p, 1)`` just after one more action (the seat's knowledge
+  follows the new events and the position is planned anew), its median over the positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ["saeulen", "rialto", "venedig"]
+STAGES = {"early": 0.10, "middle": 0.50, "late": 0.85}
+
+
+# -- the worker: runs inside the tree it measures ------------------------------------------------
+def _play(game: Any, chooser: random.Random, actions: int) -> None:
+    for _ in range(actions):
+        game.apply(chooser.choice(game.legal_actions(chooser.choice(game.to_move))))
+
+
+def _positions(vr: Any, name: str) -> list[tuple[str, Any]]:
+    """The early, middle and late positions of the ruleset's game (see the module's doc)."""
+    rules = vr.load(name)
+    game, chooser, length = rules.new_game(2, 1), random.Random(1), 0
+    while not game.is_over:
+        _play(game, chooser, 1)
+        length += 1
+    out = []
+    for stage, share in STAGES.items():
+        game, chooser = rules.new_game(2, 1), random.Random(1)
+        _play(game, chooser, int(length * share))
+        while len(game.legal_actions(game.to_move[0])) < 2:
+            _play(game, chooser, 1)
+        out.append((stage, game))
+    return out
+
+
+def _bot(bots: Any, kind: str, iterations: int) -> Any:
+    if kind == "shipped":
+        return bots.ISMCTSBot(seed=1, iterations=iterations)
+    try:
+        from venedig_rules.bots.widening import Widening
+    except ImportError:  # the base: every option at once, no prior, rollouts of 6
+        return bots.ISMCTSBot(seed=1, iterations=iterations, rollout_depth=6)
+    return bots.ISMCTSBot(
+        seed=1,
+        iterations=iterations,
+        rollout_depth=6,
+        finish_turn=0,
+        lookahead=0,
+        prior_visits=0,
+        projection=False,
+        widening=Widening(1e9, 0),
+    )
+
+
+def _first_sample_ms(game: Any, player: int, actions: list[Any]) -> float:
+    """The median time of the seat's first sample after one more action (up to 5 actions)."""
+    game.sample(player, 0)  # the seat's knowledge follows the game from here
+    times = []
+    for action in actions[:5]:
+        game.apply(action)
+        start = time.process_time()
+        game.sample(player, 1)
+        times.append((time.process_time() - start) * 1000)
+        game.undo()
+        game.sample(player, 2)  # after the undo the knowledge is read again: not timed
+    return statistics.median(times)
+
+
+def worker(names: list[str], iterations: int) -> None:
+    """One JSON line per position: iterations/s of each bot and the first sample's ms."""
+    import venedig_rules as vr
+    from venedig_rules import bots
+
+    for name in names:
+        for stage, game in _positions(vr, name):
+            player = game.to_move[0]
+            actions = game.legal_actions(player)
+            row: dict[str, Any] = {"ruleset": name, "stage": stage, "events": len(game.events)}
+            # the same actions played and the same options (a view's format may differ)
+            shown = json.dumps([game.actions, [str(a) for a in actions]])
+            row["fingerprint"] = hashlib.sha1(shown.encode()).hexdigest()[:10]
+            game.sample(player, 0)  # warm: the sampling module loaded, the seat's knowledge read
+            for kind in ("same", "shipped"):
+                bot = _bot(bots, kind, iterations)
+                start = time.process_time()
+                bot.act_with_samples(None, actions, bots.Sampler(game, player))
+                row[kind] = iterations / (time.process_time() - start)
+            row["first_sample_ms"] = _first_sample_ms(game, player, actions)
+            print(json.dumps(row), flush=True)
+
+
+# -- the driver -------------------------------------------------------------------------------------
+def base_tree(ref: str) -> Path:
+    """A detached worktree of ``ref`` in /tmp (made once, then reused)."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", ref], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    tree = Path(tempfile.gettempdir()) / f"venedig-rules-base-{commit}"
+    if not (tree / "venedig_rules").is_dir():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit], check=True)
+    return tree
+
+
+def measure(tree: Path, names: list[str], iterations: int) -> list[dict[str, Any]]:
+    """The worker's rows, run with ``tree``'s package first on the path."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--iterations", str(iterations)]
+    command += ["--rulesets", ",".join(names)]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True, text=True)
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="5b7acf5", help="the git ref to compare with (default 5b7acf5)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each tree, interleaved (default 3)")
+    parser.add_argument("--iterations", type=int, default=100, help="iterations of each search (default 100)")
+    parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    names = [n for n in args.rulesets.split(",") if n]
+    if args.worker:
+        worker(names, args.iterations)
+        return
+    trees = {"base": base_tree(args.base), "head": ROOT}
+    rows: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
+    for round_ in range(args.rounds):
+        for side, tree in trees.items():
+            rows[side] += measure(tree, names, args.iterations)
+            print(f"  round {round_ + 1}/{args.rounds}: {side} measured", file=sys.stderr)
+    print(f"ISMCTS iterations/s ({args.iterations} iterations a search) and first sample after a move;")
+    print(f"head {ROOT} against {args.base}; medians of {args.rounds} interleaved rounds; target 2x, <= 1 ms")
+    print(
+        f"  {'ruleset':8} {'stage':7} {'same it/s':>19} {'ratio':>6} {'shipped it/s':>19} {'ratio':>6}"
+        f" {'first sample ms':>17}  same position"
+    )
+    for name in names:
+        for stage in STAGES:
+            got = {side: [r for r in rows[side] if r["ruleset"] == name and r["stage"] == stage] for side in rows}
+            med = {
+                (side, k): statistics.median(r[k] for r in got[side])
+                for side in got
+                for k in ("same", "shipped", "first_sample_ms")
+            }
+            same = got["base"][0]["fingerprint"] == got["head"][0]["fingerprint"]
+            print(
+                f"  {name:8} {stage:7} {med['base', 'same']:8.0f} -> {med['head', 'same']:6.0f} "
+                f"{med['head', 'same'] / med['base', 'same']:5.2f}x "
+                f"{med['base', 'shipped']:8.0f} -> {med['head', 'shipped']:6.0f} "
+                f"{med['head', 'shipped'] / med['base', 'shipped']:5.2f}x "
+                f"{med['base', 'first_sample_ms']:7.2f} -> {med['head', 'first_sample_ms']:5.2f}  "
+                f"{'yes' if same else 'no'}"
+            )
+
+
+if __name__ == "__main__":
+    main()
