@@ -222,6 +222,53 @@ def test_the_log_since_any_entry_is_the_tail_of_the_whole_log(name: str) -> None
             assert game.log(seat, since=whole[n]["index"]) == whole[n:]
 
 
+def _tail(game: Game, seat: int | None, since: int, lang: str = "en") -> list[dict[str, object]]:
+    return [e for e in game.log(seat, lang=lang) if e["index"] >= since]
+
+
+def _follow(game: Game, rng: random.Random, actions: int, cursors: dict[int | None, list[int]]) -> None:
+    """Play ``actions`` random actions, asking each seat's log since its cursor after each,
+    as a page that follows the table does (a seat's log keeps checkpoints at those cursors),
+    and check some against the whole log's tail; ``cursors``: each seat's, one per action."""
+    for _ in range(actions):
+        if game.is_over:
+            return
+        game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+        for seat, cursor in cursors.items():
+            for lang in ("en", "de"):
+                since = game.log(seat, lang=lang, since=cursor[-1])
+                if len(cursor) % 5 == 0:
+                    assert since == _tail(game, seat, cursor[-1], lang), (seat, lang, cursor[-1])
+            cursor.append(game.view(seat)["cursor"])
+
+
+@pytest.mark.parametrize("name", vr.bundled())
+def test_the_log_since_a_cursor_stays_the_tail_after_undo_and_in_clones_and_samples(name: str) -> None:
+    """The checkpoints a seat's log keeps at the cursors asked (so that each costs only the
+    new events) are cut back by an undo, part ways with a clone, and a sample has none."""
+    game = vr.load(name).new_game(players=3, seed=5)
+    rng = random.Random(5)
+    cursors: dict[int | None, list[int]] = {None: [0], 1: [0]}
+    _follow(game, rng, 30, cursors)
+    clone = game.clone()
+    clone_cursors = {seat: list(cursor) for seat, cursor in cursors.items()}
+    for _ in range(4):  # take back some actions, then play others in their place
+        _follow(game, rng, 12, cursors)
+        for _ in range(3):
+            game.undo()
+            for cursor in cursors.values():
+                cursor.pop()
+        for seat, cursor in cursors.items():
+            assert game.log(seat, since=cursor[-1]) == _tail(game, seat, cursor[-1])
+    _follow(clone, random.Random(6), 20, clone_cursors)  # the clone parts from the game's checkpoints
+    for seat, cursor in clone_cursors.items():
+        assert clone.log(seat, since=cursor[-9]) == _tail(clone, seat, cursor[-9])
+    sample = game.sample(1, seed=3)
+    assert sample.played.views is None  # no seat's log (nor checkpoint) of the game goes into a sample
+    cursor = sample.view(1)["cursor"]
+    _follow(sample, random.Random(7), 10, {1: [cursor]})
+
+
 #: German the issue found wrong, and what no German log may hold again.
 BAD_GERMAN = re.compile(
     r"wandert von der|nach die|aus der Nachziehstapel|\b1 Felder\b|von der imaginäre|baut (Casa|Palazzo|Campo)\b"

@@ -4,6 +4,7 @@ and load, replay, and bots playing every game at every player count."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -21,8 +22,9 @@ import venedig_rules as vr
 from venedig_rules.bots import RandomBot
 from venedig_rules.present import summary
 from venedig_rules.web.app import MAX_SMALL_BODY, create_app
+from venedig_rules.web.catalog import Catalog
 from venedig_rules.web.lobby import Lobby
-from venedig_rules.web.tables import SPECTATOR
+from venedig_rules.web.tables import SPECTATOR, Table
 
 GAMES = ("venedig", "saeulen", "rialto")
 
@@ -285,6 +287,31 @@ def test_bots_play_every_player_count_to_the_end(client: TestClient, lobby: Lobb
         wait_until(lambda table=table: table.game.is_over, timeout=120)
         page = state(client, made["table"])
         assert page["over"] and page["winners"] and len(page["scores"]) == players
+
+
+def test_the_spectators_of_a_table_share_one_page_built_per_update() -> None:
+    """However many spectator pages ask at once (their board drawn elsewhere meanwhile), a
+    table builds the spectators' page once per update and sends each the same text."""
+    table = Table.new(Catalog(), "venedig", (), players=3, kinds=["human", "bot", "bot"], seed=1)
+
+    async def draw(table: Table, view: Any) -> str:
+        await asyncio.sleep(0)  # a worker process draws it: other pages ask meanwhile
+        return "<svg/>"
+
+    async def watch(cursor: int) -> list[tuple[dict[str, Any], str]]:
+        return await asyncio.gather(
+            *(table.shared_page(SPECTATOR, cursor, "en", table.generation, draw) for _ in range(50))
+        )
+
+    cursor = 0
+    for _ in range(3):
+        builds = table.builds
+        pages = asyncio.run(watch(cursor))
+        assert table.builds == builds + 1
+        assert all(text is pages[0][1] for _, text in pages)
+        cursor = pages[0][0]["cursor"]
+        mover = table.game.to_move[0]
+        table.apply(table.game.legal_actions(mover)[0], mover)
 
 
 # -- the log, the summary, the items' texts and the score breakdown (issue 29 on the page) ---------

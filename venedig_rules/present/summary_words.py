@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..data.summarytexts import PartText, SummaryTexts, summary_texts
@@ -31,6 +32,7 @@ from ..engine.seat.wording import NUMBER, TEXT, Typed, Wording
 _NO_TEXT = PartText("")
 
 
+@lru_cache(maxsize=4096)  # every page sorts the same space names
 def natural(text: str) -> tuple[Any, ...]:
     """A key that sorts the numbers within texts by value: ``c3`` before ``c10``.
 

@@ -39,8 +39,9 @@ from ..engine.ruleset import Ruleset
 from ..engine.run.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from ..engine.run.views import GameView
 from ..engine.seat.humanlog import LogEntry
+from ..engine.seat.wording import Wording
 from ..present.render import render_view
-from ..present.summary import Section, summary
+from ..present.summary import Section, summary_of_view
 from .catalog import Catalog, GameKey
 from .itemtexts import items_named
 from .refusals import BadRequest, Conflict, Forbidden, Unavailable
@@ -443,7 +444,7 @@ def seat_page(
     over = bool(view["over"])
     decision = None if player is None else game.decision(player, lang=lang, names=table.names)
     log = game.log(player, lang=lang, since=since, names=table.names)
-    position = summary(game, player, lang, table.names)
+    position = summary_of_view(Wording(game.rules, lang, table.names), view)  # (summary() would view it again)
     return {
         "table": table.ident,
         "game": table.key.game,

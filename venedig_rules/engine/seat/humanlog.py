@@ -45,7 +45,7 @@ from ...data.templates import Placeholder
 from ...data.texts import LogKinds, log_kinds
 from ...errors import GameArgumentError
 from ..run.views import HIDDEN, SPECTATOR, is_redacted
-from .logchanges import ToldChange, ToldChanges, counted_hidden, listed
+from .logchanges import Seen, ToldChange, ToldChanges, counted_hidden, listed
 from .seatview import seat_log
 from .wording import NUMBER, PLAYER, TEXT, Wording
 
@@ -169,7 +169,8 @@ def human_log(
     wording = Wording(game.rules, lang, names)
     kinds = log_kinds(game.rules.data)
     start = 0 if since is None else _opener_at_or_before(log.events, since, kinds)
-    entries = _Builder(game, wording, kinds).build(log.events, start)
+    kept = log.seen.setdefault(wording.code, {})  # what the seat had seen at the cursors asked before
+    entries = _Builder(game, wording, kinds).build(log.events, start, kept)
     return entries if since is None else [e for e in entries if e["index"] >= since]
 
 
@@ -203,8 +204,8 @@ class _Builder:
         self.current = entry
         return entry
 
-    def build(self, events: Sequence[Mapping[str, Any]], first: int) -> list[LogEntry]:
-        self.changes.follow(events, first)  # what the seat saw before: the changes are told against it
+    def build(self, events: Sequence[Mapping[str, Any]], first: int, kept: dict[int, Seen]) -> list[LogEntry]:
+        self.changes.follow(events, first, kept)  # what the seat saw before: the changes are told against it
         self.last_choice = self._choice_before(events, first)
         if first == 0:
             self.current = _Open(0, "phase", None, self.wording.engine("setup"))

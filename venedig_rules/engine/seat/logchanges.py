@@ -42,6 +42,27 @@ class ToldChange:
     numeric: bool
 
 
+#: How many checkpoints a seat's log keeps per language: those of the cursors asked last
+#: (the pages that follow a table ask since one cursor or a few).
+KEPT_CHECKPOINTS = 4
+
+
+class Seen:
+    """A seat's view of the followed variables after some of its events: a checkpoint kept
+    on the seat's log (:class:`~.logs.SeatLog`, by that count of events), so that a log asked
+    since a later cursor starts from it. Never changed once made (a clone's log shares it);
+    an undo that takes back events it had seen drops it."""
+
+    __slots__ = ("parts", "whole")
+
+    def __init__(self, whole: dict[str, Any], parts: dict[str, dict[Any, Any]]):
+        self.whole, self.parts = _copied(whole, parts)
+
+    def copied(self) -> tuple[dict[str, Any], dict[str, dict[Any, Any]]]:
+        """Its values in new mappings, to be changed."""
+        return _copied(self.whole, self.parts)
+
+
 class ToldChanges:
     """One seat's view of the state variables, and the sentences of their changes."""
 
@@ -84,19 +105,30 @@ class ToldChanges:
             return None
         return self.told(var, index, old, new)
 
-    def follow(self, events: Sequence[Mapping[str, Any]], end: int) -> None:
+    def follow(self, events: Sequence[Mapping[str, Any]], end: int, kept: dict[int, Seen] | None = None) -> None:
         """Take in the changes and moves of ``events[:end]`` without telling them (what a
-        seat saw before the entries a log is asked for)."""
+        seat saw before the entries a log is asked for). With ``kept`` (a seat log's
+        checkpoints for this language, by event count), start from the last one at or
+        before ``end`` and keep one at ``end``: a log asked since each new cursor follows
+        only the events since the cursor before."""
         followed = self.followed
         if not followed:
             return
-        for at in range(end):
+        start = max((at for at in kept if at <= end), default=0) if kept is not None else 0
+        if kept is not None and start in kept:
+            self.whole, self.parts = kept[start].copied()
+        for at in range(start, end):
             event = events[at]
             kind = event.get("type")
             if kind == "change" and event.get("var") in followed:
                 self.see(event, tell=False)
             elif kind == "move" and (event["from"][0] in followed or event["to"][0] in followed):
                 self.moved(event)
+        if kept is not None and end > 0:  # (nothing is seen before the first event)
+            kept.pop(end, None)  # the one asked last is kept longest
+            kept[end] = Seen(self.whole, self.parts)
+            while len(kept) > KEPT_CHECKPOINTS:
+                del kept[next(iter(kept))]
 
     def moved(self, event: Mapping[str, Any]) -> None:
         """Take in a move event: the item leaves one variable and joins another (a move is
@@ -219,6 +251,13 @@ def _with(value: Any, item: Any) -> Any:
     if value is None or isinstance(value, (list, tuple)):
         return [*(value or ()), item]
     return value
+
+
+def _copied(
+    whole: dict[str, Any], parts: dict[str, dict[Any, Any]]
+) -> tuple[dict[str, Any], dict[str, dict[Any, Any]]]:
+    """New mappings of the same values (a value is replaced, never changed in place)."""
+    return dict(whole), {var: dict(by_index) for var, by_index in parts.items()}
 
 
 def _plain(value: Any) -> bool:

@@ -27,14 +27,17 @@ from .wording import Wording
 if TYPE_CHECKING:
     from ..run.events import Event
     from ..run.ruleset_base import RulesetBase
+    from .logchanges import Seen
 
 
 class SeatLog:
     """One seat's redacted events, in step with the game's log: the raw events it has seen
     (to notice an undo), the index in ``game.events`` of each event it received, the
-    redacted events, and their sentences by (language, names)."""
+    redacted events, their sentences by (language, names), and by language the human log's
+    checkpoints (``seen``: what the seat had seen of the variables the log follows after so
+    many of its events, :class:`~.logchanges.Seen`)."""
 
-    __slots__ = ("events", "index", "player", "raw", "texts")
+    __slots__ = ("events", "index", "player", "raw", "seen", "texts")
 
     def __init__(self, player: int | None):
         self.player = player
@@ -43,12 +46,15 @@ class SeatLog:
         self.events: list[Event] = []
         #: by (language, names): the sentence of each event, None until it was asked for
         self.texts: dict[tuple[str, tuple[str, ...] | None], list[str | None]] = {}
+        self.seen: dict[str, dict[int, Seen]] = {}
 
     def copy(self) -> SeatLog:
-        """An independent copy (of lists of shared, unchanging events and sentences)."""
+        """An independent copy (of lists of shared, unchanging events, sentences and
+        checkpoints: the same seat's, cut back by ``sync`` where the games part)."""
         other = SeatLog(self.player)
         other.raw, other.index, other.events = list(self.raw), list(self.index), list(self.events)
         other.texts = {key: list(texts) for key, texts in self.texts.items()}
+        other.seen = {lang: dict(kept) for lang, kept in self.seen.items()}
         return other
 
     def sync(self, rules: RulesetBase, events: Sequence[Event], shared: Shared) -> None:
@@ -61,6 +67,9 @@ class SeatLog:
             del self.index[cut:], self.events[cut:]
             for texts in self.texts.values():
                 del texts[cut:]
+            for kept in self.seen.values():
+                for at in [at for at in kept if at > cut]:
+                    del kept[at]
         for i in range(len(self.raw), len(events)):
             event = events[i]
             self.raw.append(event)
