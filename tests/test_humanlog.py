@@ -453,6 +453,8 @@ def test_the_board_picture_speaks_the_pages_language() -> None:
     assert "swamp tile (gold side down)" in en and "Sumpfplättchen (Goldseite unten)" in de
     saeulen = render_svg(vr.load("saeulen").new_game(players=3, seed=7), 0, "de")
     assert "Siegpunktleiste" in saeulen and "Canal Grande" in saeulen and "Gondel" in saeulen
+    rialto = render_svg(vr.load("rialto").new_game(players=3, seed=7), 0, "de")
+    assert "Canal Grande" in rialto and "Grand Canal" not in rialto
 
 
 @pytest.mark.parametrize("variants", [(), *[(v,) for v in vr.bundled_variants("venedig")]])
