@@ -301,3 +301,21 @@ def test_the_detector_finds_what_it_should() -> None:
         assert bad.search(text) or QUOTED.search(text), text
     for text in ("p0 baut eine Casa", "wandert vom Gebäudevorrat", "die Gondel fährt 1 Feld", "der Palazzo"):
         assert not bad.search(text) and not QUOTED.search(text), text
+
+
+def test_a_count_of_nothing_reads_no_and_an_items_count_takes_its_own_name() -> None:
+    """Rialto's play options: ``Play 1 Councilman card and no Jokers``, not ``Play 1
+    councilman and 0 Jokers`` (the piece's word spelt like the card type, a bare zero)."""
+    game = vr.load("rialto").new_game(players=3, seed=3)
+    rng = random.Random(3)
+    found: dict[str, list[str]] = {}
+    while not game.is_over and len(found) < 2:  # the first play of cards with a Joker in hand
+        mover = game.to_move[0]
+        for lang in ("en", "de"):
+            options = [o["text"] for o in game.decision(mover, lang=lang)["options"]]
+            if any(re.search(r" and |und ", o) and "Joker" in o for o in options):
+                found[lang] = options
+        game = game.apply(rng.choice(game.legal_actions(mover)))
+    assert any(re.fullmatch(r"Play \d [A-Z]\w+ cards? and no Jokers", o) for o in found["en"]), found["en"]
+    assert any(re.fullmatch(r"\d \w+karten? und keine Joker ausspielen", o) for o in found["de"]), found["de"]
+    assert not [o for lang in found for o in found[lang] if re.search(r"\b0 |councilman and|Ratsherrn und", o)]

@@ -121,7 +121,9 @@ def test_what_an_action_caused_is_in_its_details() -> None:
     venedig = _played("venedig", (), 3)
     drains = [e for e in venedig.log(0) if e["kind"] == "action" and re.search(r" drains [A-Z]\d", e["text"])]
     own = [e for e in drains if e["actor"] == 0]
-    assert own and all(len(e["details"]) == 1 and "-gold swamp tile" in e["details"][0] for e in own)
+    assert own and all(
+        len(e["details"]) == 1 and re.search(r"-gold swamp tile|swamp tile without gold", e["details"][0]) for e in own
+    )
     others = [e for e in drains if e["actor"] != 0]
     assert others and all(e["details"] == [f"p{e['actor']} takes a gold tile"] for e in others)
     rialto = [d for e in _played("rialto", (), 3).log(None) for d in e["details"]]
@@ -451,6 +453,8 @@ def test_the_board_picture_speaks_the_pages_language() -> None:
     assert "swamp tile (gold side down)" in en and "Sumpfplättchen (Goldseite unten)" in de
     saeulen = render_svg(vr.load("saeulen").new_game(players=3, seed=7), 0, "de")
     assert "Siegpunktleiste" in saeulen and "Canal Grande" in saeulen and "Gondel" in saeulen
+    rialto = render_svg(vr.load("rialto").new_game(players=3, seed=7), 0, "de")
+    assert "Canal Grande" in rialto and "Grand Canal" not in rialto
 
 
 @pytest.mark.parametrize("variants", [(), *[(v,) for v in vr.bundled_variants("venedig")]])
@@ -472,3 +476,32 @@ def test_no_decision_is_asked_after_the_game_has_ended(variants: tuple[str, ...]
     for lang, over_words in (("en", "is over"), ("de", "zu Ende")):
         prompt = rules.data["texts"]["languages"][lang]["decisions"]["final_exchange"]["prompt"]
         assert over_words not in prompt
+
+
+def test_rialtos_final_scoring_is_told_in_score_entries_and_broken_down_by_reason() -> None:
+    """The leftover supply and the buildings score in entries of their own (not as bare
+    points in the last move's details), and the breakdown names them and the start of 3."""
+    game = _played("rialto", (), 3)
+    log = game.log(None)
+    last_action = [e for e in log if e["kind"] == "action"][-1]
+    assert not any("victory point" in d for d in last_action["details"]), last_action
+    scores = [e["text"] for e in log if e["kind"] == "score"]
+    assert any(re.fullmatch(r"p\d scores \d+ victory points? for \d+ buildings?", t) for t in scores), scores
+    assert any("for the leftover supply" in t for t in scores), scores
+    de = [e["text"] for e in game.log(None, lang="de") if e["kind"] == "score"]
+    assert any(re.fullmatch(r"p\d bekommt \d+ Siegpunkte? für \d+ Gebäude", t) for t in de), de
+    for seat, parts in game.score_breakdown().items():
+        assert parts["starting score"] == 3
+        told = sum(int(m[1]) for t in scores if (m := re.fullmatch(rf".* p{seat} scores (\d+) victory points?", t)))
+        assert parts.get("district scoring", 0) == told
+    assert "Stadtteilwertung" in {label for parts in game.score_breakdown("de").values() for label in parts}
+
+
+def test_saeulen_tiles_and_scores_read_as_words() -> None:
+    """A city tile reads as its shape and squares in words, a score as victory points."""
+    game = _played("saeulen", (), 3)
+    for lang, points in (("en", "victory point"), ("de", "Siegpunkt")):
+        details = [d for e in game.log(None, lang=lang) for d in e["details"]]
+        assert not [d for d in details if re.search(r"\w\u2013\w|\d+ arms", d)]
+        scored = [d for d in details if re.search(r"\((coats of arms|Wappen)\)", d)]
+        assert scored and all(points in d for d in scored), scored[:3]

@@ -319,3 +319,15 @@ def test_a_part_german_lacks_falls_back_to_the_first_languages_with_a_warning(tm
     parts = {p["label"]: p["value"] for p in present.summary(game, 0, "de")["sections"][2]["parts"]}
     n = game.value("purse", 1)
     assert parts["Coins"] == ("no coins" if n == 0 else f"{n} coin{'s' * (n != 1)}")  # English, never an id
+
+
+def test_rialtos_phase_number_is_left_to_the_stage_and_the_log() -> None:
+    """``Phase: 2`` is a state echo: the panel shows the stage in words instead."""
+    game = vr.load("rialto").new_game(players=3, seed=3)
+    rng = random.Random(3)
+    for _ in range(60):
+        game = game.apply(rng.choice(game.legal_actions(game.to_move[0])))
+    for lang, stage in (("en", "Stage"), ("de", "Abschnitt")):
+        table = {p["label"]: p["value"] for p in present.summary(game, 0, lang)["sections"][0]["parts"]}
+        assert "Phase" not in table
+        assert table[stage] in {"Doge cards", "Dogenkarten"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -639,4 +640,26 @@ def test_the_log_shows_one_entry_per_action_with_its_details(browser: Any, serve
     panels = page.locator("[data-testid=summary-panel]")
     assert panels.count() == 4 and panels.first.locator("h3").inner_text() == "p0 (you)"  # its own first
     assert page.errors == []
+    page.context.close()
+
+
+def test_options_are_listed_as_the_terminal_lists_them(browser: Any, server: str, lobby: Lobby) -> None:
+    """Spaces in reading order (C3 before C10), as ``play --human`` lists them, a pass last."""
+    table = new_table(lobby, "venedig", ["human", "bot"], seed=7)
+    page = open_page(browser, seat_url(server, table, 0))
+    for _ in range(12):
+        page.wait_for_selector("[data-testid=options][data-forced=false] button[data-action]", timeout=CLICK_TIMEOUT)
+        buttons = page.locator("button[data-action]")
+        texts = buttons.all_inner_texts()
+        drains = [t for t in texts if re.fullmatch(r"Drain [A-Z]\d+", t)]
+        if len(drains) > 3:
+            spaces = [(t[6], int(t[7:])) for t in drains]
+            assert spaces == sorted(spaces), drains
+            assert texts[-1] == "Drain no more", texts[-3:]
+            break
+        buttons.first.click()
+        page.wait_for_function("!document.querySelector('[data-testid=options].busy')")
+    else:
+        pytest.fail("no drain decision came up")
+    assert not page.errors
     page.context.close()

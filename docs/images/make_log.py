@@ -20,6 +20,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from make_web import shoot  # the sibling script: python puts this folder first on the path
 from venedig_rules.web.catalog import Catalog
 from venedig_rules.web.lobby import Lobby
 from venedig_rules.web.serve import running
@@ -52,9 +53,8 @@ def main() -> int:
         page.locator("[data-testid=log] > li[data-kind=score] [data-item]").last.hover()
         page.wait_for_selector("[data-testid=item-text]:not([hidden])")
         page.wait_for_timeout(300)
-        page.screenshot(path=str(PICTURE))
+        shoot(page, PICTURE)
         browser.close()
-    print(PICTURE)
     return 0
 
 

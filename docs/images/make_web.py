@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
 from playwright.sync_api import sync_playwright
 
 from venedig_rules.web.catalog import Catalog
@@ -27,6 +28,8 @@ HERE = Path(__file__).resolve().parent
 TABLES = {"venedig": (3, 12), "saeulen": (3, 6), "rialto": (3, 8)}
 #: name -> the viewport of the picture
 SIZES = {"": {"width": 1366, "height": 768}, "-phone": {"width": 390, "height": 844}}
+#: the most bytes a picture may take in the docs; a larger one is stored with a palette
+MAX_BYTES = 250_000
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
@@ -56,19 +59,29 @@ def main() -> int:
                     page.wait_for_selector("[data-testid=item-text]:not([hidden])")
                 page.wait_for_timeout(300)
                 path = HERE / f"web-{game}{suffix}.png"
-                page.screenshot(path=str(path))
-                print(path)
+                shoot(page, path)
                 context.close()
         end_screen(lobby, url, browser)
         context = browser.new_context(viewport=SIZES[""], locale="en-GB")
         page = context.new_page()
         page.goto(f"{url}/")
         page.wait_for_selector("[data-testid=seat-1]")
-        path = HERE / "web-lobby.png"
-        page.screenshot(path=str(path), full_page=True)
-        print(path)
+        shoot(page, HERE / "web-lobby.png", full_page=True)
         browser.close()
     return 0
+
+
+def shoot(page: Any, path: Path, full_page: bool = False) -> None:
+    """A screenshot of the page at ``path``, with a palette of 256 colours when it would
+    pass ``MAX_BYTES`` (the page is flat colours and text: nothing is lost to the eye)."""
+    page.screenshot(path=str(path), full_page=full_page)
+    if path.stat().st_size > MAX_BYTES:
+        with Image.open(path) as picture:
+            small = picture.convert("RGB").quantize(
+                colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+            )
+        small.save(path, optimize=True)
+    print(path, path.stat().st_size, "bytes")
 
 
 def end_screen(lobby: Lobby, url: str, browser: Any) -> None:
@@ -86,9 +99,7 @@ def end_screen(lobby: Lobby, url: str, browser: Any) -> None:
             except Exception:  # the buttons were replaced while clicking
                 continue
     page.wait_for_timeout(300)
-    path = HERE / "web-end.png"
-    page.screenshot(path=str(path))
-    print(path)
+    shoot(page, HERE / "web-end.png")
     context.close()
 
 

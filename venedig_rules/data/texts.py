@@ -77,6 +77,7 @@ ENGINE_FIELDS: dict[str, tuple[str, ...]] = {
     "range": ("first", "last"),
     "cells": ("word", "spaces"),
     "count": ("n", "name"),
+    "count_zero": ("name",),
     "labelled": ("name", "value"),
     "pass_option": (),
     # the text column beside a board picture (present.zones)

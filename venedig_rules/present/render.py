@@ -207,9 +207,9 @@ class _Canvas:
             if w["path"]:
                 out.append(_line(w["path"], "#86b4da", w["width"] or 0.6, stroke_linecap="round"))
             if w["label"] and w["name"]:
-                out.append(
-                    self.label(w["label"], w["name"], size=0.32, fill="#2f5f8a", font_style="italic", opacity=0.85)
-                )
+                # the language's words may translate a water's name (Grand Canal: Canal Grande)
+                name = self.wording.word(w["name"]) if w["name"] in self.wording.lang.words else w["name"]
+                out.append(self.label(w["label"], name, size=0.32, fill="#2f5f8a", font_style="italic", opacity=0.85))
         return out
 
     def region_areas(self) -> list[str]:

@@ -69,6 +69,12 @@ class PanelWords:
         name = zone.get("name") if isinstance(zone, dict) else None
         # a per-player or per-space zone names one player's part ("{player}'s hand"): not a label
         text = str(name) if isinstance(name, str) and "{" not in name else var.replace("_", " ")
+        # a declined noun (German) names the whole variable as a string does; one player's
+        # part ("{player}'s purse") is no label, as above
+        whole = isinstance(name, dict) and var not in self.rules.indexed_vars
+        phrase = self.wording.zone_phrase(var) if whole else None
+        if phrase is not None and "{" not in str(phrase.after or ""):
+            text = self.wording.grammar.phrase(phrase.noun, "none", after=phrase.after)
         first, _, rest = text.partition(" ")
         if rest and first.lower() in self.word("articles").split():
             text = rest

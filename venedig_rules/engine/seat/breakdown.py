@@ -38,14 +38,17 @@ def breakdown(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = 
     points sum to zero is left out."""
     wording = Wording(game.rules, lang, names)
     track = game.rules.winner_track
-    out: dict[int, dict[str, int]] = {p: {} for p in range(game.players)}
     if not track:
-        return out
+        return {p: {} for p in range(game.players)}
     events = seat_log(game, SPECTATOR).events
     reasons = wording.lang.reasons
     decls = wording.tables.declarations
     used: set[int] = set()
-    last = dict.fromkeys(range(game.players), 0)
+    begin = game.rules.state_starts().get(track, (None, 0))[1]
+    begin = begin if type(begin) is int else 0
+    # a track that starts above zero (Rialto's 3) has its starting score before any event
+    out = {p: ({wording.engine("reason_start"): begin} if begin else {}) for p in range(game.players)}
+    last = dict.fromkeys(range(game.players), begin)
     start = 0
     setup_end = _first_decision(events)
     for i, event in enumerate(events):
@@ -106,9 +109,9 @@ def _explaining(
         kind = str(event.get("type"))
         if kind not in reasons or kind in _DECISIONS:
             continue
-        concerns = _concerns(event, decls.events.get(kind, {}), player)
-        if concerns:
-            rank = (0, int(j in used), int(abs(delta) not in _numbers(event)), order[kind], abs(j - at), j)
+        fields = decls.events.get(kind, {})
+        if _concerns(event, fields, player):
+            rank = (0, int(j in used), int(abs(delta) not in _numbers(event, fields)), order[kind], abs(j - at), j)
         else:
             rank = (1, 0, 0, int(j > at), abs(j - at), j)
         if best is None or rank < best:
@@ -133,8 +136,9 @@ def _concerns(event: Mapping[str, Any], fields: Mapping[str, ValueType], player:
     return False
 
 
-def _numbers(event: Mapping[str, Any]) -> set[int]:
-    return {abs(v) for v in event.values() if type(v) is int}
+def _numbers(event: Mapping[str, Any], fields: Mapping[str, ValueType]) -> set[int]:
+    """The numbers an event tells; a player's seat number is not a count of points."""
+    return {abs(v) for k, v in event.items() if type(v) is int and "player" not in str(fields.get(k, ""))}
 
 
 def _by_decision(wording: Wording, decision: Mapping[str, Any]) -> str:

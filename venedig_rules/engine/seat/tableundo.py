@@ -14,9 +14,9 @@ TableUndo(allowed=True, reason='')
 'p1 has made no move yet'
 >>> _ = game.apply("p0 drain(k8)")
 >>> print(game.can_undo(0).reason)
-“p0 drains K8” showed what was hidden (p0 takes a 0-gold swamp tile): it cannot be taken back
+“p0 drains K8” showed what was hidden (p0 takes a swamp tile without gold): it cannot be taken back
 >>> print(game.can_undo(0, "de").reason)
-„p0 legt K8 trocken“ hat Verdecktes gezeigt (p0 nimmt ein Sumpfplättchen mit 0 Gold): das lässt sich nicht zurücknehmen
+„p0 legt K8 trocken“ hat Verdecktes gezeigt (p0 nimmt ein Sumpfplättchen ohne Gold): das lässt sich nicht zurücknehmen
 
 The reasons are the engine texts ``undo_*`` of ``texts.yaml``, in the asked language.
 """

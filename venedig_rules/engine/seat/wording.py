@@ -318,17 +318,26 @@ class Wording:
             tile = fields.get(p.arg or "", (None, ANY))[0]
             return self.cells(value, tile)
         if fmt == "of" and (type(value) is int or vt.kind == "text") and p.arg is not None:
-            # a number of things; a text (a range: 3 to 6) takes the noun for several
-            noun = fields[p.arg][0] if p.arg in fields else p.arg
-            many = value if type(value) is int else 2
-            name = self.word(noun, many) if isinstance(noun, str) else self.generic(noun)
-            found = self.lang.words.get(noun) if isinstance(noun, str) and p.mods else None
-            if found is not None:  # a case asked for: "1 eigenen Säulenmarker"
-                name = self.grammar.phrase(found, "none", p.mods[0], "one" if many == 1 else "other")
-            return self.engine("count", n=(value, NUMBER), name=(name, TEXT))
+            return self._counted_of(value, p, fields)
         if fmt == "index1" and type(value) is int:
             return str(value + 1)
         return self.text(value, vt)
+
+    def _counted_of(self, value: Any, p: Placeholder, fields: Mapping[str, Typed]) -> str:
+        """``{n:of=noun}``: a number of things (``3 cards``, ``no Jokers``); a text (a range:
+        3 to 6) takes the noun for several. The noun is a word, or the item a field holds."""
+        noun, noun_vt = fields.get(p.arg or "", (p.arg, ANY))
+        many = value if type(value) is int else 2
+        if isinstance(noun, str) and noun_vt.kind in ID_KINDS:
+            name = self.name(noun, many, noun_vt.kind)  # an item's own name, not a word spelt alike
+        else:
+            name = self.word(noun, many) if isinstance(noun, str) else self.generic(noun)
+        found = self.lang.words.get(noun) if isinstance(noun, str) and p.mods else None
+        if found is not None:  # a case asked for: "1 eigenen Säulenmarker"
+            name = self.grammar.phrase(found, "none", p.mods[0], "one" if many == 1 else "other")
+        if value == 0 and not p.mods and "count_zero" in self.lang.engine:
+            return self.engine("count_zero", name=(name, TEXT))
+        return self.engine("count", n=(value, NUMBER), name=(name, TEXT))
 
     def _phrase(self, value: Phrase, p: Placeholder) -> str:
         """A declinable noun: as the format asks, else with its own article and case."""

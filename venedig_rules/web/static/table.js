@@ -33,7 +33,7 @@ const UI = {
   en: {
     lobby: "Lobby", language: "Language", auto_pass: "Answer forced moves for me", replay: "Replay",
     log: "Log", undo: "Undo my last action", save: "Save the game", filter: "filter the options",
-    you_are: "You are {name}", watching: "You are watching", you: "you", to_move: "to move",
+    you_are: "You are {name}", watching: "You are watching", you: "you", to_move: "to move", bot: "{name} bot",
     over: "The game is over", committed: "Your choice is made; waiting for the others",
     waiting_others: "Waiting for the others", watching_prompt: "Watching",
     your_turn: "Your turn", your_turn_title: "Your turn: {title}",
@@ -50,7 +50,7 @@ const UI = {
   de: {
     lobby: "Lobby", language: "Sprache", auto_pass: "Erzwungene Züge für mich beantworten", replay: "Wiederholung",
     log: "Verlauf", undo: "Meinen letzten Zug zurücknehmen", save: "Spiel speichern", filter: "Optionen filtern",
-    you_are: "Du bist {name}", watching: "Du schaust zu", you: "du", to_move: "am Zug",
+    you_are: "Du bist {name}", watching: "Du schaust zu", you: "du", to_move: "am Zug", bot: "Bot {name}",
     over: "Das Spiel ist vorbei", committed: "Deine Wahl steht; die anderen sind noch dran",
     waiting_others: "Die anderen sind dran", watching_prompt: "Zuschauen",
     your_turn: "Du bist dran", your_turn_title: "Du bist dran: {title}",
@@ -192,7 +192,8 @@ function showPlayers(page) {
     const item = el("li", { "data-player": seat.player, class: active ? "active" : "" });
     if (active) item.setAttribute("aria-current", "true");
     item.append(el("span", { class: "name" }, seat.name));
-    const notes = [seat.player === page.seat ? t("you") : seat.kind === "human" ? "" : seat.kind];
+    // a bot's id is its name, in the lobby's words ("random bot", "Bot random")
+    const notes = [seat.player === page.seat ? t("you") : seat.kind === "human" ? "" : t("bot", { name: seat.kind })];
     if (active && !page.over) notes.push(t("to_move"));
     const note = notes.filter(Boolean).join(", ");
     if (note) item.append(el("span", { class: "kind" }, ` (${note})`));
@@ -245,6 +246,13 @@ function showBoard(page, redraw = false) {
   } else {
     markBoard(optionsOf(page));
   }
+}
+
+//: The options as the terminal lists them (present/table.py): by their text with numbers read as
+//: numbers (C3 before C10), a pass last.
+function inReadingOrder(options) {
+  const passes = (o) => /\bpass$/.test(o.action);
+  return [...options].sort((a, b) => (passes(a) - passes(b)) || a.text.localeCompare(b.text, lang || undefined, { numeric: true }));
 }
 
 function optionsOf(page) { return page.decision && !page.replay ? page.decision.options : []; }
@@ -449,7 +457,7 @@ function showStatus(page) {
   const options = $("options");
   const hadFocus = document.activeElement === document.body || document.activeElement === null ||
     options.contains(document.activeElement) || $("board").contains(document.activeElement);
-  const list = key === null ? [] : decision.options;
+  const list = key === null ? [] : inReadingOrder(decision.options);
   options.replaceChildren(...list.map((option) => {
     const button = el("button", { type: "button", "data-action": option.action });
     button.append(marked(option.text));
