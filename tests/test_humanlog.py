@@ -133,6 +133,22 @@ def test_what_an_action_caused_is_in_its_details() -> None:
     assert turns == ["p0 ist am Zug (1. Zug)", "p1 ist am Zug (2. Zug)"]
 
 
+@pytest.mark.parametrize(("name", "variants", "players"), [g for g in GAMES if g[0] == "saeulen"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_each_pillar_entry_tells_its_own_pillar(name: str, variants: tuple[str, ...], players: int, lang: str) -> None:
+    """A Pitch Dipper's pillars are one action each: each entry names its own space, and the
+    group they make is told once, as a detail of the last one (not as the last one's move)."""
+    game = _played(name, variants, players)
+    actions = [e for e in game.log(None, lang=lang) if e["kind"] == "action"]
+    pillars = [(a, e) for a, e in zip(game.actions, actions) if " pillar(" in a]
+    assert pillars
+    for action, entry in pillars:
+        space = action.split("(")[1].rstrip(")").upper()
+        assert re.findall(r"\b[A-Z]\d+\b", entry["text"]) == [space], (action, entry)
+    groups = [d for _, e in pillars for d in e["details"] if re.search(r"\b[A-Z]\d+, [A-Z]\d+", d)]
+    assert groups and all(len(re.findall(r"\b[A-Z]\d+\b", d)) > 1 for d in groups)
+
+
 def test_a_seat_reads_only_what_it_may_see() -> None:
     game = vr.load("venedig").new_game(players=3, seed=7)
     setup = game.log(1)[0]
