@@ -133,6 +133,22 @@ def test_what_an_action_caused_is_in_its_details() -> None:
     assert turns == ["p0 ist am Zug (1. Zug)", "p1 ist am Zug (2. Zug)"]
 
 
+@pytest.mark.parametrize(("name", "variants", "players"), [g for g in GAMES if g[0] == "saeulen"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_each_pillar_entry_tells_its_own_pillar(name: str, variants: tuple[str, ...], players: int, lang: str) -> None:
+    """A Pitch Dipper's pillars are one action each: each entry names its own space, and the
+    group they make is told once, as a detail of the last one (not as the last one's move)."""
+    game = _played(name, variants, players)
+    actions = [e for e in game.log(None, lang=lang) if e["kind"] == "action"]
+    pillars = [(a, e) for a, e in zip(game.actions, actions) if " pillar(" in a]
+    assert pillars
+    for action, entry in pillars:
+        space = action.split("(")[1].rstrip(")").upper()
+        assert re.findall(r"\b[A-Z]\d+\b", entry["text"]) == [space], (action, entry)
+    groups = [d for _, e in pillars for d in e["details"] if re.search(r"\b[A-Z]\d+, [A-Z]\d+", d)]
+    assert groups and all(len(re.findall(r"\b[A-Z]\d+\b", d)) > 1 for d in groups)
+
+
 def test_a_seat_reads_only_what_it_may_see() -> None:
     game = vr.load("venedig").new_game(players=3, seed=7)
     setup = game.log(1)[0]
@@ -204,15 +220,16 @@ def test_the_score_breakdown_sums_to_the_scores(name: str, variants: tuple[str, 
         for label in {label for by_reason in parts.values() for label in by_reason}:
             for what, shape in FORBIDDEN.items():
                 assert not shape.search(label), f"{what} in {label!r}"
+            assert label[:1].isupper(), f"{label!r} is not in sentence case, as a panel label"
 
 
 def test_the_score_breakdown_names_the_reasons() -> None:
     game = _played("saeulen", (), 3)
     labels = {label for by_reason in game.score_breakdown().values() for label in by_reason}
-    assert "coats of arms" in labels
+    assert "Coats of arms" in labels
     assert "Wappen" in {label for by_reason in game.score_breakdown("de").values() for label in by_reason}
     venedig = _played("venedig", (), 3)
-    assert {"Casa", "gold exchanged"} <= {label for parts in venedig.score_breakdown().values() for label in parts}
+    assert {"Casa", "Gold exchanged"} <= {label for parts in venedig.score_breakdown().values() for label in parts}
 
 
 @pytest.mark.parametrize("name", vr.bundled())
@@ -491,9 +508,9 @@ def test_rialtos_final_scoring_is_told_in_score_entries_and_broken_down_by_reaso
     de = [e["text"] for e in game.log(None, lang="de") if e["kind"] == "score"]
     assert any(re.fullmatch(r"p\d bekommt \d+ Siegpunkte? für \d+ Gebäude", t) for t in de), de
     for seat, parts in game.score_breakdown().items():
-        assert parts["starting score"] == 3
+        assert parts["Starting score"] == 3
         told = sum(int(m[1]) for t in scores if (m := re.fullmatch(rf".* p{seat} scores (\d+) victory points?", t)))
-        assert parts.get("district scoring", 0) == told
+        assert parts.get("District scoring", 0) == told
     assert "Stadtteilwertung" in {label for parts in game.score_breakdown("de").values() for label in parts}
 
 

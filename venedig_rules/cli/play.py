@@ -146,7 +146,7 @@ def _after_undo(game: Game, viewer: int | None, told: int, verbose: bool, views:
 
 def _breakdown(game: Game, narrator: Narrator) -> list[str]:
     """How each player's points were made (the log's end entry told the totals):
-    ``p0: Basilica 7, Casa 6, gold exchanged 19``."""
+    ``p0: Basilica 7, Casa 6, Gold exchanged 19``."""
     w = narrator.wording
     return [
         f"  {w.player(p)}: {', '.join(f'{label} {points}' for label, points in parts.items())}"

@@ -5,9 +5,11 @@ Every change of the winner track is a player's points gained or lost; the rule e
 explains it is the nearest one of the same move (between two decisions) whose kind has a
 label in the language's ``texts.yaml`` ``reasons:`` and which concerns that player (a field
 typed ``player`` holds it), preferring one whose number equals the points and that
-explained no other change yet. A change no such event explains counts as ``other points``;
-a track that does not start at zero has its ``starting score``. So the parts always sum to
-``game.scores``. Only what a spectator may see is read: a score is public.
+explained no other change yet. A change no such event explains counts as ``Other points``;
+a track that does not start at zero has its ``Starting score``. So the parts always sum to
+``game.scores``. Every label is in sentence case, as a panel's (``Bridge cards played``,
+``Coats of arms``), whatever the words filled into its reason template begin with. Only
+what a spectator may see is read: a score is public.
 
 >>> import venedig_rules as vr
 >>> game = vr.load("saeulen").new_game(players=2, seed=3)
@@ -47,7 +49,7 @@ def breakdown(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = 
     begin = game.rules.state_starts().get(track, (None, 0))[1]
     begin = begin if type(begin) is int else 0
     # a track that starts above zero (Rialto's 3) has its starting score before any event
-    out = {p: ({wording.engine("reason_start"): begin} if begin else {}) for p in range(game.players)}
+    out = {p: ({_sentence_case(wording.engine("reason_start")): begin} if begin else {}) for p in range(game.players)}
     last = dict.fromkeys(range(game.players), begin)
     start = 0
     setup_end = _first_decision(events)
@@ -67,8 +69,19 @@ def breakdown(game: PlayedGame, lang: str = "en", names: Sequence[str] | None = 
             else:
                 found = _explaining(events, start, i, p, delta, reasons, decls, used)
                 label = _label(wording, events[found]) if found is not None else _by_decision(wording, events[start])
+            label = _sentence_case(label)  # a panel label, whatever its reason's words begin with
             out[p][label] = out[p].get(label, 0) + delta
     return {p: {label: n for label, n in parts.items() if n != 0} for p, parts in out.items()}
+
+
+def _sentence_case(label: str) -> str:
+    """A reason label as a panel shows it, its first letter a capital (``coats of arms``,
+    a reason filled into ``{reason}``, beside ``Bridge cards played``).
+
+    >>> _sentence_case("coats of arms"), _sentence_case("Palazzo"), _sentence_case("")
+    ('Coats of arms', 'Palazzo', '')
+    """
+    return label[:1].upper() + label[1:]
 
 
 def _values(event: Mapping[str, Any], players: int) -> list[tuple[int, Any]]:
@@ -143,7 +156,7 @@ def _numbers(event: Mapping[str, Any], fields: Mapping[str, ValueType]) -> set[i
 
 def _by_decision(wording: Wording, decision: Mapping[str, Any]) -> str:
     """The reason label of the decision that opened the move (``reasons:`` may name a
-    decision label too), else ``other points``."""
+    decision label too), else ``Other points``."""
     label = decision.get("label") if decision.get("type") in _DECISIONS else None
     template = wording.lang.reasons.get(str(label)) if label is not None else None
     return wording.fill(template, {}) if template is not None else wording.engine("reason_other")

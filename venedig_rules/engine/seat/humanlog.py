@@ -6,7 +6,9 @@ An entry is ``{"index", "kind", "actor", "text", "details"}``:
 - ``"action"``: exactly one per action applied, opened by its ``choice`` or ``commit``
   event; ``text`` is the move in words (the rule event that tells it, when the mover's
   first rule event does: ``p0 drains F6`` rather than ``p0 chooses to drain F6``; a secret
-  choice reads ``p1 chooses in secret`` to the others), ``details`` what it caused (cards
+  choice reads ``p1 chooses in secret`` to the others; a rule event that lists the choice
+  among others, the group it completes, never tells the move: ``p1 sets a pillar on K8``
+  with the detail ``p1's new pillars: J7, K7 and K8``), ``details`` what it caused (cards
   moved, points, gold, a reveal), each told once: moves along one way in a row are one
   detail (``p1 draws 3 cards``), a state change is told where the language's ``texts.yaml``
   ``changes:`` words it (:mod:`.logchanges`), unless a rule event of the move gives it.
@@ -270,14 +272,28 @@ class _Builder:
             else:
                 current.details.append(_Detail(event, items=[event["item"]]))
             return
-        if kind not in TOLD_ENGINE_EVENTS:
-            text = wording.event(event)
-            current.told.append(event)
-            if text == current.before:
-                return  # the mover's move before said it (its exchange, then what it hands in)
-            if current.retell and len(current.told) == 1 and actor == current.actor:
-                current.text = text  # the mover's own rule event tells the move best
-                return
+        if kind in TOLD_ENGINE_EVENTS:
+            current.details.append(_Detail(event))
+        else:
+            self._tell(current, event, actor)
+
+    def _tell(self, current: _Open, event: Mapping[str, Any], actor: int | None) -> None:
+        """A rule event of the open entry: the move itself (the mover's first one), one of
+        its details, or nothing (what the move, or the mover's move before, said)."""
+        text = self.wording.event(event)
+        current.told.append(event)
+        others = _others_of_group(event, current.chosen) if current.kind == "action" else None
+        if others is not None:
+            # the group the move completes (all the pillars a card set): never the move
+            # itself, and told only when it names more than the move chose
+            if others:
+                current.details.append(_Detail(event))
+            return
+        if text == current.before:
+            return  # the mover's move before said it (its exchange, then what it hands in)
+        if current.retell and len(current.told) == 1 and actor == current.actor:
+            current.text = text  # the mover's own rule event tells the move best
+            return
         current.details.append(_Detail(event))
 
     def _drop_told_changes(self, event: Mapping[str, Any]) -> None:
@@ -347,6 +363,34 @@ def _tells_number(wording: Wording, event: Mapping[str, Any], change: ToldChange
     )
     numbers = {abs(v) for name, v in event.items() if type(v) is int and fields.get(name, PLAYER).kind != "player"}
     return concerns and change.n in numbers
+
+
+def _others_of_group(event: Mapping[str, Any], chosen: Any) -> list[Any] | None:
+    """What a rule event's lists name besides the action's choice, when one of them holds
+    that choice as one member of a group (``spaces: [j7, k7, k8]`` after choosing ``k8``);
+    None when no list does (the event may tell the move itself: ``drain`` of the chosen
+    space, ``build`` on the chosen cells).
+
+    >>> _others_of_group({"type": "pillars", "player": 1, "spaces": ["j7", "k7", "k8"]}, "k8")
+    ['j7', 'k7']
+    >>> _others_of_group({"type": "pillars", "player": 1, "spaces": ["k8"]}, "k8")
+    []
+    >>> _others_of_group({"type": "build", "player": 1, "tile": "t", "cells": ["f7", "e7"]}, ["f7", "e7"]) is None
+    True
+    """
+    if chosen is None or is_redacted(chosen):
+        return None
+    several = isinstance(chosen, (list, tuple))
+    parts = [chosen, *chosen] if several else [chosen]
+    others: list[Any] | None = None
+    for key, value in event.items():
+        if key == "type" or not isinstance(value, (list, tuple)) or value in parts:
+            continue
+        if several and all(v in parts for v in value):
+            continue  # the very things chosen, in another order
+        if any(part in value for part in parts):
+            others = (others or []) + [v for v in value if v not in parts]
+    return others
 
 
 def _names(event: Mapping[str, Any], item: Any) -> bool:
