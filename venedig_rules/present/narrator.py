@@ -9,7 +9,7 @@ events: a card drawn, a variable set). Seats are ``p0``, ``p1``, ... or the name
 >>> game = vr.load("venedig").new_game(players=3, seed=7).apply("p0 pass").apply("p0 pass")
 >>> narrator = Narrator(game.rules, names=["Ada", "Ben", "Cy"])
 >>> narrator.lines(game.events)
-['--- turn 1: Ada ---', 'Ada keeps the gold', 'Ada lays out no cards']
+["Ada's turn (turn 1)", 'Ada keeps the gold', 'Ada lays out no cards']
 >>> narrator.lines(game.events, verbose=True)[:2]
 ['the draw pile: 42 items', 'Ada draws a Palazzo card']
 >>> narrator.result(game)
