@@ -12,15 +12,17 @@ Chromium (Debian's ``chromium``, or ``$CHROMIUM``).
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 import sys
 from pathlib import Path
 
+from make_web import (  # the sibling script: python puts this folder first on the path
+    CHROMIUM_ARGS,
+    find_chromium,
+    shoot,
+)
 from playwright.sync_api import sync_playwright
 
-from make_web import shoot  # the sibling script: python puts this folder first on the path
 from venedig_rules.web.catalog import Catalog
 from venedig_rules.web.lobby import Lobby
 from venedig_rules.web.serve import running
@@ -29,13 +31,11 @@ HERE = Path(__file__).resolve().parent
 PICTURE = HERE / "log-end.png"
 GAME, PLAYERS, CHOICES = "rialto", 3, 5
 VIEWPORT = {"width": 1366, "height": 900}
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
 def main() -> int:
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    chromium = find_chromium()
     if chromium is None:
-        print("no Chromium: install Debian's chromium or set CHROMIUM", file=sys.stderr)
         return 1
     lobby = Lobby(Catalog())
     table = lobby.create({"game": GAME, "players": PLAYERS, "seats": ["human"] * PLAYERS})

@@ -33,10 +33,18 @@ MAX_BYTES = 250_000
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
-def main() -> int:
+def find_chromium() -> str | None:
+    """The Chromium to draw with ($CHROMIUM, else Debian's ``chromium``); None, said on
+    standard error, when there is none."""
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
     if chromium is None:
         print("no Chromium: install Debian's chromium or set CHROMIUM", file=sys.stderr)
+    return chromium
+
+
+def main() -> int:
+    chromium = find_chromium()
+    if chromium is None:
         return 1
     lobby = Lobby(Catalog())
     with running(lobby, bot_delay=0.0) as url, sync_playwright() as driver:

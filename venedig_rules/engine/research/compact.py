@@ -52,7 +52,7 @@ from ...errors import VenedigError
 from ..run.machine import Machine, initial_state
 from ..seat.played import PlayedGame
 from ..seat.wording import tables
-from .observation import Observed, _atoms, _slots
+from .observation import Observed, _atoms, _slots, observed_flow
 
 if TYPE_CHECKING:
     from ..run.ruleset_base import RulesetBase
@@ -117,11 +117,7 @@ class CompactLayout:
 
 def compact_layout(rules: RulesetBase, players: int) -> CompactLayout:
     """The compact layout at ``players`` players (built once per ruleset and player count)."""
-    if players not in rules.players:
-        raise ValueError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}")
-    compiled = rules.compiled
-    if compiled is None:
-        raise ValueError(f"ruleset {rules.name!r} has no flow: it has no games to observe")
+    compiled = observed_flow(rules, players)
 
     def build(_: RulesetBase) -> CompactLayout:
         seen = _explore(rules, players)

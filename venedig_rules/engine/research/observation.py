@@ -42,6 +42,7 @@ from ..run.machine import Machine, initial_state
 from ..seat.played import PlayedGame
 
 if TYPE_CHECKING:
+    from ...effects import Compiled
     from ..run.ruleset_base import RulesetBase
 
 
@@ -75,14 +76,20 @@ class Layout:
     blocks: tuple[Block, ...]
 
 
-def observation_layout(rules: RulesetBase, players: int) -> Layout:
-    """The layout at ``players`` players (built once per ruleset and player count)."""
+def observed_flow(rules: RulesetBase, players: int) -> Compiled:
+    """The compiled rules whose games are observed at ``players`` players; ValueError when
+    the ruleset is not for that many or has no flow (so no games)."""
     if players not in rules.players:
         raise ValueError(f"{rules.title} is for {rules.players.start}-{rules.players.stop - 1} players, not {players}")
-
     compiled = rules.compiled
     if compiled is None:
         raise ValueError(f"ruleset {rules.name!r} has no flow: it has no games to observe")
+    return compiled
+
+
+def observation_layout(rules: RulesetBase, players: int) -> Layout:
+    """The layout at ``players`` players (built once per ruleset and player count)."""
+    compiled = observed_flow(rules, players)
 
     def build(_: RulesetBase) -> Layout:
         vocabulary = _vocabulary(rules)
