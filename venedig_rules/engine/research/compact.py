@@ -52,7 +52,7 @@ from ...errors import VenedigError
 from ..run.machine import Machine, initial_state
 from ..seat.played import PlayedGame
 from ..seat.wording import tables
-from .observation import Observed, _atoms, _slots, observed_flow
+from .observation import Block, Observed, _atoms, _slots, observed_flow
 
 if TYPE_CHECKING:
     from ..run.ruleset_base import RulesetBase
@@ -79,21 +79,13 @@ class _Seen:
 
 
 @dataclass(frozen=True)
-class CompactBlock:
-    """Where one state variable's values lie in the compact vector."""
+class CompactBlock(Block):
+    """Where one state variable's values lie in the compact vector: a block of the full
+    layout (its ``numbers``: for a list that only held numbers, how many of them are kept one
+    by one) with the variable's domain."""
 
-    name: str
-    type: str
-    per: str | None
-    visible: str
-    offset: int
-    #: numbers per slot (one slot per player, per space, or one)
-    width: int
-    slots: int
     #: the domain: word -> its place among the block's word places
-    words: Mapping[str, int]
-    #: for a list that only held numbers: how many of them are kept one by one
-    numbers: int = 0
+    words: Mapping[str, int] = field(default_factory=dict)
     #: for a list of lists: how many leading elements get their own counts
     items: int = 0
     #: and how many numbers of each such element are kept one by one
@@ -149,18 +141,30 @@ def _block(
     seen: _Seen,
 ) -> CompactBlock:
     if visible == "hidden" or kind in ("int", "bool"):
-        return CompactBlock(name, kind, per, visible, offset, 1, slots, {})
+        return CompactBlock(name, kind, per, visible, offset, 1, slots)
     if kind == "player":
-        return CompactBlock(name, kind, per, visible, offset, players + 1, slots, {})
+        return CompactBlock(name, kind, per, visible, offset, players + 1, slots)
     words = {w: i for i, w in enumerate(_domain(rules, seen.words))}
     if kind != "list":
-        return CompactBlock(name, kind, per, visible, offset, 2 + len(words), slots, words)
+        return CompactBlock(name, kind, per, visible, offset, 2 + len(words), slots, words=words)
     numbers = seen.longest if seen.only_numbers else 0
     item_width = len(words) + seen.element_numbers
     nested = seen.only_lists and seen.longest > 0 and item_width > 0
     items = seen.longest if nested and seen.longest * item_width <= ITEM_BUDGET else 0
     width = 2 + len(words) + numbers + items * item_width
-    return CompactBlock(name, kind, per, visible, offset, width, slots, words, numbers, items, seen.element_numbers)
+    return CompactBlock(
+        name,
+        kind,
+        per,
+        visible,
+        offset,
+        width,
+        slots,
+        numbers,
+        words=words,
+        items=items,
+        item_numbers=seen.element_numbers,
+    )
 
 
 def _domain(rules: RulesetBase, words: set[str]) -> list[str]:
