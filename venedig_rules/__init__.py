@@ -20,6 +20,7 @@ from .engine.loading import load, validate
 from .engine.ruleset import Ruleset
 from .engine.run.notation import Action, ActionSyntaxError, IllegalActionError, parse_action
 from .errors import (
+    ConstantError,
     CountError,
     DeclarationError,
     DslCompileError,
@@ -52,6 +53,7 @@ from .errors import (
 __all__ = [
     "Action",
     "ActionSyntaxError",
+    "ConstantError",
     "CountError",
     "DeclarationError",
     "DslCompileError",

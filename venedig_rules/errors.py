@@ -242,6 +242,13 @@ class UnreadDataError(RulesError):
     code = "rules/unread"
 
 
+class ConstantError(RulesError):
+    """A game constant's value is not what the game module reading it needs (a whole
+    number, true or false, a board track's id, ...)."""
+
+    code = "rules/constant"
+
+
 class DslLeakError(DslError):
     """A value secret to some seat reaches what that seat sees (the flow's path in the message)."""
 

@@ -23,7 +23,7 @@ from ..errors import (
 from ..limits import MAX_COMPONENTS
 from . import board as boardlib
 from . import summarytexts, textcheck
-from .constant_checks import check_lengths
+from .constant_checks import check_lengths, mixed_by_players
 from .layout_checks import check_layout
 from .locate import where_changed
 from .yamlsource import Plain, PositionMap, pointer
@@ -129,6 +129,7 @@ class _Checker:
         yield from self.counts()
         yield from self.limits()
         yield from self.players()
+        yield from mixed_by_players(self.data, self.positions)
         yield from check_lengths(self.data, self.positions)
         yield from check_layout(self.data, self.positions)
         yield from self.report()

@@ -1,4 +1,5 @@
-"""Checks between game constants: a list constant's ``length`` is the value of another.
+"""Checks between game constants: a list constant's ``length`` is the value of another,
+and a ``by_players`` table's counts give values of one type (:func:`mixed_by_players`).
 
 A list with one entry per round (Rialto's ``round_districts``) declares ``length: rounds``;
 a variant changing one of the two without the other gets one error, located at the value
@@ -13,11 +14,13 @@ game.yaml:4:18: rules/count: constant 'order' has 2 items; expected one per 'rou
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import CountError, Location, RulesError, did_you_mean
+from ..errors import ConstantError, CountError, Location, RulesError, did_you_mean
 from .locate import where_changed
+from .overlay_checks import constant_pointer, constant_values, constants_of, shown_value, type_name
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -68,3 +71,38 @@ def _value(const: Plain) -> Plain:
 def _value_at(positions: PositionMap, const: Plain, name: str) -> Location:
     at = pointer("/game/constants", name)
     return positions.at(pointer(at, "value") if isinstance(const, dict) else at)
+
+
+def mixed_by_players(data: dict[str, Any], positions: PositionMap) -> Iterator[ConstantError]:
+    """Each count of a ``by_players`` table whose value is of another type than most of the
+    table's (``"3": five`` among lists): the DSL checks would know the constant as ``any``.
+
+    >>> from venedig_rules.data.yamlsource import loads
+    >>> source = loads('game: {constants: {coins: {by_players: {"2": [1], "3": five, "4": [1]}}}}', "g.yaml")
+    >>> for error in mixed_by_players(source.data, source.positions):
+    ...     print(error.line().replace("; ", ";\\n      "))
+    g.yaml:1:56: rules/constant: constant 'coins' is "five" (a string) for 3 players;
+          its other player counts give a list ([1])
+    """
+    for name, const in constants_of(data).items():
+        yield from mixed_types(name, const, positions)
+
+
+def mixed_types(name: str, const: Plain, positions: PositionMap) -> list[ConstantError]:
+    """The counts of constant ``name``'s ``by_players`` table whose value's type is not the one most give."""
+    values = [(at, value) for at, value in constant_values(const) if at.startswith("by_players/")]
+    first = {t: i for i, t in reversed(list(enumerate(type(v) for _, v in values)))}
+    if len(first) < 2:
+        return []
+    counted = Counter(type(value) for _, value in values)
+    usual = max(first, key=lambda t: (counted[t], -first[t]))  # the most; of those, the first given
+    example = next(value for _, value in values if type(value) is usual)
+    return [
+        ConstantError(
+            f"constant {name!r} is {shown_value(value)} ({type_name(value)}) for {at.split('/')[1]} players; "
+            f"its other player counts give {type_name(example)} ({shown_value(example)})",
+            positions.at(constant_pointer(name, at)),
+        )
+        for at, value in values
+        if type(value) is not usual
+    ]

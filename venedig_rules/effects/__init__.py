@@ -177,10 +177,13 @@ def compile_ruleset(
     base = _base_scope(data, compiled)
     reads = None
     if not trusted:
+        from .constant_kinds import UNKNOWN, check_constants
         from .reads import Reads
 
         reads = Reads()
-        reads.add_registry(registry)
+        constants = check_constants(data, positions, registry.constant_kinds)
+        errors += constants.errors
+        base.constants.update(dict.fromkeys(constants.wrong, UNKNOWN))  # told once, here
     checked: list[Checked] = []
     for ptr, text, role in sources:
         if ptr not in programs:
@@ -206,6 +209,7 @@ def compile_ruleset(
     from .declared import check_contexts
     from .reads import unread
 
+    reads.add_registry(registry)
     if not errors:
         errors += unread(data, positions, reads)
     if not errors:

@@ -128,6 +128,22 @@ def type_of_value(value: Any) -> str:
     return "none" if value is None else "any"
 
 
+def constant_type(constant: Any) -> str:
+    """The DSL type of a game constant as ``game.yaml`` declares it: its ``value``'s, or the
+    type every count of its ``by_players`` table shares ("any" when they differ).
+
+    >>> constant_type({"value": 5}), constant_type({"by_players": {"2": [1], "3": [1, 2]}}), constant_type(True)
+    ('int', 'list', 'bool')
+    """
+    if not isinstance(constant, dict):
+        return type_of_value(constant)
+    if "value" in constant:
+        return type_of_value(constant["value"])
+    table = constant.get("by_players")
+    kinds = {type_of_value(v) for v in table.values()} if isinstance(table, dict) else set()
+    return kinds.pop() if len(kinds) == 1 else "any"
+
+
 #: Labels of decisions become action names: ``p1 claim(c4)``.
 _LABEL = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -359,7 +375,7 @@ class _Checker(NodeVisitor):
             return "list" if var.per else var.type
         if n in s.constants:
             self.resolved[id(node)] = ConstantValue(s.constants[n])
-            return type_of_value(s.constants[n])
+            return constant_type(s.constants[n])
         if n in s.ids:
             self.resolved[id(node)] = RulesetId(n)
             return "str"

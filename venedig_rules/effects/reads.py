@@ -48,7 +48,7 @@ class Reads:
 
     def add_registry(self, registry: Registry) -> None:
         """What the game modules' Python reads, as they declare it."""
-        self.constants |= registry.constants_read
+        self.constants |= set(registry.constant_kinds)
         self.params |= registry.params_read
 
 

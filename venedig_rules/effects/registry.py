@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import inspect
 import types
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
+from .constant_kinds import ConstantKind
 from .context import Ref
 
 TYPES = ("int", "bool", "str", "player", "list", "none", "any")
@@ -89,14 +91,16 @@ class Registry:
     """A set of primitives; ``extend`` makes a new registry with more (a game's own).
 
     A game module's Python may read ``game.yaml`` constants and item params directly
-    (``rules.constant("hand_limit")``): it declares their names in ``constants_read`` and
-    ``params_read``, so the check that every declared datum is read counts them
-    (``tests/test_reads.py`` checks each declaration against the module's source). A
+    (``rules.constant("hand_limit")``): it declares them in ``constants_read`` (each name
+    with the kind of value it reads, which validate checks: :mod:`.constant_kinds`; a
+    set of names reads any value) and ``params_read``, so the check that every declared
+    datum is read counts them (``tests/test_reads.py`` checks each declaration against
+    the module's source). A
     primitive reading hidden or owner-only state through ``ctx`` says which in
     ``secret_reads`` (for the information-flow check, :mod:`venedig_rules.effects.flow`)."""
 
     primitives: dict[str, Primitive] = field(default_factory=dict)
-    constants_read: frozenset[str] = frozenset()
+    constants_read: Mapping[str, ConstantKind] | AbstractSet[str] = field(default_factory=dict)
     params_read: frozenset[str] = frozenset()
     #: primitive name -> the state variables it reads through ``ctx`` that some seat may not
     #: see (the flow check makes its value secret as theirs; ``tests/test_flow.py`` checks it)
@@ -105,6 +109,12 @@ class Registry:
     #: state variable (which entries are none, how long it is): a hidden one passed there
     #: gives away nothing
     shape_only: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def constant_kinds(self) -> Mapping[str, ConstantKind]:
+        """Each constant the module's Python reads, with the kind of value it reads."""
+        read = self.constants_read
+        return read if isinstance(read, Mapping) else dict.fromkeys(sorted(read), ConstantKind.ANY)
 
     def get(self, name: str) -> Primitive | None:
         return self.primitives.get(name)
@@ -115,7 +125,7 @@ class Registry:
     def extend(self, other: Registry) -> Registry:
         return Registry(
             {**self.primitives, **other.primitives},
-            self.constants_read | other.constants_read,
+            {**self.constant_kinds, **other.constant_kinds},
             self.params_read | other.params_read,
             {**self.secret_reads, **other.secret_reads},
             {**self.shape_only, **other.shape_only},

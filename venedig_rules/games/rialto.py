@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from ..data.board import Track
+from ..effects.constant_kinds import ConstantKind
 from ..effects.context import Context, Ref, RulesQuery
 from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
@@ -33,7 +34,7 @@ from ..errors import RuleRuntimeError
 #: The game.yaml constants and item params this module's Python reads (tests/test_reads.py
 #: checks this against the source): the check that every declared datum is read counts them.
 PRIMITIVES = Registry(
-    constants_read=frozenset({"doge_track"}),
+    constants_read={"doge_track": ConstantKind.TRACK},
     params_read=frozenset({"delays_turn", "end_a", "end_b", "phase", "stage", "value"}),
     # what each primitive reads through ctx that some seat may not see (tests/test_flow.py
     # checks this against the source): their value is secret as that state is

@@ -28,12 +28,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..effects.constant_kinds import ConstantKind
 from ..effects.context import Context, RulesQuery
 from ..effects.registry import Registry
 
 #: The game.yaml constants and item params this module's Python reads (tests/test_reads.py
 #: checks this against the source): the check that every declared datum is read counts them.
-PRIMITIVES = Registry(constants_read=frozenset({"canal_terrain", "pillar_terrain"}), params_read=frozenset({"stones"}))
+PRIMITIVES = Registry(
+    constants_read={"canal_terrain": ConstantKind.TERRAIN, "pillar_terrain": ConstantKind.TERRAIN},
+    params_read=frozenset({"stones"}),
+)
 P = PRIMITIVES.primitive
 
 __all__ = ["PRIMITIVES", "tables"]

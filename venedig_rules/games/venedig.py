@@ -34,6 +34,7 @@ from operator import itemgetter
 from typing import Any
 
 from ..data.board import Track
+from ..effects.constant_kinds import ConstantKind
 from ..effects.context import Context, RulesQuery
 from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
@@ -41,20 +42,18 @@ from ..errors import RuleRuntimeError
 #: The game.yaml constants and item params this module's Python reads (tests/test_reads.py
 #: checks this against the source): the check that every declared datum is read counts them.
 PRIMITIVES = Registry(
-    constants_read=frozenset(
-        {
-            "cards_play_max",
-            "cards_play_min",
-            "draw_pool_place",
-            "draw_pool_take",
-            "draw_single",
-            "gondola_track",
-            "hand_limit",
-            "imaginary_name",
-            "pool_types_unique",
-            "skip_occupied",
-        }
-    ),
+    constants_read={
+        "cards_play_max": ConstantKind.COUNT,
+        "cards_play_min": ConstantKind.COUNT,
+        "draw_pool_place": ConstantKind.COUNT,
+        "draw_pool_take": ConstantKind.COUNT,
+        "draw_single": ConstantKind.COUNT,
+        "gondola_track": ConstantKind.TRACK,
+        "hand_limit": ConstantKind.COUNT,
+        "imaginary_name": ConstantKind.TEXT,
+        "pool_types_unique": ConstantKind.FLAG,
+        "skip_occupied": ConstantKind.FLAG,
+    },
     params_read=frozenset({"cards", "gold", "master_builder", "site", "spaces"}),
     # these read of the swamp gold only where a swamp tile lies, as every view shows
     shape_only={"building_sites": ("swamp",), "swamp_spaces": ("swamp",)},
