@@ -1,7 +1,7 @@
 """Bot strength and the cost of sampling; prints figures with their targets, asserts nothing.
 
 Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--rulesets ...]
-     [--jobs J] [--log FILE] [--sampling]
+     [--jobs J | --engine ray] [--log FILE] [--sampling]
      python benchmarks/bots.py --summarize FILE [FILE ...]
 
 - Pairings (default the three targets of docs/bots.md): 2-player games of bot A against
@@ -17,7 +17,9 @@ Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--r
   time (``--pairings``, ``--rulesets``), and a range of its games (``--first K --games N``
   plays games K to K+N-1: the same deals and seats as in one run). ``--log FILE`` appends
   one JSON line per game; ``--summarize`` prints the table of every game in the files
-  given (a game logged twice counts once).
+  given (a game logged twice counts once). ``--engine ray`` plays the games on the Ray
+  cluster at ``RAY_ADDRESS`` (``[ray]`` extra; one game a core; every node with
+  venedig-rules installed), or on a local Ray instance without it.
 - --sampling: the cost of ``game.sample(p, seed)`` at mid-game positions (after --at actions
   of random play, every player count, several seeds), for the seat to move:
   * repeated: another sample of the same position (what a search does; median per call);
@@ -34,11 +36,13 @@ import argparse
 import json
 import math
 import multiprocessing
+import os
 import random
 import re
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -171,25 +175,49 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def report_matches(names: list[str], pairings: list[str], games: range, jobs: int, seed: int, log: Path | None) -> None:
+def report_matches(
+    names: list[str], pairings: list[str], games: range, jobs: int, seed: int, log: Path | None, engine: str
+) -> None:
     print(
         f"pairings: 2 players, games {games.start} to {games.stop - 1} of each pairing and ruleset, "
         f"seats rotated, deal seeds {seed} on"
     )
     work = [Job(name, pairing, i, seed) for i in games for name in names for pairing in pairings]
     results: list[Result] = []
-    with multiprocessing.Pool(jobs) as pool:
-        for result in pool.imap_unordered(play, work):
-            results.append(result)
-            print(
-                f"    {len(results)}/{len(work)} {result.ruleset} {result.pairing} game {result.index}: "
-                f"{result.share:g} ({result.seconds:.1f} s)",
-                file=sys.stderr,
-            )
-            if log is not None:
-                with log.open("a") as out:
-                    out.write(json.dumps(result._asdict()) + "\n")
+    for result in on_ray(work) if engine == "ray" else on_processes(work, jobs):
+        results.append(result)
+        print(
+            f"    {len(results)}/{len(work)} {result.ruleset} {result.pairing} game {result.index}: "
+            f"{result.share:g} ({result.seconds:.1f} s)",
+            file=sys.stderr,
+        )
+        if log is not None:
+            with log.open("a") as out:
+                out.write(json.dumps(result._asdict()) + "\n")
     table(results)
+
+
+def on_processes(work: list[Job], jobs: int) -> Iterator[Result]:
+    """Each game's result as it ends, ``jobs`` games at once in processes of this machine."""
+    with multiprocessing.Pool(jobs) as pool:
+        yield from pool.imap_unordered(play, work)
+
+
+def on_ray(work: list[Job]) -> Iterator[Result]:
+    """Each game's result as it ends, one game a core of the Ray cluster at ``RAY_ADDRESS``
+    (a local instance without it): the protocol's hours of CPU in minutes on a cluster.
+    Every node needs venedig-rules installed, at the version being measured."""
+    import ray  # the [ray] extra
+
+    ray.init(address=os.environ.get("RAY_ADDRESS") or None, log_to_driver=False)
+    try:
+        remote = ray.remote(num_cpus=1)(play)
+        waiting = [remote.remote(job) for job in work]
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        ray.shutdown()
 
 
 def summarize(files: list[Path]) -> None:
@@ -239,6 +267,12 @@ def main() -> None:
     parser.add_argument("--pairings", default=",".join(TARGETS), help="A:B,... (default the three targets)")
     parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
     parser.add_argument("--jobs", type=int, default=2, help="processes playing games at once (default 2)")
+    parser.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes (--jobs), or a Ray cluster (RAY_ADDRESS; a local instance without it)",
+    )
     parser.add_argument("--seed", type=int, default=1000, help="the first deal seed (default 1000)")
     parser.add_argument("--sampling", action="store_true", help="measure the cost of sampling instead")
     parser.add_argument("--at", type=int, default=100, help="random actions before sampling (default 100)")
@@ -255,7 +289,9 @@ def main() -> None:
     for pairing in pairings:
         for spec in pairing.split(":"):
             make(spec, 0)
-    report_matches(names, pairings, range(args.first, args.first + args.games), args.jobs, args.seed, args.log)
+    report_matches(
+        names, pairings, range(args.first, args.first + args.games), args.jobs, args.seed, args.log, args.engine
+    )
 
 
 if __name__ == "__main__":
