@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import venedig_rules as vr
+from conftest import TESTS
 from venedig_rules.effects.constant_kinds import ConstantKind
 from venedig_rules.effects.registry import Registry
 
@@ -61,8 +62,10 @@ def test_a_wrong_value_is_one_located_error(tmp_path: Path, game, name, kind, va
     [error] = errors
     assert error.code == "rules/constant" and isinstance(error, vr.ConstantError)
     assert error.location.file.endswith("game.yaml") and error.location.line == line
-    assert f"constant {name!r} is " in error.message and words in error.message
-    assert error.message.endswith(f"a game module reads it as {kind.value}")
+    assert f"constant {name!r} is " in error.message
+    # told against the constant's own declaration when it has one, else against the module's kind
+    declared = f"(bound constants.{name}." in error.message
+    assert declared or (words in error.message and error.message.endswith(f"a game module reads it as {kind.value}"))
 
 
 def test_a_misspelt_track_says_which_was_meant(tmp_path: Path):
@@ -112,10 +115,26 @@ def test_a_constant_the_dsl_reads_too_is_told_once_at_its_line(tmp_path: Path):
 
 def test_a_constant_only_the_dsl_reads_is_typed_by_its_value(tmp_path: Path):
     """The DSL checks knew every constant as 'any' (they saw its declaration, not its value):
-    ``rounds: five`` in Rialto validated and failed in play."""
-    root, _ = _with_constant(tmp_path, "rialto", "rounds", "five")
+    ``hand_size: five`` validated and failed in play."""
+    root = tmp_path / "lagoon"
+    shutil.copytree(TESTS / "rulesets" / "lagoon", root)
+    game = root / "game.yaml"
+    game.write_text(
+        game.read_text(encoding="utf-8").replace("  hand_size: 3\n", "  hand_size: five\n"), encoding="utf-8"
+    )
     [error] = vr.validate(root)
     assert error.code == "dsl/type" and "the count of 'repeat' should be int, not str" in error.message
+
+
+def test_a_module_kind_is_checked_where_the_data_declares_nothing(tmp_path: Path):
+    """gondola_track declares no bound of its own: the module's kind (a track) finds it."""
+    root, line = _with_constant(tmp_path, "venedig", "gondola_track", "7")
+    [error] = vr.validate(root)
+    assert error.location.line == line
+    assert (
+        error.message
+        == "constant 'gondola_track' is 7 (a whole number); a game module reads it as the id of a track of board.yaml"
+    )
 
 
 def test_a_by_players_table_of_mixed_types_is_told_at_the_odd_count(tmp_path: Path):

@@ -23,9 +23,10 @@ from ..errors import (
 from ..limits import MAX_COMPONENTS
 from . import board as boardlib
 from . import summarytexts, textcheck
-from .constant_checks import check_lengths, mixed_by_players
+from .constant_checks import check_lengths, declared_bounds, mixed_by_players
 from .layout_checks import check_layout
 from .locate import where_changed
+from .value_bounds import value_problem
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -130,6 +131,7 @@ class _Checker:
         yield from self.limits()
         yield from self.players()
         yield from mixed_by_players(self.data, self.positions)
+        yield from declared_bounds(self.data, self.positions)
         yield from check_lengths(self.data, self.positions)
         yield from check_layout(self.data, self.positions)
         yield from self.report()
@@ -336,7 +338,7 @@ class _Checker:
                     self.positions.key_at(vptr),
                 )
                 continue
-            problem = _param_problem(decl, value)
+            problem = value_problem(decl, value)
             if problem:
                 yield ParamError(
                     f"param {pname!r} of {name} is {value!r}; expected {problem.expected}"
@@ -352,7 +354,7 @@ class _Checker:
 
     def declared_at(self, decl_ptr: str, bound: str) -> str:
         """Where a bound a value broke is declared (a variant raising the value may need it
-        raised too): `` (bound parameters.tiles.end_a.maximum at rules/rialto/game.yaml:271:7)``."""
+        raised too): `` (bound parameters.tiles.end_a.maximum at rules/rialto/game.yaml:328:7)``."""
         if not bound:
             return ""
         ptr = pointer(decl_ptr, bound)
@@ -503,13 +505,6 @@ class _Checker:
                     )
 
 
-class _ParamProblem(NamedTuple):
-    """What a param value should be, and the key of its declaration it broke ("" for its type)."""
-
-    expected: str
-    bound: str
-
-
 #: The item lists whose copies a game deals as one list each (``copies``).
 LIMITED = {
     "cards": ItemList("cards", "cards"),
@@ -523,26 +518,3 @@ def _copies(item: dict[str, Any]) -> int | None:
     the schema reports)."""
     count = item.get("count", 1)
     return count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else None
-
-
-def _param_problem(decl: dict[str, Any], value: Plain) -> _ParamProblem | None:
-    """What is wrong with a param value against its declaration, or None."""
-    kind = decl.get("type")
-    ok = {
-        "integer": isinstance(value, int) and not isinstance(value, bool),
-        "string": isinstance(value, str),
-        "boolean": isinstance(value, bool),
-        "list": isinstance(value, list),
-        "ids": isinstance(value, list) and all(isinstance(v, str) for v in value),
-    }.get(str(kind), True)
-    if not ok:
-        return _ParamProblem(f"a value of type {kind}", "")
-    if kind == "integer":
-        if "minimum" in decl and value < decl["minimum"]:
-            return _ParamProblem(f"at least {decl['minimum']}", "minimum")
-        if "maximum" in decl and value > decl["maximum"]:
-            return _ParamProblem(f"at most {decl['maximum']}", "maximum")
-    values = decl.get("values")
-    if isinstance(values, list) and value not in values:
-        return _ParamProblem(f"one of {', '.join(map(repr, values))}", "values")
-    return None

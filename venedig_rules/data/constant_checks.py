@@ -1,5 +1,7 @@
 """Checks between game constants: a list constant's ``length`` is the value of another,
-and a ``by_players`` table's counts give values of one type (:func:`mixed_by_players`).
+a ``by_players`` table's counts give values of one type (:func:`mixed_by_players`), and
+each value fits what its constant declares (``type``, ``minimum``, ``maximum``, ``values``:
+:func:`declared_bounds`).
 
 A list with one entry per round (Rialto's ``round_districts``) declares ``length: rounds``;
 a variant changing one of the two without the other gets one error, located at the value
@@ -21,6 +23,7 @@ from typing import Any
 from ..errors import ConstantError, CountError, Location, RulesError, did_you_mean
 from .locate import where_changed
 from .overlay_checks import constant_pointer, constant_values, constants_of, shown_value, type_name
+from .value_bounds import value_problem
 from .yamlsource import Plain, PositionMap, pointer
 
 
@@ -106,3 +109,42 @@ def mixed_types(name: str, const: Plain, positions: PositionMap) -> list[Constan
         for at, value in values
         if type(value) is not usual
     ]
+
+
+def declared_bounds(
+    data: dict[str, Any],
+    positions: PositionMap,
+    base: dict[str, Any] | None = None,
+    base_positions: PositionMap | None = None,
+) -> Iterator[ConstantError]:
+    """Each value of a constant that breaks what the constant declares (``type``,
+    ``minimum``, ``maximum``, ``values``, as an item param's declaration does). With the
+    ``base`` of a variant (and where it lies, ``base_positions``), a constant the variant
+    gave as a plain value (which replaces the whole constant, declarations too) is held to
+    the base's declaration.
+
+    >>> from venedig_rules.data.yamlsource import loads
+    >>> source = loads("game: {constants: {bonus: {value: at_onec, values: [at_once, at_end]}}}", "g.yaml")
+    >>> for error in declared_bounds(source.data, source.positions):
+    ...     print(error.line().replace("; ", ";\\n      "))
+    g.yaml:1:35: rules/constant: constant 'bonus' is "at_onec";
+          expected one of 'at_once', 'at_end' (did you mean 'at_once'?) (bound constants.bonus.values at g.yaml:1:44)
+    """
+    declared = constants_of(base) if base is not None else {}
+    for name, const in constants_of(data).items():
+        own = isinstance(const, dict)
+        decl = const if own else declared.get(name)
+        if not isinstance(decl, dict) or mixed_types(name, const, positions):
+            continue  # a table of mixed types is told by its odd count alone
+        for at, value in constant_values(const):
+            problem = value_problem(decl, value)
+            if problem is None:
+                continue
+            hint = did_you_mean(value, decl["values"]) if problem.bound == "values" and isinstance(value, str) else ""
+            bound = pointer(pointer("/game/constants", name), problem.bound or "type")
+            where = positions if own or base_positions is None else base_positions
+            yield ConstantError(
+                f"constant {name!r} is {shown_value(value)}; expected {problem.expected}{hint}"
+                f" (bound {bound.removeprefix('/game/').replace('/', '.')} at {where.key_at(bound)})",
+                positions.at(constant_pointer(name, at)),
+            )

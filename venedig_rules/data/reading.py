@@ -30,6 +30,7 @@ from ..errors import (
 )
 from ..limits import MAX_VARIANT_CHAIN
 from . import schema
+from .constant_checks import declared_bounds
 from .overlay_checks import constant_types
 from .resources import display_path, rules_root
 from .variants import Merged, merge
@@ -439,12 +440,16 @@ def _apply_variant(base: RawRules, variant: _Variant) -> RawRules:
         data[kind] = result.data
     ordered = {kind: data[kind] for kind in FILE_KINDS if kind in data}
     result.errors += constant_types(base.data, ordered, result.positions)
+    # a value of another type than the base's is told once, by its type
+    bounds: list[RulesError] = (
+        [] if result.errors else list(declared_bounds(ordered, result.positions, base.data, base.positions))
+    )
     return RawRules(
         ordered,
         result.positions,
-        base.errors + variant.errors + list(result.errors),
+        base.errors + variant.errors + list(result.errors) + bounds,
         base.base_id,
         base.variants + (variant.id,),
         base.path,
-        overlay_failed=base.overlay_failed or bool(variant.errors or result.errors),
+        overlay_failed=base.overlay_failed or bool(variant.errors or result.errors or bounds),
     )

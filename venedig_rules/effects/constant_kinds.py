@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 from ..data.board import grid_spaces
 from ..data.constant_checks import mixed_types
 from ..data.overlay_checks import constant_pointer, constant_values, shown_value, type_name
+from ..data.value_bounds import value_problem
 from ..data.yamlsource import PositionMap
 from ..errors import ConstantError, did_you_mean
 
@@ -65,7 +66,9 @@ class ConstantCheck(NamedTuple):
 def check_constants(
     data: Mapping[str, Any], positions: PositionMap, kinds: Mapping[str, ConstantKind]
 ) -> ConstantCheck:
-    """Each value of a constant in ``kinds`` not of its kind."""
+    """Each value of a constant in ``kinds`` not of its kind; ``wrong`` also names the
+    constants the data checks found wrong (a value against its declaration, a table of
+    mixed types), which the DSL checks are not to tell again."""
     game = data.get("game")
     constants = game.get("constants") if isinstance(game, Mapping) else None
     if not isinstance(constants, Mapping):
@@ -74,14 +77,21 @@ def check_constants(
     board = board if isinstance(board, dict) else {}
     errors: list[ConstantError] = []
     wrong: set[str] = set()
-    for name, kind in kinds.items():
-        if kind is ConstantKind.ANY or name not in constants or mixed_types(name, constants[name], positions):
-            continue  # a table of mixed types is the data checks' error
-        found = list(_of_kind(name, constants[name], kind, board, positions))
+    for name, constant in constants.items():
+        if mixed_types(name, constant, positions) or _breaks_declaration(constant):
+            wrong.add(name)  # the data checks' error: told there, once
+            continue
+        kind = kinds.get(name, ConstantKind.ANY)
+        found = [] if kind is ConstantKind.ANY else list(_of_kind(name, constant, kind, board, positions))
         if found:
             errors += found
             wrong.add(name)
     return ConstantCheck(errors, frozenset(wrong))
+
+
+def _breaks_declaration(constant: Any) -> bool:
+    """Whether a value breaks what the constant itself declares (``type``, ``minimum``, ...)."""
+    return isinstance(constant, dict) and any(value_problem(constant, v) for _, v in constant_values(constant))
 
 
 def _of_kind(
