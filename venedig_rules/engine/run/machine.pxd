@@ -12,12 +12,18 @@
 # Machine has no __dict__: Cython looks a cpdef method up at every call on an instance that
 # has one, in case it was overridden there.
 
+cimport cython
+
+
 cdef class CallRequest:
     cdef public object code, names, returns
 
 
 cdef class Frame:
     cdef public object code, names, owned, pc, shared, target
+
+    cpdef own(self)
+    cpdef thaw(self)
 
 
 cdef class State:
@@ -35,12 +41,17 @@ cdef class Machine:
     cpdef player_index(self, p)
     cpdef choose_one(self, L, target, player, values, label, optional, secret)
     cpdef enter(self)
+    @cython.locals(frame=Frame, frames=list)
     cpdef call(self, run, code, target, names)
+    @cython.locals(frame=Frame, frames=list)
     cpdef requests(self, requests, self_value, target)
     cpdef requests_direct(self, requests, self_value)
+    @cython.locals(frame=Frame)
     cpdef resume(self, pending, action)
     cpdef run(self)
+    @cython.locals(frame=Frame, caller=Frame, frames=list)
     cpdef _run(self)
+    @cython.locals(frame=Frame)
     cpdef freeze(self)
     cpdef emit(self, event)
     cpdef _slot(self, name, index)
