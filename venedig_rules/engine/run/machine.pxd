@@ -55,3 +55,14 @@ cdef class Machine:
     cpdef freeze(self)
     cpdef emit(self, event)
     cpdef _slot(self, name, index)
+
+
+# The module's own helpers of a decision (its options sorted and classified, its actions made
+# or found): called as C functions from the machine and the decisions, once per option for
+# some (their Python names stay, for the tests' reference machine).
+cpdef _actions(player, label, options, optional, kind=*)
+cpdef _pass(player)
+cpdef _make_action(made, player, label, option)
+cpdef _plain_kind(options)
+cpdef _one_kind(values)
+cpdef _options_of_kind(values, label)
