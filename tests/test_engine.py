@@ -394,6 +394,25 @@ def test_a_rule_that_fails_during_apply_raises_rule_runtime_error_and_rolls_back
     game.apply(f"p{player} pass")  # the game goes on
 
 
+@pytest.mark.parametrize("record", [True, False])
+def test_the_actions_after_a_failed_one_run_as_in_a_game_where_none_failed(tmp_path, record):
+    """A game runs every action on one machine: nothing of a failed run stays in it."""
+    failure = 'owner[s] = who; if s == "a1" { move("nowhere", deck, discard) };'  # after a write
+    rules = vr.load(lagoon_copy(tmp_path, game=("owner[s] = who;", failure)))
+    played = at_claim(rules).actions
+    failing, clean = (rules.new_game(players=3, seed=7, record=record) for _ in range(2))
+    for game in (failing, clean):
+        for action in played:
+            game.apply(action)
+    player = failing.to_move[0]
+    with pytest.raises(RuleRuntimeError):
+        failing.apply(f"p{player} claim(a1)")
+    for game in (failing, clean):
+        game.apply(f"p{player} pass")
+        playout(game, 5)
+    assert failing.fingerprint() == clean.fingerprint() and dumps(failing) == dumps(clean)
+
+
 # -- undo --------------------------------------------------------------------------------------
 def test_undo_restores_the_exact_previous_save_step_by_step_back_to_the_start(rules):
     game = rules.new_game(players=3, seed=11)

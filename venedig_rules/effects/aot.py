@@ -21,8 +21,9 @@ in the rule files.
 The compiled build also gives Cython each generated module's declarations
 (:func:`module_pxd`): every function ``cpdef``, its machine ``C`` (and a resumable
 program's frame ``F``) typed as the engine's extension types, so that the generated code
-reads and writes their fields directly and calls its own functions without Python's call
-protocol; the source stays the same text.
+reads and writes their fields directly, and calls its own functions and the machine's
+(those ``engine/run/machine.pxd`` declares ``cpdef``) without Python's attribute look-up and
+call protocol; the source stays the same text.
 """
 
 from __future__ import annotations

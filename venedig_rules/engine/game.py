@@ -91,8 +91,9 @@ class Game:
     ruleset's own events a simulation's report counts.
     """
 
-    # the whole play is one record (engine/seat/played.py): nothing else hangs on a game
-    __slots__ = ("__weakref__", "_play")
+    # the whole play is one record (engine/seat/played.py): nothing else hangs on a game but
+    # the machine its actions run on (made with its first; a clone or a sample makes its own)
+    __slots__ = ("__weakref__", "_machine", "_play")
 
     def __init__(
         self,
@@ -113,6 +114,7 @@ class Game:
         players, keep = int(players), _kept_types(keep_events, record)
         events: list[Event] = []  # every event (none kept when not recording, but those of keep)
         run = Machine(rules, players, initial_state(rules, players, seed), *_event_sink(events, record, keep))
+        self._machine: Machine | None = run
         self._play = Played(
             rules, players, seed, run.run(), events, UndoHistory(), record=record, keep=keep, unrecorded=run.unrecorded
         )
@@ -123,6 +125,7 @@ class Game:
         :meth:`sample`). The game owns the record from then on."""
         game = cls.__new__(cls)
         game._play = played
+        game._machine = None
         return game
 
     @property
@@ -476,10 +479,12 @@ class Game:
         play = self._play
         before, events = play.state, play.events
         n_events = len(events)
-        if play.record:
-            run = Machine(play.rules, play.players, before, events)
+        run = self._machine
+        if run is None:  # (a machine appends to the game's very event list: a clone makes its own)
+            sink = _event_sink(events, play.record, play.keep)
+            run = self._machine = Machine(play.rules, play.players, before, *sink)
         else:
-            run = Machine(play.rules, play.players, before, *_event_sink(events, False, play.keep))
+            run.start(before)
         try:
             play.state = run.resume(pending, action)
         except Exception:
@@ -532,6 +537,7 @@ class Game:
         """An independent copy (cheap: states are shared, never changed in place)."""
         other = Game.__new__(Game)
         other._play = self._play.copy()  # the seats' views start from this game's (seat/played.py)
+        other._machine = None  # never this game's: a machine's state is one run's, and changes
         return other
 
     # -- research (engine/research/: sampling, actions, observation) -----------------------

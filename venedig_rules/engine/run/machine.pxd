@@ -3,8 +3,17 @@
 # a C struct, so the engine reads and writes them without a dictionary lookup (an eighth to
 # a sixth of the compiled build's instructions per action). Every field stays a Python
 # object, so the behaviour is the pure-Python one. A field added in machine.py must be
-# declared here too: an extension type has no other attributes (Machine keeps a __dict__
-# all the same, for what a subclass or a primitive may add).
+# declared here too: an extension type has no other attributes (a subclass in Python has a
+# __dict__ of its own).
+#
+# The machine's methods the generated code calls at every step are ``cpdef``: the generated
+# modules type their machine ``C`` as a Machine (effects/aot.py), so their calls go straight
+# to the C function, without Python's attribute look-up and call. That holds only while a
+# Machine has no __dict__: Cython looks a cpdef method up at every call on an instance that
+# has one, in case it was overridden there.
+
+cimport cython
+
 
 cdef class CallRequest:
     cdef public object code, names, returns
@@ -12,6 +21,9 @@ cdef class CallRequest:
 
 cdef class Frame:
     cdef public object code, names, owned, pc, shared, target
+
+    cpdef own(self)
+    cpdef thaw(self)
 
 
 cdef class State:
@@ -23,4 +35,34 @@ cdef class Machine:
     cdef public object rules, compiled, code, player_count, everyone, vars, frames, pending
     cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth, events_left
     cdef public object _indexed, _player_vars
-    cdef dict __dict__
+
+    cpdef read(self, name, index=*)
+    cpdef write(self, name, index, value, why=*)
+    cpdef player_index(self, p)
+    cpdef choose_one(self, L, target, player, values, label, optional, secret)
+    cpdef enter(self)
+    @cython.locals(frame=Frame, frames=list)
+    cpdef call(self, run, code, target, names)
+    @cython.locals(frame=Frame, frames=list)
+    cpdef requests(self, requests, self_value, target)
+    cpdef requests_direct(self, requests, self_value)
+    @cython.locals(frame=Frame)
+    cpdef resume(self, pending, action)
+    cpdef run(self)
+    @cython.locals(frame=Frame, caller=Frame, frames=list)
+    cpdef _run(self)
+    @cython.locals(frame=Frame)
+    cpdef freeze(self)
+    cpdef emit(self, event)
+    cpdef _slot(self, name, index)
+
+
+# The module's own helpers of a decision (its options sorted and classified, its actions made
+# or found): called as C functions from the machine and the decisions, once per option for
+# some (their Python names stay, for the tests' reference machine).
+cpdef _actions(player, label, options, optional, kind=*)
+cpdef _pass(player)
+cpdef _make_action(made, player, label, option)
+cpdef _plain_kind(options)
+cpdef _one_kind(values)
+cpdef _options_of_kind(values, label)

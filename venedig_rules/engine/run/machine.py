@@ -367,21 +367,29 @@ class Machine:
         self.code: Generated = rules.generated
         self.player_count = players
         self.everyone = tuple(range(players))
+        self.record = events is not None and keep is None
+        self.events: list[Event] = events if events is not None else []
+        self.keep = keep if events is not None and keep else None  # types kept when not recording all
+        self._indexed = rules.indexed_vars
+        self._player_vars = rules.player_vars
+        self.start(state)
+
+    def start(self, state: State) -> Machine:
+        """Set the machine to run from ``state``, with a new action's budgets: a game runs
+        all its actions on one machine (:meth:`Game.apply
+        <venedig_rules.engine.game.Game.apply>`), as making one costs more than this. What
+        an earlier run left (a failed one's too) is all replaced here."""
         self.vars = dict(state.vars)  # the run's own: compiled code keeps it as V
         self.frames = list(state.frames)  # a snapshot's, shared: each thawed before it runs
         self.pending = state.pending
         self.rng = state.rng
         self.over = state.over
         self.winners = state.winners
-        self.record = events is not None and keep is None
-        self.events: list[Event] = events if events is not None else []
-        self.keep = keep if events is not None and keep else None  # types kept when not recording all
         self.unrecorded = 0  # events not kept (record=False)
         self.left = MAX_STEPS  # steps this action may still take
         self.events_left = MAX_EVENTS  # events of the rules this action may still emit
         self.depth = 0  # direct calls running (frames count besides)
-        self._indexed = rules.indexed_vars
-        self._player_vars = rules.player_vars
+        return self
 
     # -- the machine -----------------------------------------------------------------------
     def resume(self, pending: Pending, action: Action) -> State:
