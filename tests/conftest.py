@@ -17,6 +17,28 @@ TESTS = Path(__file__).parent
 BAD_RULES = TESTS / "bad_rules"
 
 
+def bundled_copy_with(into: Path, game: str, old: str, new: str, after: str = "") -> tuple[Path, int]:
+    """A copy of bundled ruleset ``game``'s rules in ``into`` whose ``game.yaml`` has the first
+    ``old`` after the text ``after`` replaced by ``new``; the copy's folder and the line of the
+    replacement."""
+    root = into / game
+    shutil.copytree(TESTS.parent / "rules" / game, root)
+    path = root / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    at = text.index(old, text.index(after))
+    path.write_text(text[:at] + new + text[at + len(old) :], encoding="utf-8")
+    return root, text.count("\n", 0, at) + 1
+
+
+def bundled_with_constant(into: Path, game: str, name: str, value: str) -> tuple[Path, int]:
+    """A copy of bundled ruleset ``game``'s rules in ``into`` with constant ``name``'s
+    ``value:`` line giving ``value`` (YAML text); the copy's folder and the value's line."""
+    text = (TESTS.parent / "rules" / game / "game.yaml").read_text(encoding="utf-8")
+    start = text.index(f"\n  {name}:\n")
+    at = text.index("\n    value: ", start) + 1
+    return bundled_copy_with(into, game, text[at : text.index("\n", at)], f"    value: {value}", f"\n  {name}:\n")
+
+
 def build_case(case: Path, into: Path) -> Path:
     """The tiny base ruleset with one bad_rules case's files laid over it."""
     target = into / case.name

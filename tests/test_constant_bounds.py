@@ -6,13 +6,13 @@ silently different game before, a flag given ``"x"`` played as true."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
 import venedig_rules as vr
+from conftest import bundled_copy_with, bundled_with_constant
 
 RULES = Path(vr.__file__).parent.parent / "rules"
 GAMES = ("rialto", "venedig", "saeulen")
@@ -26,18 +26,13 @@ def _declared(game: str) -> dict[str, dict]:
 def _with_value(tmp_path: Path, game: str, name: str, value: str) -> tuple[Path, int, int]:
     """A copy of ``game``'s rules with constant ``name``'s value replaced: the root, the
     value's line and the line of the constant's bound (``values``, ``minimum`` or ``type``)."""
-    root = tmp_path / game
-    shutil.copytree(RULES / game, root)
-    path = root / "game.yaml"
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    start = lines.index(f"  {name}:\n")
-    at = next(i for i in range(start, len(lines)) if lines[i].startswith("    value: "))
-    lines[at] = f"    value: {value}\n"
+    root, line = bundled_with_constant(tmp_path, game, name, value)
+    lines = (RULES / game / "game.yaml").read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"  {name}:")
     bound = next(
         i for i in range(start, len(lines)) if lines[i].startswith(("    values:", "    minimum:", "    type:"))
     )
-    path.write_text("".join(lines), encoding="utf-8")
-    return root, at + 1, bound + 1
+    return root, line, bound + 1
 
 
 def _words(game: str) -> list[tuple[str, str, str]]:
@@ -106,17 +101,10 @@ def test_a_variant_is_held_to_the_base_declaration(tmp_path: Path):
 
 
 def test_a_by_players_flag_of_another_type_is_told_once(tmp_path: Path):
-    root = tmp_path / "venedig"
-    shutil.copytree(RULES / "venedig", root)
-    path = root / "game.yaml"
-    text = path.read_text(encoding="utf-8")
-    start = text.index("  imaginary_player:\n")
-    odd = text.index('"3": false', start)
-    path.write_text(text[:odd] + '"3": "no"' + text[odd + len('"3": false') :], encoding="utf-8")
+    root, _ = bundled_copy_with(tmp_path, "venedig", '"3": false', '"3": "no"', "  imaginary_player:")
     [error] = vr.validate(root)
-    assert (
-        error.code == "rules/constant" and "for 3 players; its other player counts give true or false" in error.message
-    )
+    assert error.code == "rules/constant"
+    assert "for 3 players; its other player counts give true or false" in error.message
 
 
 def test_a_param_of_the_wrong_type_is_worded_plainly(tmp_path: Path):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import venedig_rules as vr
-from conftest import TESTS
+from conftest import TESTS, bundled_copy_with, bundled_with_constant
 from venedig_rules.effects.constant_kinds import ConstantKind
 from venedig_rules.effects.registry import Registry
 
@@ -35,19 +35,6 @@ CASES = [
 ]
 
 
-def _with_constant(tmp_path: Path, game: str, name: str, value: str) -> tuple[Path, int]:
-    """A copy of ``game``'s rules with constant ``name``'s value replaced; the line of the value."""
-    root = tmp_path / game
-    shutil.copytree(RULES / game, root)
-    path = root / "game.yaml"
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    start = lines.index(f"  {name}:\n")
-    at = next(i for i in range(start, len(lines)) if lines[i].startswith("    value: "))
-    lines[at] = f"    value: {value}\n"
-    path.write_text("".join(lines), encoding="utf-8")
-    return root, at + 1
-
-
 def test_every_constant_a_module_reads_has_a_kind():
     """The bundled modules say what they read; a bare name (ANY) would check nothing."""
     assert {kind for *_, kind, _, _ in CASES} <= set(WRONG)
@@ -56,7 +43,7 @@ def test_every_constant_a_module_reads_has_a_kind():
 
 @pytest.mark.parametrize(("game", "name", "kind", "value", "words"), CASES, ids=lambda v: str(v)[:20])
 def test_a_wrong_value_is_one_located_error(tmp_path: Path, game, name, kind, value, words):
-    root, line = _with_constant(tmp_path, game, name, value)
+    root, line = bundled_with_constant(tmp_path, game, name, value)
     errors = [e for e in vr.validate(root) if not e.warning]
     assert len(errors) == 1, [e.line() for e in errors]
     [error] = errors
@@ -69,7 +56,7 @@ def test_a_wrong_value_is_one_located_error(tmp_path: Path, game, name, kind, va
 
 
 def test_a_misspelt_track_says_which_was_meant(tmp_path: Path):
-    root, _ = _with_constant(tmp_path, "venedig", "gondola_track", "gondla")
+    root, _ = bundled_with_constant(tmp_path, "venedig", "gondola_track", "gondla")
     [error] = vr.validate(root)
     assert "(did you mean 'gondola'?)" in error.message
 
@@ -91,24 +78,18 @@ def test_a_variant_naming_no_track_is_told_at_its_own_line(tmp_path: Path):
 
 
 def test_a_per_player_count_value_is_located_at_its_count(tmp_path: Path):
-    root = tmp_path / "venedig"
-    shutil.copytree(RULES / "venedig", root)
-    path = root / "game.yaml"
-    text = path.read_text(encoding="utf-8")
-    start = text.index("  draw_single:\n")
-    end = text.index("\n", text.index("    value: ", start))
-    path.write_text(
-        text[:start] + "  draw_single:\n    by_players: {2: 1, 3: one, 4: 1, 5: 1}" + text[end:], encoding="utf-8"
+    root, line = bundled_copy_with(
+        tmp_path, "venedig", "value: 1", "by_players: {2: 1, 3: one, 4: 1, 5: 1}", "  draw_single:"
     )
     [error] = vr.validate(root)
     assert error.code == "rules/constant" and '"one" (a string)' in error.message
-    assert error.location.line == text[:start].count("\n") + 2
+    assert error.location.line == line
 
 
 def test_a_constant_the_dsl_reads_too_is_told_once_at_its_line(tmp_path: Path):
     """hand_limit is read by a module and by DSL programs (``repeat hand_limit``): the
     programs do not repeat the mistake at each use."""
-    root, line = _with_constant(tmp_path, "venedig", "hand_limit", "five")
+    root, line = bundled_with_constant(tmp_path, "venedig", "hand_limit", "five")
     [error] = vr.validate(root)
     assert error.code == "rules/constant" and error.location.line == line
 
@@ -128,7 +109,7 @@ def test_a_constant_only_the_dsl_reads_is_typed_by_its_value(tmp_path: Path):
 
 def test_a_module_kind_is_checked_where_the_data_declares_nothing(tmp_path: Path):
     """gondola_track declares no bound of its own: the module's kind (a track) finds it."""
-    root, line = _with_constant(tmp_path, "venedig", "gondola_track", "7")
+    root, line = bundled_with_constant(tmp_path, "venedig", "gondola_track", "7")
     [error] = vr.validate(root)
     assert error.location.line == line
     assert (
@@ -138,15 +119,9 @@ def test_a_module_kind_is_checked_where_the_data_declares_nothing(tmp_path: Path
 
 
 def test_a_by_players_table_of_mixed_types_is_told_at_the_odd_count(tmp_path: Path):
-    root = tmp_path / "rialto"
-    shutil.copytree(RULES / "rialto", root)
-    path = root / "game.yaml"
-    text = path.read_text(encoding="utf-8")
-    start = text.index("  start_coins:\n")
-    odd = text.index('"3": [1, 2, 3]', start)
-    path.write_text(text[:odd] + '"3": five' + text[odd + len('"3": [1, 2, 3]') :], encoding="utf-8")
+    root, line = bundled_copy_with(tmp_path, "rialto", '"3": [1, 2, 3]', '"3": five', "  start_coins:")
     [error] = vr.validate(root)
-    assert error.code == "rules/constant" and error.location.line == text[:odd].count("\n") + 1
+    assert error.code == "rules/constant" and error.location.line == line
     assert error.message == (
         "constant 'start_coins' is \"five\" (a string) for 3 players; its other player counts give a list ([1, 2])"
     )
