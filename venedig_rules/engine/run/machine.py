@@ -128,19 +128,10 @@ class PendingChoice:
         secret: bool,
         kind: str | None = UNKNOWN_KIND,
     ) -> PendingChoice:
-        """The same as ``PendingChoice(...)``, for the machine, which makes one at every
-        decision: a frozen dataclass's ``__init__`` sets each field through
-        ``object.__setattr__``, at twice the cost of setting its slots straight."""
-        made = object.__new__(cls)
-        _set_player(made, player)
-        _set_label(made, label)
-        _set_options(made, options)
-        _set_optional(made, optional)
-        _set_target(made, target)
-        _set_secret(made, secret)
-        _set_choice_actions(made, None)
-        _set_choice_kind(made, kind)
-        return made
+        """The same as ``PendingChoice(...)``, as the machine makes one at every decision
+        (:func:`_new_choice`): a frozen dataclass's ``__init__`` sets each field through
+        ``object.__setattr__``, at several times the cost."""
+        return _new_choice(player, label, options, optional, target, secret, kind)
 
     def movers(self) -> tuple[int, ...]:
         """The players who must act now: the chooser."""
@@ -281,19 +272,36 @@ class PendingCommits:
 Pending = PendingChoice | PendingCommits
 
 # Setting a slot through its descriptor: what a frozen dataclass's own methods may do (the
-# machine's quick PendingChoice, and the decisions' caches), at half the cost of
-# ``object.__setattr__``.
-(
-    _set_player,
-    _set_label,
-    _set_options,
-    _set_optional,
-    _set_target,
-    _set_secret,
-    _set_choice_actions,
-    _set_choice_kind,
-) = (getattr(PendingChoice, f.name).__set__ for f in fields(PendingChoice))
+# decisions' caches), at half the cost of ``object.__setattr__``.
+(_set_choice_actions,) = (getattr(PendingChoice, f.name).__set__ for f in fields(PendingChoice) if f.name == "_actions")
 (_set_commits_actions,) = (getattr(PendingCommits, f.name).__set__ for f in fields(PendingCommits) if not f.init)
+
+
+class _UnfrozenChoice:
+    """A PendingChoice's slots, settable: what :func:`_new_choice` fills before it makes
+    the object a PendingChoice."""
+
+    __slots__ = PendingChoice.__slots__
+
+
+def _new_choice(
+    player: int, label: str, options: tuple[Any, ...], optional: bool, target: str, secret: bool, kind: str | None
+) -> PendingChoice:
+    """A PendingChoice (:meth:`PendingChoice.at_once`), its slots set plainly on a twin
+    class of the very same slots, which then becomes a PendingChoice (``__class__``
+    assignment, allowed between classes of one layout): each slot's setter called as a
+    function costs more than twice as much, and the machine makes one at every decision."""
+    made: Any = _UnfrozenChoice()
+    made.player = player
+    made.label = label
+    made.options = options
+    made.optional = optional
+    made.target = target
+    made.secret = secret
+    made._actions = None
+    made._kind = kind
+    made.__class__ = PendingChoice
+    return made  # type: ignore[no-any-return]
 
 
 class State:
@@ -507,7 +515,7 @@ class Machine:
                 return False
             if not optional:
                 raise RuleRuntimeError(f"player {player} must choose {label!r} but has no option")
-        self.pending = PendingChoice.at_once(player, label, options, optional, target, secret, kind)
+        self.pending = _new_choice(player, label, options, optional, target, secret, kind)
         return True
 
     def choosers(self, players: Any) -> tuple[int, ...]:
