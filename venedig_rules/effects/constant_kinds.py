@@ -106,16 +106,21 @@ def _of_kind(
             )
 
 
+#: The kinds as the declarations a constant may give itself (:mod:`~venedig_rules.data.value_bounds`).
+_AS_DECLARED: dict[ConstantKind, dict[str, Any]] = {
+    ConstantKind.COUNT: {"type": "integer", "minimum": 0},
+    ConstantKind.FLAG: {"type": "boolean"},
+    ConstantKind.TEXT: {"type": "string"},
+    ConstantKind.TRACK: {"type": "string"},
+    ConstantKind.TERRAIN: {"type": "string"},
+}
+
+
 def _problem(value: Any, kind: ConstantKind, board: dict[str, Any]) -> str | None:
     """What is wrong with ``value`` as ``kind``, worded to follow it; None when nothing is."""
-    if kind is ConstantKind.COUNT:
-        if type(value) is not int:
-            return f" ({type_name(value)})"
-        return None if value >= 0 else ""
-    if kind is ConstantKind.FLAG:
-        return None if type(value) is bool else f" ({type_name(value)})"
-    if type(value) is not str:
-        return f" ({type_name(value)})"
+    broken = value_problem(_AS_DECLARED.get(kind, {}), value)
+    if broken is not None:
+        return f" ({type_name(value)})" if not broken.bound else ""
     if kind is ConstantKind.TRACK:
         tracks = [t.get("id") for t in board.get("tracks") or () if isinstance(t, Mapping)]
         known = [t for t in tracks if isinstance(t, str)]
