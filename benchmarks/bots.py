@@ -1,7 +1,7 @@
 """Bot strength and the cost of sampling; prints figures with their targets, asserts nothing.
 
 Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--rulesets ...]
-     [--jobs J | --engine ray] [--log FILE] [--sampling]
+     [--jobs J | --engine ray] [--log FILE] [--skip-logged FILE ...] [--sampling]
      python benchmarks/bots.py --summarize FILE [FILE ...]
 
 - Pairings (default the three targets of docs/bots.md): 2-player games of bot A against
@@ -17,7 +17,9 @@ Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--r
   time (``--pairings``, ``--rulesets``), and a range of its games (``--first K --games N``
   plays games K to K+N-1: the same deals and seats as in one run). ``--log FILE`` appends
   one JSON line per game; ``--summarize`` prints the table of every game in the files
-  given (a game logged twice counts once). ``--engine ray`` plays the games on the Ray
+  given (a game logged twice counts once); ``--skip-logged FILE ...`` leaves out the games of
+  the range those logs hold, so that one command finishes a protocol begun in pieces.
+  ``--engine ray`` plays the games on the Ray
   cluster at ``RAY_ADDRESS`` (``[ray]`` extra; one game a core; every node with
   venedig-rules installed), or on a local Ray instance without it.
 - --sampling: the cost of ``game.sample(p, seed)`` at mid-game positions (after --at actions
@@ -147,6 +149,15 @@ class Result(NamedTuple):
     seed: int = 1000  # the first deal seed of the run
 
 
+class GameKey(NamedTuple):
+    """What makes a game of the protocol: its deal and seats follow from these."""
+
+    ruleset: str
+    pairing: str
+    seed: int
+    index: int
+
+
 def play(job: Job) -> Result:
     """One game of the pairing; A takes seat 0 in even games, seat 1 in odd ones."""
     first, second = job.pairing.split(":")
@@ -176,13 +187,24 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def report_matches(
-    names: list[str], pairings: list[str], games: range, jobs: int, seed: int, log: Path | None, engine: str
+    names: list[str],
+    pairings: list[str],
+    games: range,
+    jobs: int,
+    seed: int,
+    log: Path | None,
+    engine: str,
+    skip: dict[GameKey, Result] | None = None,
 ) -> None:
     print(
         f"pairings: 2 players, games {games.start} to {games.stop - 1} of each pairing and ruleset, "
         f"seats rotated, deal seeds {seed} on"
     )
     work = [Job(name, pairing, i, seed) for i in games for name in names for pairing in pairings]
+    if skip:
+        left = [job for job in work if GameKey(job.ruleset, job.pairing, job.seed, job.index) not in skip]
+        print(f"  {len(work) - len(left)} of these {len(work)} games are logged already: playing the other {len(left)}")
+        work = left
     results: list[Result] = []
     for result in on_ray(work) if engine == "ray" else on_processes(work, jobs):
         results.append(result)
@@ -220,14 +242,20 @@ def on_ray(work: list[Job]) -> Iterator[Result]:
         ray.shutdown()
 
 
-def summarize(files: list[Path]) -> None:
-    """The table of every game logged in ``files`` (each game once)."""
-    found: dict[tuple[str, str, int, int], Result] = {}
+def logged(files: list[Path]) -> dict[GameKey, Result]:
+    """Every game logged in ``files``, each once (a game logged twice: its last line)."""
+    found: dict[GameKey, Result] = {}
     for path in files:
         for line in path.read_text().splitlines():
             if line.strip():
                 result = Result(**json.loads(line))
-                found[result.ruleset, result.pairing, result.seed, result.index] = result
+                found[GameKey(result.ruleset, result.pairing, result.seed, result.index)] = result
+    return found
+
+
+def summarize(files: list[Path]) -> None:
+    """The table of every game logged in ``files`` (each game once)."""
+    found = logged(files)
     print(f"pairings: 2 players, seats rotated; {len(found)} games from {len(files)} log file(s)")
     table(list(found.values()))
 
@@ -264,6 +292,13 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the number of the first game to play (default 0)")
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--summarize", type=Path, nargs="+", help="print the table of these logs instead")
+    parser.add_argument(
+        "--skip-logged",
+        type=Path,
+        nargs="+",
+        metavar="LOG",
+        help="play only the games of the range that these logs do not hold already",
+    )
     parser.add_argument("--pairings", default=",".join(TARGETS), help="A:B,... (default the three targets)")
     parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
     parser.add_argument("--jobs", type=int, default=2, help="processes playing games at once (default 2)")
@@ -289,8 +324,18 @@ def main() -> None:
     for pairing in pairings:
         for spec in pairing.split(":"):
             make(spec, 0)
+    for path in args.skip_logged or []:
+        if not path.is_file():
+            raise SystemExit(f"--skip-logged: no log file {path}")
     report_matches(
-        names, pairings, range(args.first, args.first + args.games), args.jobs, args.seed, args.log, args.engine
+        names,
+        pairings,
+        range(args.first, args.first + args.games),
+        args.jobs,
+        args.seed,
+        args.log,
+        args.engine,
+        logged(args.skip_logged) if args.skip_logged else None,
     )
 
 
