@@ -1,6 +1,6 @@
 """Per player decision, venedig-rules against OpenSpiel's pure-Python games, in one run.
 
-Run: python benchmarks/openspiel.py [--python PY] [--rounds R] [--games N] [--players P]
+Run: python benchmarks/openspiel.py [--python PY] [--rounds R] [--games N] [--players P] [--warmup W]
 
 Both sides play the loop a bot plays, ``legal_actions`` -> random choice -> ``apply``, from
 a fresh state to the end, and are timed as CPU time per player decision:
@@ -14,7 +14,11 @@ a fresh state to the end, and are timed as CPU time per player decision:
 - each bundled playable game of venedig-rules at ``--players`` (3 by default), by default
   (``record=True``) and with ``record=False``.
 
-Every batch runs in a fresh process; the rounds interleave all batches, in alternating
+Every batch runs in a fresh process, which first plays ``--warmup`` games (default 1) outside
+the timing on both sides: the first game of a process pays once for what the process keeps
+(here the collector's first walk of the ruleset just loaded, and the actions and answers it
+remembers: a first recorded game of Rialto took 2.6 times a later one's time per decision),
+a cost of starting, not of a decision. The rounds interleave all batches, in alternating
 order. The ratio of a round is OpenSpiel's geometric mean (of its four games' CPU time per
 decision) divided by our CPU time per decision: above 1 means faster than OpenSpiel. The
 median over the rounds is printed, with each round's ratio. ``--python PY`` plays our side
@@ -44,19 +48,24 @@ import json, random, sys, time
 import pyspiel
 from open_spiel.python import games  # registers the games written in Python
 game = pyspiel.load_game(sys.argv[1])
-count = int(sys.argv[2])
-chooser, decisions = random.Random(0), 0
-game.new_initial_state()  # warm up outside the timing
+count, warmup = int(sys.argv[2]), int(sys.argv[3])
+chooser = random.Random(0)
+def play(games):
+    decisions = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes())
+                state.apply_action(chooser.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(chooser.choice(state.legal_actions()))
+                decisions += 1
+    return decisions
+game.new_initial_state()
+play(warmup)  # outside the timing
 start = time.process_time()
-for _ in range(count):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes())
-            state.apply_action(chooser.choices(outcomes, weights)[0])
-        else:
-            state.apply_action(chooser.choice(state.legal_actions()))
-            decisions += 1
+decisions = play(count)
 print(json.dumps([time.process_time() - start, decisions]))
 """
 
@@ -68,15 +77,21 @@ if sys.argv[1]:
     sys.path.insert(0, sys.argv[1])
 import venedig_rules as vr
 name, players, count, record = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+warmup = int(sys.argv[6])
 rules = vr.load(name)
-rules.new_game(players, 0, record=record)  # compile and warm up outside the timing
-chooser, decisions = random.Random(0), 0
+chooser = random.Random(0)
+def play(seeds):
+    decisions = 0
+    for seed in seeds:
+        game = rules.new_game(players, seed, record=record)
+        while not game.is_over:
+            game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+            decisions += 1
+    return decisions
+rules.new_game(players, 0, record=record)
+play(range(count, count + warmup))  # outside the timing, on deals the timed games do not play
 start = time.process_time()
-for seed in range(count):
-    game = rules.new_game(players, seed, record=record)
-    while not game.is_over:
-        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-        decisions += 1
+decisions = play(range(count))
 print(json.dumps([time.process_time() - start, decisions]))
 """
 
@@ -101,6 +116,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="our games per batch (default 20)")
     parser.add_argument("--openspiel-games", type=int, default=400, help="OpenSpiel games per batch (default 400)")
     parser.add_argument("--players", type=int, default=3, help="players of our games (default 3)")
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="games each batch plays before the timing, both sides (default 1)"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     import venedig_rules as vr
@@ -108,15 +126,19 @@ def main() -> None:
     names = [n for n in vr.bundled() if vr.load(n).playable]
     ours_python, source = (args.python, "") if args.python else (sys.executable, str(ROOT))
     batches: list[tuple[str, str, str, list[str], bool]] = [
-        (g, sys.executable, OPENSPIEL_WORKER, [g, str(args.openspiel_games)], False) for g in OPENSPIEL_GAMES
+        (g, sys.executable, OPENSPIEL_WORKER, [g, str(args.openspiel_games), str(args.warmup)], False)
+        for g in OPENSPIEL_GAMES
     ]
     for name in names:
         for record in (True, False):
             key = f"{name} {'default' if record else 'record=False'}"
-            work = [source, name, str(args.players), str(args.games), "1" if record else "0"]
+            work = [source, name, str(args.players), str(args.games), "1" if record else "0", str(args.warmup)]
             batches.append((key, ours_python, OURS_WORKER, work, bool(args.python)))
     what = f"the package installed for {args.python}" if args.python else "this tree's source"
-    print(f"OpenSpiel's Python games against {what}, {args.players} players; {args.rounds} rounds; CPU time")
+    print(
+        f"OpenSpiel's Python games against {what}, {args.players} players; {args.rounds} rounds; "
+        f"CPU time after {args.warmup} game(s) a batch"
+    )
     runs: dict[str, list[float]] = {}
     for r in range(args.rounds):
         for key, python, code, work, isolated in batches if r % 2 == 0 else batches[::-1]:
