@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import product
+from itertools import chain, product
 from operator import itemgetter
 from typing import Any
 
@@ -74,10 +74,9 @@ PerSpace = tuple[str | None, ...]
 
 # -- facts of the ruleset, computed once per ruleset ------------------------------------------
 class _FreeMemo:
-    """building_sites' free spaces for one (built, swamp, blocked), as a bit mask of the
-    spaces (_Facts.space_bit), and its answers by building. A plain class: a NamedTuple or
-    dataclass compiles code when the module is imported, which a game module is at every
-    ruleset's first load."""
+    """building_sites' free spaces for one (built, swamp, blocked), and its answers by
+    building. A plain class: a NamedTuple or dataclass compiles code when the module is
+    imported, which a game module is at every ruleset's first load."""
 
     __slots__ = ("blocked", "built", "free", "sites", "swamp")
 
@@ -86,37 +85,10 @@ class _FreeMemo:
         built: PerSpace,
         swamp: PerSpace,
         blocked: Sequence[str] | None,
-        free: int,
+        free: set[str],
         sites: dict[str, tuple[tuple[str, ...], ...]],
     ):
         self.built, self.swamp, self.blocked, self.free, self.sites = built, swamp, blocked, free, sites
-
-
-class _Tally:
-    """The cards laid out, counted once by holder and building type: a query about several
-    types or holders reads them here instead of walking every holder's cards for each."""
-
-    __slots__ = ("by_holder", "ghost", "laid_out", "total")
-
-    def __init__(self, ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost):
-        self.laid_out, self.ghost = laid_out, ghost  # what it counted, by identity (see _tally)
-        self.by_holder: dict[Holder, dict[str, int]] = {}
-        self.total: dict[str, int] = {}
-        total = self.total
-        for holder, cards in _holders(ctx, laid_out, ghost):
-            counts = self.by_holder[holder] = _type_counts(f, cards)
-            for building, n in counts.items():
-                total[building] = total.get(building, 0) + n
-
-    def mine(self, who: Holder, building: str) -> int:
-        """The cards of the type ``who`` has laid out."""
-        counts = self.by_holder.get(who)
-        return 0 if counts is None else counts.get(building, 0)
-
-    def split(self, who: Holder, building: str) -> tuple[int, int]:
-        """(cards of the type laid out by ``who``, by everybody else)."""
-        mine = self.mine(who, building)
-        return mine, self.total.get(building, 0) - mine
 
 
 class _Facts:
@@ -148,8 +120,6 @@ class _Facts:
         self.track: Track = board.track(rules.constant("gondola_track"))
         self.imaginary: str = rules.constant("imaginary_name")
         self.sites: dict[str, tuple[tuple[str, ...], ...]] = {}
-        #: each space's bit in building_sites' masks of free spaces
-        self.space_bit: dict[str, int] = {space: 1 << i for i, space in enumerate(self.spaces)}
         for b in rules.items("buildings"):
             kind = bparam(b, "site")
             if kind in (None, "any"):
@@ -157,12 +127,6 @@ class _Facts:
             else:  # a connection tag: the building stands on the spaces of such a connection
                 found = tuple(sorted(tuple(sorted(c.spaces)) for c in board.connections.values() if kind in c.tags))
             self.sites[b["id"]] = tuple(tuple(sorted(site)) for site in found)
-        #: each building's sites with the mask of their spaces: a site is free when its mask
-        #: is within the free spaces' (one operation on integers instead of a look-up a space)
-        self.site_masks: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = {
-            building: tuple((sum(self.space_bit[s] for s in site), site) for site in sites)
-            for building, sites in self.sites.items()
-        }
         self.around_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
         #: (hand, laid_out, ghost, who) -> playable_sets' answer
         self.playable_cache: dict[tuple[tuple[str, ...], LaidOut, Ghost, Holder], tuple[tuple[str, ...], ...]] = {}
@@ -172,9 +136,6 @@ class _Facts:
         #: per call: another game of the ruleset may replace it meanwhile (the web server's
         #: bots think in worker threads, web/app.py)
         self.free_memo: _FreeMemo | None = None
-        #: the last _Tally made, for the very (laid_out, ghost) it counted; replaced whole,
-        #: for the same reason as free_memo
-        self.tally_memo: _Tally | None = None
         #: (index, space) of every space, in sorted order of the spaces: a per-space value's
         #: spaces come out sorted without a sort
         self.by_name: tuple[tuple[int, str], ...] = tuple(sorted(enumerate(self.spaces), key=itemgetter(1)))
@@ -227,9 +188,8 @@ def _type_counts(f: _Facts, cards: Iterable[str]) -> dict[str, int]:
 
 
 def _laid_out_by_type(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost) -> dict[str, int]:
-    """How many cards of each building type all holders have laid out together (not to be
-    changed: the tally's own)."""
-    return _tally(ctx, f, laid_out, ghost).total
+    """How many cards of each building type all holders have laid out together."""
+    return _type_counts(f, chain.from_iterable(cards for _, cards in _holders(ctx, laid_out, ghost)))
 
 
 def _split(f: _Facts, cards: Sequence[str], before: int, others: int, building: str) -> tuple[int, int] | None:
@@ -251,13 +211,16 @@ def _by_type(f: _Facts, cards: Iterable[str]) -> dict[str, list[str]]:
     return out
 
 
-def _tally(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost) -> _Tally:
-    """The cards laid out counted by holder and type (the last count again when it was of
-    these very values: the queries of one step all ask about the same lay-out)."""
-    tally = f.tally_memo
-    if tally is None or tally.laid_out is not laid_out or tally.ghost is not ghost:
-        tally = f.tally_memo = _Tally(ctx, f, laid_out, ghost)
-    return tally
+def _counts(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost, who: Holder, building: str) -> tuple[int, int]:
+    """(cards of the type laid out by ``who``, by everybody else)."""
+    mine = others = 0
+    for holder, cards in _holders(ctx, laid_out, ghost):
+        n = _count_type(f, cards, building)
+        if holder == who:
+            mine += n
+        else:
+            others += n
+    return mine, others
 
 
 # -- action 1: playing cards --------------------------------------------------------------------
@@ -279,7 +242,7 @@ def playable_sets(
     groups = _by_type(f, hand)
     choices = []
     for building, cards in sorted(groups.items()):
-        mine, others = _tally(ctx, f, laid_out, ghost).split(who, building)
+        mine, others = _counts(ctx, f, laid_out, ghost, who, building)
         cards = sorted(cards)
         ok = [
             tuple(cards[:n])
@@ -307,7 +270,7 @@ def split_play(
     f = _facts(ctx)
     alone, joint = [], []
     for building, group in _by_type(f, cards).items():
-        mine, others = _tally(ctx, f, laid_out, ghost).split(who, building)
+        mine, others = _counts(ctx, f, laid_out, ghost, who, building)
         split = _split(f, group, mine, others, building)
         if split is None:
             raise RuleRuntimeError(f"{who!r} may not lay out {group!r}: more {building} cards than it needs")
@@ -388,9 +351,8 @@ def masters_after(
     out = []
     for b, holder in pieces:
         if b in types and f.has_master[b] and holder != who:
-            tally = _tally(ctx, f, laid_out, ghost)
-            mine = tally.mine(who, b)
-            theirs = tally.mine(holder, b) if holder is not None else -1
+            mine, _ = _counts(ctx, f, laid_out, ghost, who, b)
+            theirs = _counts(ctx, f, laid_out, ghost, holder, b)[0] if holder is not None else -1
             if mine > theirs:
                 holder = who
         out.append((b, holder))
@@ -456,21 +418,24 @@ def building_sites(
     f = _facts(ctx)
     memo = f.free_memo
     if memo is None or memo.built is not built or memo.swamp is not swamp or memo.blocked is not blocked:
-        free, bit = 0, 1
-        for _, building_on, swamp_on in zip(f.spaces, built, swamp):
+        free: set[str] = set()
+        for space, building_on, swamp_on in zip(f.spaces, built, swamp):
             if building_on is None and swamp_on is None:
-                free |= bit
-            bit <<= 1
+                free.add(space)
         if blocked:
-            space_bit = f.space_bit
-            for space in blocked:
-                free &= ~space_bit.get(space, 0)
+            free.difference_update(blocked)
         memo = f.free_memo = _FreeMemo(built, swamp, blocked, free, {})
     found = memo.sites.get(building)
     if found is not None:
         return found
-    free = memo.free
-    found = memo.sites[building] = tuple([site for mask, site in f.site_masks[building] if mask & free == mask])
+    out = []
+    for site in f.sites[building]:  # plain loops: issuperset would make a set of every site
+        for space in site:
+            if space not in memo.free:
+                break
+        else:
+            out.append(site)
+    found = memo.sites[building] = tuple(out)
     return found
 
 
