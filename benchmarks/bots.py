@@ -19,9 +19,9 @@ Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--r
   one JSON line per game; ``--summarize`` prints the table of every game in the files
   given (a game logged twice counts once); ``--skip-logged FILE ...`` leaves out the games of
   the range those logs hold, so that one command finishes a protocol begun in pieces.
-  ``--engine ray`` plays the games on the Ray
-  cluster at ``RAY_ADDRESS`` (``[ray]`` extra; one game a core; every node with
-  venedig-rules installed), or on a local Ray instance without it.
+  ``--engine ray`` plays the games on the Ray cluster at ``RAY_ADDRESS`` (``[ray]`` extra;
+  one game a core; every node with venedig-rules installed), or on a local Ray instance
+  without it.
 - --sampling: the cost of ``game.sample(p, seed)`` at mid-game positions (after --at actions
   of random play, every player count, several seeds), for the seat to move:
   * repeated: another sample of the same position (what a search does; median per call);
