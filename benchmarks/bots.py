@@ -1,7 +1,7 @@
 """Bot strength and the cost of sampling; prints figures with their targets, asserts nothing.
 
 Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--rulesets ...]
-     [--jobs J | --engine ray] [--log FILE] [--skip-logged FILE ...] [--sampling]
+     [--jobs J | --engine ray] [--installed] [--log FILE] [--skip-logged FILE ...] [--sampling]
      python benchmarks/bots.py --summarize FILE [FILE ...]
 
 - Pairings (default the three targets of docs/bots.md): 2-player games of bot A against
@@ -16,8 +16,10 @@ Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--r
 - The full protocol (>= 100 games a pairing) may be split: one pairing and ruleset at a
   time (``--pairings``, ``--rulesets``), and a range of its games (``--first K --games N``
   plays games K to K+N-1: the same deals and seats as in one run). ``--log FILE`` appends
-  one JSON line per game; ``--summarize`` prints the table of every game in the files
-  given (a game logged twice counts once); ``--skip-logged FILE ...`` leaves out the games of
+  one JSON line per game, with the package's version and build (compiled or pure: the
+  checkout's source plays unless ``--installed`` asks for the installed package, such as
+  the compiled wheel); ``--summarize`` prints the table of every game in the files given
+  (a game logged twice counts once); ``--skip-logged FILE ...`` leaves out the games of
   the range those logs hold, so that one command finishes a protocol begun in pieces.
   ``--engine ray`` plays the games on the Ray cluster at ``RAY_ADDRESS`` (``[ray]`` extra;
   one game a core; every node with venedig-rules installed), or on a local Ray instance
@@ -49,7 +51,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if "--installed" not in sys.argv:  # read before the import below, which it decides
+    sys.path.insert(0, str(ROOT))
 
 import venedig_rules as vr  # noqa: E402
 from venedig_rules.bots import Bot, GreedyBot, ISMCTSBot, RandomBot, play_out  # noqa: E402
@@ -147,6 +150,10 @@ class Result(NamedTuple):
     actions: int
     index: int = 0  # the game's number in the pairing (its deal and seats)
     seed: int = 1000  # the first deal seed of the run
+    # what played it: the package's version and build ("compiled" or "pure"; "" in logs
+    # written before these were kept), as a one-second bot's strength depends on its speed
+    version: str = ""
+    build: str = ""
 
 
 class GameKey(NamedTuple):
@@ -169,7 +176,17 @@ def play(job: Job) -> Result:
     share = 1.0 / len(game.winners) if seat_of_a in game.winners else 0.0
     if not game.winners:
         share = 0.5
-    return Result(job.ruleset, job.pairing, share, time.perf_counter() - start, len(game.actions), job.index, job.seed)
+    seconds = time.perf_counter() - start
+    return Result(
+        job.ruleset, job.pairing, share, seconds, len(game.actions), job.index, job.seed, vr.__version__, build()
+    )
+
+
+def build() -> str:
+    """Which build of the package plays: "compiled" (the Cython wheel) or "pure"."""
+    from venedig_rules.engine.run import machine
+
+    return "pure" if machine.__file__.endswith(".py") else "compiled"
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -309,6 +326,11 @@ def main() -> None:
         help="local processes (--jobs), or a Ray cluster (RAY_ADDRESS; a local instance without it)",
     )
     parser.add_argument("--seed", type=int, default=1000, help="the first deal seed (default 1000)")
+    parser.add_argument(
+        "--installed",
+        action="store_true",
+        help="play the installed package (e.g. the compiled wheel), not this checkout's source",
+    )
     parser.add_argument("--sampling", action="store_true", help="measure the cost of sampling instead")
     parser.add_argument("--at", type=int, default=100, help="random actions before sampling (default 100)")
     parser.add_argument("--seeds", type=int, default=5, help="positions per player count for sampling (default 5)")

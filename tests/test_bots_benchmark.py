@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import venedig_rules as vr
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bots.py"
 
 
@@ -26,6 +28,8 @@ def test_a_run_skips_the_games_its_logs_hold(tmp_path: Path) -> None:
     first = _bots("--games", "2", "--log", log)
     assert first.returncode == 0, first.stderr
     assert sorted(_indexes(log)) == [0, 1]
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert {(line["build"], line["version"]) for line in lines} == {("pure", vr.__version__)}  # the checkout's
 
     rest = _bots("--games", "4", "--skip-logged", log, "--log", log)
     assert rest.returncode == 0, rest.stderr
