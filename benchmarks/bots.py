@@ -37,6 +37,7 @@ Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--r
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import math
 import multiprocessing
@@ -279,7 +280,10 @@ def summarize(files: list[Path]) -> None:
 
 def table(results: list[Result]) -> None:
     """Each pairing's share of A's wins with its Wilson interval, against its target."""
-    print(f"  {'ruleset':8} {'pairing':22} {'A wins':>9} {'share':>6} {'Wilson 95%':>14} {'target':>7}  {'s/game':>7}")
+    print(
+        f"  {'ruleset':8} {'pairing':22} {'A wins':>9} {'share':>6} {'Wilson 95%':>14}  {'target':16} "
+        f"{'s/game':>7}  played by"
+    )
     names = sorted({r.ruleset for r in results})
     pairings = sorted({r.pairing for r in results})
     for name in names:
@@ -297,9 +301,11 @@ def table(results: list[Result]) -> None:
                 + ("met" if low >= target else "point met" if won / len(mine) >= target else "not met")
             )
             seconds = statistics.mean(r.seconds for r in mine)
+            builds = collections.Counter(r.build or "unknown" for r in mine)
+            played_by = ", ".join(f"{n} {build}" for build, n in sorted(builds.items()))
             print(
                 f"  {name:8} {pairing:22} {won:4g}/{len(mine):<4} {won / len(mine):6.0%} "
-                f"[{low:4.0%}, {high:4.0%}]  {verdict:16} {seconds:7.1f}"
+                f"[{low:4.0%}, {high:4.0%}]  {verdict:16} {seconds:7.1f}  {played_by}"
             )
 
 
