@@ -106,7 +106,8 @@ def _of_kind(
             )
 
 
-#: The kinds as the declarations a constant may give itself (:mod:`~venedig_rules.data.value_bounds`).
+#: The kinds as the declarations a constant may give itself (:mod:`~venedig_rules.data.value_bounds`);
+#: a new kind needs its entry here (a KeyError, not a kind left unchecked).
 _AS_DECLARED: dict[ConstantKind, dict[str, Any]] = {
     ConstantKind.COUNT: {"type": "integer", "minimum": 0},
     ConstantKind.FLAG: {"type": "boolean"},
@@ -118,7 +119,7 @@ _AS_DECLARED: dict[ConstantKind, dict[str, Any]] = {
 
 def _problem(value: Any, kind: ConstantKind, board: dict[str, Any]) -> str | None:
     """What is wrong with ``value`` as ``kind``, worded to follow it; None when nothing is."""
-    broken = value_problem(_AS_DECLARED.get(kind, {}), value)
+    broken = value_problem(_AS_DECLARED[kind], value)  # every kind but ANY, which is never checked
     if broken is not None:
         return f" ({type_name(value)})" if not broken.bound else ""
     if kind is ConstantKind.TRACK:
