@@ -2,7 +2,7 @@
 
 Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--rulesets ...]
      [--jobs J | --engine ray] [--installed] [--log FILE] [--skip-logged FILE ...] [--sampling]
-     python benchmarks/bots.py --summarize FILE [FILE ...]
+     python benchmarks/bots.py --summarize FILE [FILE ...] [--markdown]
 
 - Pairings (default the three targets of docs/bots.md): 2-player games of bot A against
   bot B, N games a pairing and ruleset (default 100), seats rotated (game 2k and 2k+1 are
@@ -19,8 +19,9 @@ Run: python benchmarks/bots.py [--games N] [--first K] [--pairings A:B,...] [--r
   one JSON line per game, with the package's version and build (compiled or pure: the
   checkout's source plays unless ``--installed`` asks for the installed package, such as
   the compiled wheel); ``--summarize`` prints the table of every game in the files given
-  (a game logged twice counts once); ``--skip-logged FILE ...`` leaves out the games of
-  the range those logs hold, so that one command finishes a protocol begun in pieces.
+  (a game logged twice counts once; with ``--markdown`` as docs/bots.md shows it);
+  ``--skip-logged FILE ...`` leaves out the games of the range those logs hold, so that
+  one command finishes a protocol begun in pieces.
   ``--engine ray`` plays the games on the Ray cluster at ``RAY_ADDRESS`` (``[ray]`` extra;
   one game a core; every node with venedig-rules installed), or on a local Ray instance
   without it.
@@ -271,11 +272,57 @@ def logged(files: list[Path]) -> dict[GameKey, Result]:
     return found
 
 
-def summarize(files: list[Path]) -> None:
-    """The table of every game logged in ``files`` (each game once)."""
+def summarize(files: list[Path], markdown: bool = False) -> None:
+    """The table of every game logged in ``files`` (each game once), as text or Markdown."""
     found = logged(files)
+    if markdown:
+        print(markdown_table(list(found.values())))
+        return
     print(f"pairings: 2 players, seats rotated; {len(found)} games from {len(files)} log file(s)")
     table(list(found.values()))
+
+
+class Row(NamedTuple):
+    """One pairing in one ruleset: A's wins over its games, against the pairing's target."""
+
+    ruleset: str
+    pairing: str
+    won: float  # a shared win counts by its share
+    games: int
+    low: float  # the Wilson 95% interval of the share
+    high: float
+    target: float | None
+    verdict: str  # "met" (the interval's lower end reaches the target), "point met", "not met", ""
+    seconds: float  # a game, on average
+    played_by: str  # how many games each build played, e.g. "59 compiled, 41 pure"
+
+
+def rows(results: list[Result]) -> list[Row]:
+    """The rows of the results' pairings: the targets' pairings first, in their order, then
+    the others; rulesets in name order within each."""
+    order = {pairing: i for i, pairing in enumerate(TARGETS)}
+    pairings = sorted({r.pairing for r in results}, key=lambda p: (order.get(p, len(order)), p))
+    out = []
+    for pairing in pairings:
+        for name in sorted({r.ruleset for r in results if r.pairing == pairing}):
+            mine = [r for r in results if r.ruleset == name and r.pairing == pairing]
+            won = sum(r.share for r in mine)
+            low, high = wilson(won, len(mine))
+            target = TARGETS.get(pairing)
+            verdict = (
+                ""
+                if target is None
+                else "met"
+                if low >= target
+                else "point met"
+                if won / len(mine) >= target
+                else "not met"
+            )
+            builds = collections.Counter(r.build or "unknown" for r in mine)
+            played_by = ", ".join(f"{n} {build}" for build, n in sorted(builds.items()))
+            seconds = statistics.mean(r.seconds for r in mine)
+            out.append(Row(name, pairing, won, len(mine), low, high, target, verdict, seconds, played_by))
+    return out
 
 
 def table(results: list[Result]) -> None:
@@ -284,29 +331,36 @@ def table(results: list[Result]) -> None:
         f"  {'ruleset':8} {'pairing':22} {'A wins':>9} {'share':>6} {'Wilson 95%':>14}  {'target':16} "
         f"{'s/game':>7}  played by"
     )
-    names = sorted({r.ruleset for r in results})
-    pairings = sorted({r.pairing for r in results})
-    for name in names:
-        for pairing in pairings:
-            mine = [r for r in results if r.ruleset == name and r.pairing == pairing]
-            if not mine:
-                continue
-            won = sum(r.share for r in mine)
-            low, high = wilson(won, len(mine))
-            target = TARGETS.get(pairing)
-            verdict = (
-                ""
-                if target is None
-                else f"{target:6.0%} "
-                + ("met" if low >= target else "point met" if won / len(mine) >= target else "not met")
-            )
-            seconds = statistics.mean(r.seconds for r in mine)
-            builds = collections.Counter(r.build or "unknown" for r in mine)
-            played_by = ", ".join(f"{n} {build}" for build, n in sorted(builds.items()))
-            print(
-                f"  {name:8} {pairing:22} {won:4g}/{len(mine):<4} {won / len(mine):6.0%} "
-                f"[{low:4.0%}, {high:4.0%}]  {verdict:16} {seconds:7.1f}  {played_by}"
-            )
+    for row in sorted(rows(results), key=lambda r: r.ruleset):  # stable: pairings stay in order
+        verdict = "" if row.target is None else f"{row.target:6.0%} {row.verdict}"
+        print(
+            f"  {row.ruleset:8} {row.pairing:22} {row.won:4g}/{row.games:<4} {row.won / row.games:6.0%} "
+            f"[{row.low:4.0%}, {row.high:4.0%}]  {verdict:16} {row.seconds:7.1f}  {row.played_by}"
+        )
+
+
+def markdown_table(results: list[Result]) -> str:
+    """The table of :func:`table` in Markdown, as docs/bots.md shows it.
+
+    >>> won = Result("rialto", "greedy:random", share=1.0, seconds=0.71, actions=90, index=0)
+    >>> lost = Result("rialto", "greedy:random", share=0.0, seconds=0.69, actions=80, index=1)
+    >>> print(markdown_table([won, lost]))
+    | ruleset | pairing | A wins | share | Wilson 95% | target | s/game | played by |
+    |---|---|---|---|---|---|---|---|
+    | rialto | `greedy:random` | 1/2 | 50% | 9%-91% | 70% (not met) | 0.7 | 2 unknown |
+    """
+    lines = [
+        "| ruleset | pairing | A wins | share | Wilson 95% | target | s/game | played by |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows(results):
+        target = "" if row.target is None else f"{row.target:.0%} ({row.verdict})"
+        seconds = f"{row.seconds:.1f}" if row.seconds < 10 else f"{row.seconds:.0f}"
+        lines.append(
+            f"| {row.ruleset} | `{row.pairing}` | {row.won:g}/{row.games} | {row.won / row.games:.0%} | "
+            f"{row.low:.0%}-{row.high:.0%} | {target} | {seconds} | {row.played_by} |"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -315,6 +369,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the number of the first game to play (default 0)")
     parser.add_argument("--log", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--summarize", type=Path, nargs="+", help="print the table of these logs instead")
+    parser.add_argument("--markdown", action="store_true", help="with --summarize: the table in Markdown")
     parser.add_argument(
         "--skip-logged",
         type=Path,
@@ -343,7 +398,7 @@ def main() -> None:
     args = parser.parse_args()
     names = [n for n in args.rulesets.split(",") if n]
     if args.summarize:
-        summarize(args.summarize)
+        summarize(args.summarize, args.markdown)
         return
     if args.sampling:
         report_sampling(names, args.at, args.seeds)

@@ -42,6 +42,16 @@ def test_a_run_skips_the_games_its_logs_hold(tmp_path: Path) -> None:
     assert "4 games from 1 log file(s)" in summary.stdout
     assert "random:random" in summary.stdout
 
+    markdown = subprocess.run(
+        [sys.executable, str(SCRIPT), "--summarize", str(log), "--markdown"], capture_output=True, text=True, timeout=60
+    )
+    head, rule, row = markdown.stdout.splitlines()
+    assert head == "| ruleset | pairing | A wins | share | Wilson 95% | target | s/game | played by |"
+    assert rule == "|---|---|---|---|---|---|---|---|"
+    won = sum(json.loads(line)["share"] for line in log.read_text().splitlines())
+    assert row.startswith(f"| rialto | `random:random` | {won:g}/4 | {won / 4:.0%} | ")
+    assert row.endswith(" | 4 pure |")  # no target for this pairing: its cell is empty
+
 
 def test_a_missing_log_to_skip_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nope.jsonl"
