@@ -309,20 +309,19 @@ def rows(results: list[Result]) -> list[Row]:
             won = sum(r.share for r in mine)
             low, high = wilson(won, len(mine))
             target = TARGETS.get(pairing)
-            verdict = (
-                ""
-                if target is None
-                else "met"
-                if low >= target
-                else "point met"
-                if won / len(mine) >= target
-                else "not met"
-            )
+            verdict = "" if target is None else _verdict(won / len(mine), low, target)
             builds = collections.Counter(r.build or "unknown" for r in mine)
             played_by = ", ".join(f"{n} {build}" for build, n in sorted(builds.items()))
             seconds = statistics.mean(r.seconds for r in mine)
             out.append(Row(name, pairing, won, len(mine), low, high, target, verdict, seconds, played_by))
     return out
+
+
+def _verdict(share: float, low: float, target: float) -> str:
+    """Whether a share reaches its target: with the interval's lower end, or as a point."""
+    if low >= target:
+        return "met"
+    return "point met" if share >= target else "not met"
 
 
 def table(results: list[Result]) -> None:
@@ -397,6 +396,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="positions per player count for sampling (default 5)")
     args = parser.parse_args()
     names = [n for n in args.rulesets.split(",") if n]
+    if args.markdown and not args.summarize:
+        parser.error("--markdown prints the table of --summarize: give the logs to summarize")
     if args.summarize:
         summarize(args.summarize, args.markdown)
         return

@@ -58,3 +58,9 @@ def test_a_missing_log_to_skip_is_named(tmp_path: Path) -> None:
     run = _bots("--games", "1", "--skip-logged", missing)
     assert run.returncode != 0
     assert f"--skip-logged: no log file {missing}" in run.stderr
+
+
+def test_markdown_is_a_form_of_the_summary() -> None:
+    run = subprocess.run([sys.executable, str(SCRIPT), "--markdown"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert "--markdown prints the table of --summarize: give the logs to summarize" in run.stderr
