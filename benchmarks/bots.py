@@ -300,20 +300,21 @@ class Row(NamedTuple):
 def rows(results: list[Result]) -> list[Row]:
     """The rows of the results' pairings: the targets' pairings first, in their order, then
     the others; rulesets in name order within each."""
+    groups: dict[tuple[str, str], list[Result]] = collections.defaultdict(list)
+    for result in results:
+        groups[result.pairing, result.ruleset].append(result)
     order = {pairing: i for i, pairing in enumerate(TARGETS)}
-    pairings = sorted({r.pairing for r in results}, key=lambda p: (order.get(p, len(order)), p))
     out = []
-    for pairing in pairings:
-        for name in sorted({r.ruleset for r in results if r.pairing == pairing}):
-            mine = [r for r in results if r.ruleset == name and r.pairing == pairing]
-            won = sum(r.share for r in mine)
-            low, high = wilson(won, len(mine))
-            target = TARGETS.get(pairing)
-            verdict = "" if target is None else _verdict(won / len(mine), low, target)
-            builds = collections.Counter(r.build or "unknown" for r in mine)
-            played_by = ", ".join(f"{n} {build}" for build, n in sorted(builds.items()))
-            seconds = statistics.mean(r.seconds for r in mine)
-            out.append(Row(name, pairing, won, len(mine), low, high, target, verdict, seconds, played_by))
+    for pairing, name in sorted(groups, key=lambda key: (order.get(key[0], len(order)), *key)):
+        mine = groups[pairing, name]
+        won = sum(r.share for r in mine)
+        low, high = wilson(won, len(mine))
+        target = TARGETS.get(pairing)
+        verdict = "" if target is None else _verdict(won / len(mine), low, target)
+        builds = collections.Counter(r.build or "unknown" for r in mine)
+        played_by = ", ".join(f"{n} {build}" for build, n in sorted(builds.items()))
+        seconds = statistics.mean(r.seconds for r in mine)
+        out.append(Row(name, pairing, won, len(mine), low, high, target, verdict, seconds, played_by))
     return out
 
 
