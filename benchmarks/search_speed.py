@@ -2,13 +2,16 @@
 prints ratios, asserts nothing (issue 33: iterations/s >= 2x 5b7acf5, first sample <= 1 ms).
 
 Run: python benchmarks/search_speed.py [--base 5b7acf5] [--rounds 3] [--iterations 100]
-     [--rulesets saeulen,rialto,venedig]
+     [--rulesets saeulen,rialto,venedig] [--python PY] [--base-python PY]
 
 The base is checked out with ``git worktree add --detach`` into /tmp (once; kept for the
 next run) and both trees are measured by this same script run as a worker process with the
 tree's package first on ``sys.path`` (``--worker``), alternately, ``--rounds`` times
 (interleaved, so a load that comes and goes on a shared machine falls on both); medians
-are compared.
+are compared. ``--python PY`` measures this side with the package installed for
+interpreter PY instead of this tree's source, ``--base-python PY`` the base likewise (for
+the compiled builds: ``pip install .`` of each tree in a virtual environment of its own);
+the table's heading names the package each side imported.
 
 Positions: 2 players, deal seed 1, random play (``random.Random(1)``) for 10%, 50% and 85%
 of that game's length (early, middle, late), then on to the first decision with more than
@@ -26,11 +29,16 @@ Measured at each position, for the seat to move:
 - ``shipped``: each version's ``ISMCTSBot(iterations=N)`` as shipped (its defaults);
 - ``first sample``: ``game.sample(p, 1)`` just after one more action (the seat's knowledge
   follows the new events and the position is planned anew), its median over the positions.
+
+Each search is timed after a full collection of the garbage collector, untimed: the first
+one after a ruleset's load walks everything the load made, a cost of the process, not of a
+search.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import os
@@ -114,12 +122,17 @@ def worker(names: list[str], iterations: int) -> None:
             player = game.to_move[0]
             actions = game.legal_actions(player)
             row: dict[str, Any] = {"ruleset": name, "stage": stage, "events": len(game.events)}
+            row["package"] = os.path.dirname(vr.__file__)
             # the same actions played and the same options (a view's format may differ)
             shown = json.dumps([game.actions, [str(a) for a in actions]])
             row["fingerprint"] = hashlib.sha1(shown.encode()).hexdigest()[:10]
             game.sample(player, 0)  # warm: the sampling module loaded, the seat's knowledge read
             for kind in ("same", "shipped"):
                 bot = _bot(bots, kind, iterations)
+                # a full collection now, untimed: else the first one after the load (which
+                # pauses the collector) walks the whole ruleset, 10 to 27 ms, inside a search
+                # that takes a tenth of a second
+                gc.collect()
                 start = time.process_time()
                 bot.act_with_samples(None, actions, bots.Sampler(game, player))
                 row[kind] = iterations / (time.process_time() - start)
@@ -139,12 +152,16 @@ def base_tree(ref: str) -> Path:
     return tree
 
 
-def measure(tree: Path, names: list[str], iterations: int) -> list[dict[str, Any]]:
-    """The worker's rows, run with ``tree``'s package first on the path."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--iterations", str(iterations)]
+def measure(tree: Path, python: str | None, names: list[str], iterations: int) -> list[dict[str, Any]]:
+    """The worker's rows, run with ``tree``'s package first on the path, or with the package
+    installed for ``python`` (run outside any tree, so that no source folder shadows it)."""
+    command = [python or sys.executable, str(Path(__file__).resolve()), "--worker", "--iterations", str(iterations)]
     command += ["--rulesets", ",".join(names)]
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True, text=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if python is None:
+        env["PYTHONPATH"] = str(tree)
+    cwd = tempfile.gettempdir() if python else tree
+    done = subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True, text=True)
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
@@ -154,6 +171,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="runs of each tree, interleaved (default 3)")
     parser.add_argument("--iterations", type=int, default=100, help="iterations of each search (default 100)")
     parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
+    parser.add_argument("--python", metavar="PY", help="measure this side with the package installed for PY")
+    parser.add_argument("--base-python", metavar="PY", help="measure the base with the package installed for PY")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = [n for n in args.rulesets.split(",") if n]
@@ -161,13 +180,16 @@ def main() -> None:
         worker(names, args.iterations)
         return
     trees = {"base": base_tree(args.base), "head": ROOT}
+    pythons = {"base": args.base_python, "head": args.python}
     rows: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
     for round_ in range(args.rounds):
         for side, tree in trees.items():
-            rows[side] += measure(tree, names, args.iterations)
+            rows[side] += measure(tree, pythons[side], names, args.iterations)
             print(f"  round {round_ + 1}/{args.rounds}: {side} measured", file=sys.stderr)
     print(f"ISMCTS iterations/s ({args.iterations} iterations a search) and first sample after a move;")
-    print(f"head {ROOT} against {args.base}; medians of {args.rounds} interleaved rounds; target 2x, <= 1 ms")
+    print(f"head against {args.base}; medians of {args.rounds} interleaved rounds; target 2x, <= 1 ms")
+    for side in rows:
+        print(f"  {side}: {rows[side][0]['package']}")
     print(
         f"  {'ruleset':8} {'stage':7} {'same it/s':>19} {'ratio':>6} {'shipped it/s':>19} {'ratio':>6}"
         f" {'first sample ms':>17}  same position"
