@@ -31,7 +31,7 @@ def declared_at_module_level(pxd: Path) -> set[str]:
     """The functions and variables a .pxd file declares outside its classes."""
     names: set[str] = set()
     for line in pxd.read_text(encoding="utf-8").splitlines():
-        if match := re.match(r"cdef (?!class )[\w ]+? (\w+)\(", line):
+        if match := re.match(r"cp?def (?!class )[\w ]+? (\w+)\(", line):
             names.add(match[1])
         elif match := re.match(r"cdef (?!class )(?:unsigned |long |int |double |object |bint )+(\w+(?:, \w+)*)$", line):
             names.update(name.strip() for name in match[1].split(","))
@@ -93,7 +93,8 @@ def test_the_check_sees_an_undeclared_attribute_and_a_declared_name_the_module_l
     (tmp_path / "m.py").write_text("class A:\n    def __init__(self):\n        self.x = 1\n        self.y = 2\nK = 1\n")
     (tmp_path / "m.pxd").write_text(
         "cdef class A:\n    cdef public object x\n\ncdef unsigned long long K, L\ncdef int f(int a)\n"
+        "cpdef list g(a, Py_ssize_t b)\n"
     )
     assert assigned(tmp_path / "m.py")["A"] - declared(tmp_path / "m.pxd")["A"] == {"y"}
-    assert declared_at_module_level(tmp_path / "m.pxd") == {"K", "L", "f"}
-    assert declared_at_module_level(tmp_path / "m.pxd") - defined_at_module_level(tmp_path / "m.py") == {"L", "f"}
+    assert declared_at_module_level(tmp_path / "m.pxd") == {"K", "L", "f", "g"}
+    assert declared_at_module_level(tmp_path / "m.pxd") - defined_at_module_level(tmp_path / "m.py") == {"L", "f", "g"}

@@ -152,7 +152,7 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     starts = _spot_indexes(t, has_pillar, ())
     sizes = _area_sizes(t, has_pillar, starts, need)
     most = max(sizes, default=0)
-    return tuple(t.ids[i] for i, size in zip(starts, sizes) if size == most)
+    return tuple([t.ids[i] for i, size in zip(starts, sizes) if size == most])
 
 
 @P(example="free_pillars(has_pillar, marker, ground)")
@@ -161,7 +161,7 @@ def free_pillars(
 ) -> tuple[str, ...]:
     """The pillars with neither a city tile nor a pillar marker on them."""
     t = tables(ctx.rules)
-    return tuple(t.ids[i] for i in t.land if has_pillar[i] and marker[i] is None and ground[i] is None)
+    return tuple([t.ids[i] for i in _free_pillar_indexes(t, has_pillar, marker, ground)])
 
 
 # -- city tiles -------------------------------------------------------------------------------------
@@ -273,8 +273,10 @@ def sizes(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[int, ...
 
 
 # -- helpers ----------------------------------------------------------------------------------------
+# The board walks are plain loops that build lists: compiled, saeulen.pxd types their square
+# numbers as C integers, which a comprehension's own variable or a generator would not be.
 def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
-    return tuple(t.ids[i] for i in _spot_indexes(t, has_pillar, placed))
+    return tuple([t.ids[i] for i in _spot_indexes(t, has_pillar, placed)])
 
 
 def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> list[int]:
@@ -300,7 +302,22 @@ def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) 
 
 def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -> list[int]:
     """The land squares with a pillar and nothing built on it."""
-    return [i for i in t.land if has_pillar[i] and ground[i] is None]
+    found = []
+    for i in t.land:
+        if has_pillar[i] and ground[i] is None:
+            found.append(i)
+    return found
+
+
+def _free_pillar_indexes(
+    t: Tables, has_pillar: Sequence[bool], marker: Sequence[int | None], ground: Sequence[str | None]
+) -> list[int]:
+    """The land squares with a pillar and neither a city tile nor a pillar marker on it."""
+    found = []
+    for i in t.land:
+        if has_pillar[i] and marker[i] is None and ground[i] is None:
+            found.append(i)
+    return found
 
 
 def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], need: int) -> list[int]:

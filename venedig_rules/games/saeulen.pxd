@@ -1,0 +1,23 @@
+# The compiled build's declarations for saeulen.py (hatch_build.py; Cython reads them, Python
+# never does). The board walks index lists and tuples by square number at every Pitch
+# Dipper: with the numbers typed as C integers, an index is a direct read of the list's or
+# tuple's item, where an untyped one goes through Python's item protocol and turns the
+# number back into a C integer each time. The values are the pure-Python ones.
+
+cimport cython
+
+
+@cython.locals(i=Py_ssize_t, n=Py_ssize_t, found=list)
+cpdef list _spot_indexes(t, has_pillar, placed)
+
+@cython.locals(i=Py_ssize_t, n=Py_ssize_t, first=Py_ssize_t, number=Py_ssize_t, mark=list, area=list, sizes=list, out=list)
+cpdef list _area_sizes(t, has_pillar, firsts, Py_ssize_t need)
+
+@cython.locals(i=Py_ssize_t, found=list)
+cpdef list _free(t, has_pillar, ground)
+
+@cython.locals(i=Py_ssize_t, found=list)
+cpdef list _free_pillar_indexes(t, has_pillar, marker, ground)
+
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, found=list)
+cpdef list _placements(dict anchored, free, has_pillar, ground, bint first_only)
