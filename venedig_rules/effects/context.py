@@ -134,3 +134,30 @@ class Ref:
         return self.name if self.index is None else f"{self.name}[{self.index}]"
 
     __repr__ = __str__
+
+
+def per_ruleset(key: str, build: Callable[[RulesQuery], T]) -> Callable[[Context], T]:
+    """``ctx -> ctx.rules.derived(key, build)``, for a game module whose primitives ask it
+    at nearly every call: a game asks it of its one ruleset only, so the last ruleset asked
+    and its value are kept at hand (``derived`` is a method call and a look-up; this is a
+    comparison). The last ruleset stays alive while its module keeps it.
+
+    >>> import types, venedig_rules as vr
+    >>> spaces = per_ruleset("space count", lambda rules: len(rules.space_ids))
+    >>> ctx = types.SimpleNamespace(rules=vr.load("rialto"))
+    >>> spaces(ctx) == len(ctx.rules.space_ids), spaces(ctx) is ctx.rules.derived("space count", len)
+    (True, True)
+    """
+    last: tuple[Any, Any] = (None, None)
+
+    def value(ctx: Context) -> T:
+        nonlocal last
+        rules = ctx.rules
+        seen = last  # one read: another thread may set a new pair, never half of one
+        if seen[0] is rules:
+            return seen[1]  # type: ignore[no-any-return]
+        found = rules.derived(key, build)
+        last = (rules, found)
+        return found
+
+    return value

@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 from ..data.board import Track
 from ..effects.constant_kinds import ConstantKind
-from ..effects.context import Context, Ref, RulesQuery
+from ..effects.context import Context, Ref, RulesQuery, per_ruleset
 from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
 
@@ -100,8 +100,7 @@ class _Facts:
         self.tile_copies: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
-def _facts(ctx: Context) -> _Facts:
-    return ctx.rules.derived("rialto", _Facts)
+_facts = per_ruleset("rialto", _Facts)
 
 
 def _type_and_jokers(f: _Facts, cards: Sequence[str], kind: str) -> tuple[int, int]:

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..data.board import Track
 from ..effects.constant_kinds import ConstantKind
-from ..effects.context import Context, RulesQuery
+from ..effects.context import Context, RulesQuery, per_ruleset
 from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
 
@@ -157,8 +157,7 @@ class _Facts:
         }
 
 
-def _facts(ctx: Context) -> _Facts:
-    return ctx.rules.derived("venedig", _Facts)
+_facts = per_ruleset("venedig", _Facts)
 
 
 def _holders(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> list[tuple[Holder, tuple[str, ...]]]:
