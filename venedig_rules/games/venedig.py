@@ -474,9 +474,19 @@ def swamp_spaces(ctx: Context, swamp: PerSpace) -> tuple[str, ...]:
     """The spaces a swamp tile lies on, sorted."""
     f = _facts(ctx)
     memo = f.swamp_memo
-    if memo[0] is not swamp:
-        memo = f.swamp_memo = (swamp, tuple([space for i, space in f.by_name if swamp[i] is not None]))
+    if memo[0] is not swamp:  # after every drain
+        memo = f.swamp_memo = (swamp, _on_swamp(f.by_name, swamp))
     return memo[1]
+
+
+def _on_swamp(by_name: tuple[tuple[int, str], ...], swamp: PerSpace) -> tuple[str, ...]:
+    """The spaces with a swamp tile, in the order of ``by_name`` (index, space) pairs. A plain
+    loop: compiled, venedig.pxd types the index as a C integer."""
+    found = []
+    for i, space in by_name:
+        if swamp[i] is not None:
+            found.append(space)
+    return tuple(found)
 
 
 @P(example='placed(built, "palazzo")')
