@@ -13,6 +13,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "venedig_rules"
 PXDS = sorted(PACKAGE.rglob("*.pxd"))
+#: The type words of a typed module-level variable in a .pxd (``cdef dict _made``).
+C_TYPES = "unsigned|long|int|double|object|bint|dict|list|tuple"
 
 
 def declared(pxd: Path) -> dict[str, set[str]]:
@@ -31,9 +33,9 @@ def declared_at_module_level(pxd: Path) -> set[str]:
     """The functions and variables a .pxd file declares outside its classes."""
     names: set[str] = set()
     for line in pxd.read_text(encoding="utf-8").splitlines():
-        if match := re.match(r"cp?def (?!class )[\w ]+? (\w+)\(", line):
+        if match := re.match(r"cp?def (?!class )(?:[\w ]+? )?(\w+)\(", line):
             names.add(match[1])
-        elif match := re.match(r"cdef (?!class )(?:unsigned |long |int |double |object |bint )+(\w+(?:, \w+)*)$", line):
+        elif match := re.match(rf"cdef (?!class )(?:(?:{C_TYPES}) )+(\w+(?:, \w+)*)$", line):
             names.update(name.strip() for name in match[1].split(","))
     return names
 

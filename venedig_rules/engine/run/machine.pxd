@@ -57,9 +57,15 @@ cdef class Machine:
     cpdef _slot(self, name, index)
 
 
+# The stores of the actions made and of each seat's pass: typed, a store's ``get`` is the
+# dictionary's own C look-up rather than a method call.
+cdef dict _made, _passes
+
+
 # The module's own helpers of a decision (its options sorted and classified, its actions made
 # or found): called as C functions from the machine and the decisions, once per option for
 # some (their Python names stay, for the tests' reference machine).
+@cython.locals(made=dict, found=list)
 cpdef _actions(player, label, options, optional, kind=*)
 cpdef _pass(player)
 cpdef _make_action(made, player, label, option)

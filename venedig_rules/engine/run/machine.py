@@ -814,15 +814,29 @@ def _actions(
         made = _made.get((player, label, kind))
         if made is None:
             made = _made[player, label, kind] = {}
-        get = made.get
-        actions = tuple([get(o) or _make_action(made, player, label, o) for o in options])
+        # a plain loop: compiled, ``made`` is typed (machine.pxd), so ``made.get`` is the
+        # dictionary's own C look-up, where a bound ``get`` is a Python call per option
+        found = []
+        for option in options:
+            action = made.get(option)
+            if action is None:
+                action = _make_action(made, player, label, option)
+            found.append(action)
+        actions = tuple(found)
     return actions + (_pass(player),) if optional else actions
 
 
 def _pass(player: int) -> Action:
-    """``Action(player, PASS)``, made as the tuple it is: a NamedTuple's own ``__new__`` is
-    Python code, even in the compiled build."""
-    return tuple.__new__(Action, (player, PASS, None))
+    """``Action(player, PASS)``: one per seat, made once (as the tuple it is: a NamedTuple's
+    own ``__new__`` is Python code, even in the compiled build)."""
+    action = _passes.get(player)
+    if action is None:
+        action = _passes[player] = tuple.__new__(Action, (player, PASS, None))
+    return action  # type: ignore[no-any-return]
+
+
+#: Each seat's pass, by seat number: offered at every optional decision.
+_passes: dict[int, Action] = {}
 
 
 def _make_action(made: dict[Any, Action], player: int, label: str, option: Any) -> Action:
