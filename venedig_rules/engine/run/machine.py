@@ -915,11 +915,19 @@ def _options_of_kind(values: Any, label: str) -> tuple[tuple[Any, ...], str | No
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
     if len(values) < 2:  # none or one: nothing to sort (a third of Rialto's decisions offer none)
         return values, UNKNOWN_KIND
-    distinct = dict.fromkeys(values)
-    kind = _plain_kind(distinct)
+    kind = _plain_kind(values)
     if kind is not None:  # one plain kind: Python's order is value_key's order
-        return tuple(sorted(distinct)), kind
-    return tuple(sorted(distinct, key=value_key)), kind
+        # sorted first, then each value unlike the one before it: equal options lie side by
+        # side, and comparing neighbours costs less than hashing every option into a dict
+        ordered = sorted(values)
+        distinct = [ordered[0]]
+        last = ordered[0]
+        for value in ordered:
+            if value != last:
+                distinct.append(value)
+                last = value
+        return tuple(distinct), kind
+    return tuple(sorted(dict.fromkeys(values), key=value_key)), kind
 
 
 #: The kinds of item a short list may hold without a closer look at its size.
