@@ -832,7 +832,7 @@ def _pass(player: int) -> Action:
     action = _passes.get(player)
     if action is None:
         action = _passes[player] = tuple.__new__(Action, (player, PASS, None))
-    return action  # type: ignore[no-any-return]
+    return action
 
 
 #: Each seat's pass, by seat number: offered at every optional decision.
