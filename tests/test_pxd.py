@@ -13,7 +13,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "venedig_rules"
 PXDS = sorted(PACKAGE.rglob("*.pxd"))
-#: The type words of a typed module-level variable in a .pxd (``cdef dict _made``).
+#: The type words of a typed module-level variable in a .pxd (``cdef dict _cache``).
 C_TYPES = "unsigned|long|int|double|object|bint|dict|list|tuple"
 
 

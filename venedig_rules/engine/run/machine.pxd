@@ -57,16 +57,14 @@ cdef class Machine:
     cpdef _slot(self, name, index)
 
 
-# The stores of the actions made and of each seat's pass: typed, a store's ``get`` is the
-# dictionary's own C look-up rather than a method call.
-cdef dict _made, _passes
-
-
 # The module's own helpers of a decision (its options sorted and classified, its actions made
 # or found): called as C functions from the machine and the decisions, once per option for
-# some (their Python names stay, for the tests' reference machine).
-@cython.locals(made=dict, found=list)
+# some (their Python names stay, for the tests' reference machine). The stores of actions
+# made are typed as dictionaries where they are read, so that a store's get is the
+# dictionary's own C look-up rather than a method call (the globals stay Python names).
+@cython.locals(stores=dict, made=dict, found=list)
 cpdef _actions(player, label, options, optional, kind=*)
+@cython.locals(passes=dict)
 cpdef _pass(player)
 cpdef _make_action(made, player, label, option)
 cpdef _plain_kind(options)

@@ -811,9 +811,10 @@ def _actions(
     else:
         # an option offered before gets the Action made then (making one costs three times
         # as much as finding it)
-        made = _made.get((player, label, kind))
+        stores = _made
+        made = stores.get((player, label, kind))
         if made is None:
-            made = _made[player, label, kind] = {}
+            made = stores[player, label, kind] = {}
         # a plain loop: compiled, ``made`` is typed (machine.pxd), so ``made.get`` is the
         # dictionary's own C look-up, where a bound ``get`` is a Python call per option
         found = []
@@ -829,9 +830,10 @@ def _actions(
 def _pass(player: int) -> Action:
     """``Action(player, PASS)``: one per seat, made once (as the tuple it is: a NamedTuple's
     own ``__new__`` is Python code, even in the compiled build)."""
-    action = _passes.get(player)
+    passes = _passes
+    action = passes.get(player)
     if action is None:
-        action = _passes[player] = tuple.__new__(Action, (player, PASS, None))
+        action = passes[player] = tuple.__new__(Action, (player, PASS, None))
     return action
 
 
