@@ -173,11 +173,12 @@ def pile_tops(ctx: Context, pile: tuple[str, ...]) -> tuple[str, ...]:
     found = t.tops.get(pile)
     if found is None:
         tops: dict[str, str] = {}
+        tile_shape, shapes = t.tile_shape, len(t.shape_order)  # read once, not per tile
         for tile in pile:
-            tops.setdefault(t.tile_shape[tile], tile)
-            if len(tops) == len(t.shape_order):
+            tops.setdefault(tile_shape[tile], tile)
+            if len(tops) == shapes:
                 break
-        found = tuple(tops[s] for s in t.shape_order if s in tops)
+        found = tuple([tops[s] for s in t.shape_order if s in tops])
         if len(t.tops) > 10_000:
             t.tops.clear()
         t.tops[tuple(pile)] = found
