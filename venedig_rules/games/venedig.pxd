@@ -7,3 +7,6 @@ cimport cython
 
 @cython.locals(i=Py_ssize_t, found=list)
 cpdef tuple _on_swamp(tuple by_name, swamp)
+
+@cython.locals(k=Py_ssize_t, j=Py_ssize_t, out=list)
+cpdef tuple _free_sites(tuple sites, tuple indexes, list free)
