@@ -43,8 +43,9 @@ def test_the_compiled_builds_declarations_type_every_generated_functions_machine
         text, _ = _given(name)
         declared = aot.module_pxd(text).splitlines()
         functions = [line for line in text.splitlines() if line.startswith("def ")]
-        assert declared[0] == "from venedig_rules.engine.run.machine cimport Frame, Machine"
-        assert len(declared) == len(functions) + 1
-        for line, function in zip(declared[1:], functions):
+        assert declared[:2] == ["cimport cython", "from venedig_rules.engine.run.machine cimport Frame, Machine"]
+        assert len(declared) == 2 * len(functions) + 2
+        assert set(declared[2::2]) == {"@cython.locals(L=dict, V=dict)"}
+        for line, function in zip(declared[3::2], functions):
             assert line.startswith(f"cpdef {function[4:].split('(')[0]}(Machine C"), (line, function)
             assert ("Frame F" in line) == ("(C, F)" in function), (line, function)

@@ -72,7 +72,9 @@ def module_source(text: str, namespace: Mapping[str, Any]) -> str:
 #: A generated function's first line: its name, then its parameters (the machine ``C`` first).
 _DEF = re.compile(r"^def (\w+)\(C((?:, \w+)*)\):$", re.MULTILINE)
 #: The engine's extension types the declarations name (engine/run/machine.pxd).
-_TYPES = "from venedig_rules.engine.run.machine cimport Frame, Machine\n"
+_TYPES = "cimport cython\nfrom venedig_rules.engine.run.machine cimport Frame, Machine\n"
+#: The locals every generated function may have, typed (a function without one declares it unused).
+_LOCALS = "@cython.locals(L=dict, V=dict)\n"
 
 
 def module_pxd(text: str) -> str:
@@ -80,17 +82,23 @@ def module_pxd(text: str) -> str:
     the compiled build; Python never reads it): each function ``cpdef``, its machine ``C``
     a ``Machine`` and a resumable program's frame ``F`` a ``Frame``, every other parameter
     any object. The machine always runs generated code on itself (a subclass passes too).
+    A function's frame locals ``L`` and the state's variables ``V`` are dictionaries (see
+    compile.py): typed, a read or a write of one is the dictionary's own C call, and
+    ``L.get`` no method look-up.
 
     >>> print(module_pxd("def r0(C, F):\\n    return d1(C, None)\\ndef d1(C, v_self):\\n    return 1\\n"), end="")
+    cimport cython
     from venedig_rules.engine.run.machine cimport Frame, Machine
+    @cython.locals(L=dict, V=dict)
     cpdef r0(Machine C, Frame F)
+    @cython.locals(L=dict, V=dict)
     cpdef d1(Machine C, v_self)
     """
     lines = [_TYPES]
     for name, rest in _DEF.findall(text):
         params = [p.strip() for p in rest.split(",") if p.strip()]
         typed = ["Frame F" if p == "F" else p for p in params]
-        lines.append(f"cpdef {name}({', '.join(['Machine C', *typed])})\n")
+        lines.append(f"{_LOCALS}cpdef {name}({', '.join(['Machine C', *typed])})\n")
     return "".join(lines)
 
 
