@@ -36,6 +36,8 @@ cdef class Machine:
     cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth, events_left
     cdef public object _indexed, _player_vars
 
+    # a typed state: its fields are read as C fields, not looked up by name
+    cpdef start(self, State state)
     cpdef read(self, name, index=*)
     cpdef write(self, name, index, value, why=*)
     cpdef player_index(self, p)
