@@ -433,7 +433,8 @@ class Machine:
             self.emit(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
         else:
             self.unrecorded += 1
-        frame = self.frames[-1] = self.frames[-1].thaw()
+        frame = self.frames[-1]
+        frame = self.frames[-1] = frame.thaw()  # read first: compiled, a typed Frame thaws by a C call
         frame.own()[pending.target] = freeze(value)
         frame.pc += 1  # from the decision's case to the one after it
         self.pending = None
