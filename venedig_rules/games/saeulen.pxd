@@ -16,8 +16,5 @@ cpdef list _area_sizes(t, has_pillar, firsts, Py_ssize_t need)
 @cython.locals(i=Py_ssize_t, found=list)
 cpdef list _free(t, has_pillar, ground)
 
-@cython.locals(i=Py_ssize_t, found=list)
-cpdef list _free_pillar_indexes(t, has_pillar, marker, ground)
-
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, found=list)
 cpdef list _placements(dict anchored, free, has_pillar, ground, bint first_only)

@@ -161,7 +161,7 @@ def free_pillars(
 ) -> tuple[str, ...]:
     """The pillars with neither a city tile nor a pillar marker on them."""
     t = tables(ctx.rules)
-    return tuple([t.ids[i] for i in _free_pillar_indexes(t, has_pillar, marker, ground)])
+    return tuple([t.ids[i] for i in _free(t, has_pillar, ground) if marker[i] is None])
 
 
 # -- city tiles -------------------------------------------------------------------------------------
@@ -306,17 +306,6 @@ def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -
     found = []
     for i in t.land:
         if has_pillar[i] and ground[i] is None:
-            found.append(i)
-    return found
-
-
-def _free_pillar_indexes(
-    t: Tables, has_pillar: Sequence[bool], marker: Sequence[int | None], ground: Sequence[str | None]
-) -> list[int]:
-    """The land squares with a pillar and neither a city tile nor a pillar marker on it."""
-    found = []
-    for i in t.land:
-        if has_pillar[i] and marker[i] is None and ground[i] is None:
             found.append(i)
     return found
 

@@ -128,7 +128,7 @@ class _Facts:
                 found = tuple(sorted(tuple(sorted(c.spaces)) for c in board.connections.values() if kind in c.tags))
             self.sites[b["id"]] = tuple(tuple(sorted(site)) for site in found)
         index = {space: i for i, space in enumerate(self.spaces)}
-        self.space_index: dict[str, int] = index
+        self.index: dict[str, int] = index  # a space's place in per-space values
         #: each building's sites as the spaces' indexes (in self.sites' order)
         self.site_indexes: dict[str, tuple[tuple[int, ...], ...]] = {
             b: tuple(tuple(index[s] for s in site) for site in sites) for b, sites in self.sites.items()
@@ -426,7 +426,7 @@ def building_sites(
         # by space index: a site is then checked by its spaces' indexes (_free_sites)
         free = [building_on is None and swamp_on is None for building_on, swamp_on in zip(built, swamp)]
         for space in blocked or ():
-            i = f.space_index.get(space)  # a name that is no space blocks nothing
+            i = f.index.get(space)  # a name that is no space blocks nothing
             if i is not None:
                 free[i] = False
         memo = f.free_memo = _FreeMemo(built, swamp, blocked, free, {})
