@@ -440,6 +440,15 @@ def _blocks(node: ast.Node) -> Iterator[ast.Block]:
     return (child for child in children(node) if isinstance(child, ast.Block))
 
 
+def _breaks_out(node: ast.Node) -> bool:
+    """Whether a ``break`` in ``node`` leaves a loop around it (not one inside it)."""
+    if isinstance(node, ast.Break):
+        return True
+    if isinstance(node, (ast.For, ast.Repeat)):
+        return False
+    return any(_breaks_out(s) for block in _blocks(node) for s in block.body)
+
+
 def _value_of(node: ast.Node) -> ast.Node | None:
     """The value of a ``let`` or an expression statement: where a decision or a call that
     runs another program may stand (None for other statements)."""
@@ -503,6 +512,11 @@ class _Function(NodeVisitor):
         self.temps = 0
         self.loops: list[_Loop] = []
         self.override: dict[str, str] = {}  # slot -> Python name (a ``choose each`` player)
+        # frame: slots bound inside a statement that cannot stop -> the Python local they are
+        # read from (written to the frame too, which a save holds as it was)
+        self.fast: dict[str, str] = {}
+        self.plain = 0  # frame: how many statements that cannot stop the next line is inside
+        self.value_dead = False  # the statement being written: its value is never read
         self.looked_up: set[str] = set()  # direct: slots read from N at every use
         self.labels = 1  # pc cases handed out (0 is the start)
         self.loop_slots = 0  # frame slots of pc loops handed out
@@ -542,6 +556,8 @@ class _Function(NodeVisitor):
         """Python text reading (or, left of ``=``, writing) local ``slot``."""
         if slot in self.override:
             return self.override[slot]
+        if slot in self.fast:
+            return self.fast[slot]
         if slot == "@":
             return "L['@']" if self.frame else "_r"
         match = _SLOT.match(slot)
@@ -553,6 +569,22 @@ class _Function(NodeVisitor):
             return f"N[{slot!r}]"
         name, n = match.groups()
         return f"v_{name}" if n is None else f"b{n}_{name}"
+
+    def bind(self, slot: str) -> str:
+        """Python text left of ``=`` binding local ``slot`` (a ``let``, a loop's name). In a
+        frame, a slot bound inside a statement that cannot stop is read from a Python local
+        from here on, the frame keeping its value as well: its scope ends within that
+        statement, so no decision comes between its writes and reads."""
+        match = _SLOT.match(slot)
+        if self.frame and self.plain and match is not None and match[2] is not None:
+            self.fast[slot] = f"b{match[2]}_{match[1]}"
+        return self.store(slot)
+
+    def store(self, slot: str) -> str:
+        """Python text left of ``=`` writing local ``slot``."""
+        if slot in self.fast and slot not in self.override:
+            return f"{self.fast[slot]} = L[{slot!r}]"
+        return self.local(slot)
 
     def self_value(self) -> str:
         """What a call made here hands on as ``self`` (the caller's own)."""
@@ -671,19 +703,43 @@ class _Function(NodeVisitor):
         self.outdent()
 
     # -- statements ----------------------------------------------------------------------------
-    def body(self, body: Sequence[ast.Node]) -> None:
-        """Statements at the current indentation (``pass`` when they write nothing)."""
+    def body(self, body: Sequence[ast.Node], dead_after: bool = False) -> None:
+        """Statements at the current indentation (``pass`` when they write nothing).
+        ``dead_after``: the value the block leaves is never read."""
         before = len(self.lines)
-        for node in body:
-            self.statement(node)
+        for i, node in enumerate(body):
+            # a break in a statement leaves the loop with the statement's value
+            last = i + 1 == len(body)
+            self.statement(node, dead_after if last else self.overwrites_value(body[i + 1]) and not _breaks_out(node))
         if len(self.lines) == before:
             self.writeline("pass")
 
-    def nested(self, body: Sequence[ast.Node]) -> None:
+    def nested(self, body: Sequence[ast.Node], dead_after: bool = False) -> None:
         """A block's statements, one level in (under an ``if``, ``else`` or ``for`` line)."""
         self.indent()
-        self.body(body)
+        self.body(body, dead_after)
         self.outdent()
+
+    def overwrites_value(self, node: ast.Node) -> bool:
+        """Whether ``node`` sets the value of the last statement (``@``) before it reads it
+        or may stop at a decision: the value the statement before it leaves is then never
+        read, and is not written (a frame at a decision holds the same names either way)."""
+        if isinstance(node, ast.If):
+            return True  # an if whose branch does not run has no value: set before its test
+        if not isinstance(node, ast.ExprStmt):
+            return False
+        if not self.stops(node):
+            return True
+        # a call that may stop sets none first unless it runs a procedure; a decision sets
+        # its value when answered
+        value = node.expr
+        return isinstance(value, ast.Call) and not isinstance(self.resolved.get(id(value)), ProcedureCall)
+
+    def loop_dead_after(self, body: Sequence[ast.Node]) -> bool:
+        """Whether the value a loop's body leaves is never read: not after the loop (the
+        statement's own value is dead) and not by the next round (its first statement sets
+        it first)."""
+        return self.value_dead and bool(body) and self.overwrites_value(body[0])
 
     def stops(self, node: ast.Node) -> bool:
         """Whether a statement may stop at a decision (it is written as ``pc`` cases)."""
@@ -697,9 +753,10 @@ class _Function(NodeVisitor):
             return targets is not None and any(self.module.stops.get(t, False) for t in targets)
         return any(self.stops(s) for block in _blocks(node) for s in block.body)
 
-    def statement(self, node: ast.Node) -> None:
-        outer = self.pos
-        self.pos = node.pos
+    def statement(self, node: ast.Node, value_dead: bool = False) -> None:
+        """One statement; ``value_dead``: the value it leaves (``@``) is never read."""
+        outer, outer_dead = self.pos, self.value_dead
+        self.pos, self.value_dead = node.pos, value_dead
         try:
             if self.stops(node):
                 assert self.depth == _CASE_LEVEL, "a statement that may stop is written at the case level"
@@ -707,24 +764,29 @@ class _Function(NodeVisitor):
             else:
                 self.visit(node)
         finally:
-            self.pos = outer
+            self.pos, self.value_dead = outer, outer_dead
 
     def generic_visit(self, node: ast.Node, *args: Any) -> Any:
         self.fail(f"cannot compile {type(node).__name__}", node)
 
     # -- statements that cannot stop, as native Python ----------------------------------------------
     def visit_Let(self, node: ast.Let) -> None:
-        self.value_statement(node.value, self.slot_of(node, node.name))
+        self.value_statement(node.value, self.bind(self.slot_of(node, node.name)))
 
     def visit_ExprStmt(self, node: ast.ExprStmt) -> None:
-        self.value_statement(node.expr, "@")
+        self.value_statement(node.expr, None if self.value_dead else self.local("@"))
 
-    def value_statement(self, value: ast.Node, target: str) -> None:
-        """``target = value``, a call of another program (that cannot stop) too."""
+    def value_statement(self, value: ast.Node, target: str | None) -> None:
+        """``target = value`` (``target``: Python text, None when the value is not kept), a
+        call of another program (that cannot stop) too."""
         if isinstance(value, ast.Call) and self.module.targets(value, self.resolved) is not None:
             self.call_direct(value, target)
         else:
-            self.writeline(f"{self.local(target)} = {self.expr(value)}")
+            self.kept(target, self.expr(value))
+
+    def kept(self, target: str | None, value: str) -> None:
+        """``target = value``, or ``value`` alone when it is not kept."""
+        self.writeline(value if target is None else f"{target} = {value}")
 
     def visit_Break(self, node: ast.Break) -> None:
         loop = self.loops[-1]
@@ -734,34 +796,44 @@ class _Function(NodeVisitor):
             self.jump(loop.end)
 
     def visit_If(self, node: ast.If) -> None:
-        self.writeline(f"{self.local('@')} = None")  # an if whose branch does not run has no value
+        dead = self.value_dead
+        if not dead:
+            self.writeline(f"{self.local('@')} = None")  # an if whose branch does not run has no value
         self.writeline(f"if {self.expr(node.cond, truth=True)}:")
-        self.nested(node.then.body)
+        self.plain += 1
+        self.nested(node.then.body, dead)
         if node.orelse is not None:
             self.writeline("else:")
-            self.nested(node.orelse.body)
+            self.nested(node.orelse.body, dead)
+        self.plain -= 1
 
     def visit_For(self, node: ast.For) -> None:
         items = self.loop_items(node)
         var = self.slot_of(node, node.var)
+        body = node.body.body
         self.loops.append(_Loop(None))
+        self.plain += 1
         if self.frame:
             each = self.temp()
             self.writeline(f"for {each} in {items}:")
             self.indent()
-            self.writeline(f"{self.local(var)} = {each}")
-            self.body(node.body.body)
+            self.writeline(f"{self.bind(var)} = {each}")
+            self.body(body, self.loop_dead_after(body))
             self.outdent()
         else:
             self.writeline(f"for {self.local(var)} in {items}:")
-            self.nested(node.body.body)
+            self.nested(body, self.loop_dead_after(body))
+        self.plain -= 1
         self.loops.pop()
 
     def visit_Repeat(self, node: ast.Repeat) -> None:
         count = self.repeat_count(node)
+        body = node.body.body
         self.loops.append(_Loop(None))
+        self.plain += 1
         self.writeline(f"for {self.temp()} in range({count}):")
-        self.nested(node.body.body)
+        self.nested(body, self.loop_dead_after(body))
+        self.plain -= 1
         self.loops.pop()
 
     def loop_items(self, node: ast.For) -> str:
@@ -793,13 +865,13 @@ class _Function(NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
         if not isinstance(self.resolved.get(id(node)), StateVar):
-            slot = self.local(self.slot_of(node, node.name))
+            slot = self.slot_of(node, node.name)
             if node.op == "=":
-                self.writeline(f"{slot} = {value}")
+                self.writeline(f"{self.store(slot)} = {value}")
             else:
                 v = self.temp()
                 self.writeline(f"{v} = {value}")
-                self.writeline(f"{slot} = {self.combined(slot, node.op, v)}")
+                self.writeline(f"{self.store(slot)} = {self.combined(self.local(slot), node.op, v)}")
             return
         name = repr(node.name)
         index = "None"
@@ -827,7 +899,7 @@ class _Function(NodeVisitor):
         )
 
     # -- calls of other programs -----------------------------------------------------------------
-    def call_direct(self, node: ast.Call, target: str) -> None:
+    def call_direct(self, node: ast.Call, target: str | None) -> None:
         """A statement-level call that cannot stop: a direct procedure, or effect()/trigger()
         whose programs never stop."""
         resolved = self.resolved.get(id(node))
@@ -838,11 +910,11 @@ class _Function(NodeVisitor):
             args = [self.expr(a) for a in node.args]
             fn = f"d{self.module.index[code]}"
             self.writeline("C.enter()")
-            self.writeline(f"{self.local(target)} = {fn}(C, {', '.join([self.self_value(), *args])})")
+            self.kept(target, f"{fn}(C, {', '.join([self.self_value(), *args])})")
             self.writeline("C.depth -= 1")
             return
         requests = self.expr(node)
-        self.writeline(f"{self.local(target)} = C.requests_direct({requests}, {self.self_value()})")
+        self.kept(target, f"C.requests_direct({requests}, {self.self_value()})")
 
     # -- statements that may stop, as ``pc`` cases (written at the case level) -----------------------
     def stop_Let(self, node: ast.Let) -> None:
@@ -858,15 +930,15 @@ class _Function(NodeVisitor):
             self.call_frame(value, target)
 
     def stop_If(self, node: ast.If) -> None:
-        self.writeline("L['@'] = None")
+        self.writeline("L['@'] = None")  # even when never read: a frame stopped in a branch holds it
         other = self.label()
         end = self.label() if node.orelse is not None else other
         self.jump_if(f"not {self.expr(node.cond, truth=True)}", other)
-        self.body(node.then.body)
+        self.body(node.then.body, self.value_dead)
         if node.orelse is not None:
             self.jump(end)
             self.open_case(other)
-            self.body(node.orelse.body)
+            self.body(node.orelse.body, self.value_dead)
         self.open_case(end)
 
     def stop_For(self, node: ast.For) -> None:
@@ -900,7 +972,7 @@ class _Function(NodeVisitor):
 
     def loop_body(self, body: Sequence[ast.Node], head: int, end: int) -> None:
         self.loops.append(_Loop(end))
-        self.body(body)
+        self.body(body, self.loop_dead_after(body))
         self.loops.pop()
         self.jump(head)
         self.open_case(end)
@@ -969,7 +1041,8 @@ class _Function(NodeVisitor):
         self.indent()
         self.writeline("return _STOP")
         self.outdent()
-        self.writeline(f"{self.local(target)} = {value}")
+        if target != "@" or not self.value_dead:
+            self.writeline(f"{self.store(target)} = {value}")
         self.open_case(k)
 
     # -- expressions ---------------------------------------------------------------------------------
