@@ -22,9 +22,9 @@ True
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
+from weakref import ref
 
 from .machine import State
 from .notation import Action
@@ -53,7 +53,7 @@ class UndoHistory:
     __slots__ = ("_events", "_states", "_weak_below")
 
     def __init__(self) -> None:
-        self._states: list[State | weakref.ref[State]] = []
+        self._states: list[State | ref[State]] = []
         self._events: list[int] = []
         self._weak_below = 0  # every entry below this but the checkpoints is a weak reference
 
@@ -70,7 +70,7 @@ class UndoHistory:
             for i in range(self._weak_below, stop):
                 kept = states[i]
                 if i % CHECKPOINT and type(kept) is State:
-                    states[i] = weakref.ref(kept)
+                    states[i] = ref(kept)  # (a global of its own: a module attribute is a look-up)
             self._weak_below = stop
 
     def last(self, actions: Sequence[Action], step: Step) -> UndoPoint:
@@ -114,5 +114,5 @@ class UndoHistory:
         return state
 
 
-def _alive(kept: State | weakref.ref[State]) -> State | None:
+def _alive(kept: State | ref[State]) -> State | None:
     return kept if type(kept) is State else kept()  # type: ignore[operator]
