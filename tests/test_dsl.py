@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 import venedig_rules as vr
-from venedig_rules.effects import CORE
+from venedig_rules.effects import CORE, primitives
 from venedig_rules.effects.check import ProcInfo, Scope, VarInfo, check
 from venedig_rules.effects.compile import MAX_REPEAT, CheckedProgram, source
 from venedig_rules.effects.parse import (
@@ -1288,6 +1288,32 @@ def test_move_moves_one_copy_to_the_end_of_the_target(tmp_path):
 
 def test_put_adds_and_remove_takes_one_copy(tmp_path):
     assert run(tmp_path, "put(5, pool); remove(2, pool); pool", state=ZONES) == (1, 3, 2, 5)
+
+
+@pytest.mark.parametrize(
+    "program, value",
+    [
+        ("count([1, [2, 3]])", 2),
+        ("count([])", 0),
+        ("first([7, 8])", 7),
+        ("first([])", None),
+        ("let xs = [[1], 2]; first(first(xs)) + count(first(xs))", 2),
+    ],
+)
+def test_count_and_first_written_inline_give_the_primitives_values(tmp_path, program, value):
+    # generated code does their work itself (compile.py, inline): the primitives say what it must give
+    core = {"count": primitives.count, "first": primitives.first}
+    assert eval(re.sub(r"(count|first)\(", r"\1(None, ", program.split("; ")[-1]), core, {"xs": ((1,), 2)}) == value
+    assert run(tmp_path, program) == value
+    assert run_waiting(tmp_path, program) == value
+
+
+def test_count_of_what_is_no_list_is_a_located_rule_error(tmp_path):
+    root = write_ruleset(tmp_path / "r", "let a = none;\ncount(a)")
+    with pytest.raises(RuleRuntimeError) as info:
+        new_game(root)
+    line, column = where(root / "game.yaml", "count(a)")
+    assert str(info.value).endswith(f"game.yaml:{line}:{column}: TypeError: object of type 'NoneType' has no len()")
 
 
 @pytest.mark.parametrize(

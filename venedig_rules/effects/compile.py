@@ -65,7 +65,7 @@ from typing import Any, Literal, NamedTuple, NoReturn
 
 from ..errors import DslCompileError, Location, RuleRuntimeError
 from ..limits import MAX_INT, MAX_REPEAT
-from . import aot, runtime
+from . import aot, primitives, runtime
 from . import parse as ast
 from .check import (
     ConstantValue,
@@ -477,6 +477,14 @@ class _Line(NamedTuple):
     indent: int
     text: str
     offset: int | None
+
+
+class _RefText(NamedTuple):
+    """Python text of a state variable handed to a primitive to change: its name and the
+    index of its part (``None`` for the whole variable)."""
+
+    name: str
+    part: str
 
 
 class _CaseStart(NamedTuple):
@@ -1127,6 +1135,9 @@ class _Function(NodeVisitor):
         if not isinstance(resolved, PrimitiveCall):
             self.fail(f"{node.name}() cannot be used inside an expression", node)
         prim = resolved.primitive
+        inline = self.inline(prim, node)
+        if inline is not None:
+            return inline
         fixed = [p for p in prim.params if not p.variadic]
         args = ["C"]
         for i, arg in enumerate(node.args):
@@ -1138,6 +1149,26 @@ class _Function(NodeVisitor):
         elif node.kwargs:
             args.append("**{" + ", ".join(f"{k!r}: {self.expr(v)}" for k, v in node.kwargs) + "}")
         return f"{self.module.primitive(prim)}({', '.join(args)})"
+
+    def inline(self, prim: Primitive, node: ast.Call) -> str | None:
+        """Python text that does what a core primitive does without calling it (its call
+        through Python's protocol costs more than its work), or None. Each is the
+        primitive's very code, so a value or error is the same; a change of state goes to
+        the machine's method at once (with no references to make)."""
+        fn, args = prim.fn, node.args
+        if fn is primitives.move and len(args) == 3:
+            item = self.expr(args[0])
+            source, target = self.ref_parts(args[1]), self.ref_parts(args[2])
+            return f"C.move_between({item}, {source.name}, {source.part}, {target.name}, {target.part})"
+        if fn is primitives.event and len(args) == 1:
+            fields = ", ".join(f"{k!r}: {self.expr(v)}" for k, v in node.kwargs)
+            return f"C.narrate({self.expr(args[0])}, {{{fields}}})"
+        if fn is primitives.count and len(args) == 1:
+            return f"len({self.expr(args[0])})"
+        if fn is primitives.first and len(args) == 1:
+            t = self.temp()
+            return f"({t}[0] if ({t} := {self.expr(args[0])}) else None)"
+        return None
 
     def may_be_list(self, node: ast.Node) -> bool:
         """Whether an expression may give a list (else it gives a number, a truth value, a
@@ -1160,10 +1191,13 @@ class _Function(NodeVisitor):
 
     def ref(self, arg: ast.Node) -> str:
         """A state variable handed to a primitive to change (``deck``, ``hand[p]``)."""
+        name, part = self.ref_parts(arg)
+        return f"_Ref(C, {name}, {part})"
+
+    def ref_parts(self, arg: ast.Node) -> _RefText:
+        """Python text of a changed state variable's name and of its index."""
         base = arg.base if isinstance(arg, ast.Index) else arg
         resolved = self.resolved.get(id(base))
         if not isinstance(resolved, StateVar):
             self.fail(f"cannot compile {type(arg).__name__} as a state variable", arg)
-        if isinstance(arg, ast.Index):
-            return f"_Ref(C, {resolved.name!r}, {self.expr(arg.index)})"
-        return f"_Ref(C, {resolved.name!r})"
+        return _RefText(repr(resolved.name), self.expr(arg.index) if isinstance(arg, ast.Index) else "None")

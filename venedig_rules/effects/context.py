@@ -76,8 +76,9 @@ class Context(Protocol):
         """Set a state variable and emit a ``change`` event (none when ``why`` is None)."""
         ...
 
-    def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
-        """Move one item between two lists (``position`` in ``source``); emits ``move``."""
+    def move(self, item: Any, source: Ref, target: Ref, position: int | None = None) -> None:
+        """Move one item between two lists (from ``position`` in ``source``, its first copy
+        when None, a RuleRuntimeError if none); emits ``move``."""
         ...
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:

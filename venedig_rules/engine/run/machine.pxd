@@ -40,6 +40,7 @@ cdef class Machine:
     cpdef start(self, State state)
     cpdef read(self, name, index=*)
     cpdef write(self, name, index, value, why=*)
+    cpdef move_between(self, item, source, source_index, target, target_index, position=*)
     cpdef player_index(self, p)
     cpdef choose_one(self, L, target, player, values, label, optional, secret)
     cpdef enter(self)
@@ -56,6 +57,7 @@ cdef class Machine:
     @cython.locals(frame=Frame)
     cpdef freeze(self)
     cpdef emit(self, event)
+    cpdef narrate(self, kind, fields)
     cpdef _slot(self, name, index)
 
 

@@ -704,10 +704,24 @@ class Machine:
                 f"{name!r} has one value per {per}: assign a list of {size} values or write {name}[...] = ..."
             )
 
-    def move(self, item: Any, source: Ref, target: Ref, position: int) -> None:
-        items = tuple(source.get())
-        self.write(source.name, source.index, items[:position] + items[position + 1 :], None)
-        self.write(target.name, target.index, tuple(target.get()) + (item,), None)
+    def move(self, item: Any, source: Ref, target: Ref, position: int | None = None) -> None:
+        """Move ``item`` from ``position`` in ``source`` (its first copy when None, a
+        RuleRuntimeError when there is none) to the end of ``target``; emit a ``move`` event."""
+        self.move_between(item, source.name, source.index, target.name, target.index, position)
+
+    def move_between(
+        self, item: Any, source: str, source_index: Any, target: str, target_index: Any, position: int | None = None
+    ) -> None:
+        """:meth:`move` from variable ``source`` (its part ``source_index`` unless None) to
+        ``target``: the DSL's ``move(item, source, target)``, which generated code calls here
+        at once, with no references to make."""
+        items = tuple(self.read(source, source_index))
+        if position is None:
+            if item not in items:
+                raise RuleRuntimeError(f"move(): {item!r} is not in {Ref(self, source, source_index)}")
+            position = items.index(item)
+        self.write(source, source_index, items[:position] + items[position + 1 :], None)
+        self.write(target, target_index, tuple(self.read(target, target_index)) + (item,), None)
         self.events_left -= 1
         if self.events_left < 0:
             too_many_events()
@@ -716,14 +730,14 @@ class Machine:
             event: MoveEvent = {
                 "type": "move",
                 "item": item,
-                "from": [source.name, source.index],
-                "to": [target.name, target.index],
+                "from": [source, source_index],
+                "to": [target, target_index],
             }
             self.events.append(event)
         elif self.keep is None:
             self.unrecorded += 1
         else:
-            self.emit(events.move(item, [source.name, source.index], [target.name, target.index]))
+            self.emit(events.move(item, [source, source_index], [target, target_index]))
 
     def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]:
         self.rng, out = rnglib.shuffled(self.rng, tuple(items))
