@@ -1163,6 +1163,10 @@ class _Function(NodeVisitor):
         if fn is primitives.event and len(args) == 1:
             fields = ", ".join(f"{k!r}: {self.expr(v)}" for k, v in node.kwargs)
             return f"C.narrate({self.expr(args[0])}, {{{fields}}})"
+        if fn is primitives.field and len(args) == 2 and not node.kwargs:
+            return f"C.item({self.expr(args[0])}).get({self.expr(args[1])})"
+        if fn is primitives.param and len(args) in (2, 3) and not node.kwargs:
+            return f"C.param({', '.join(self.expr(a) for a in args)})"
         if fn is primitives.count and len(args) == 1:
             return f"len({self.expr(args[0])})"
         if fn is primitives.first and len(args) == 1:

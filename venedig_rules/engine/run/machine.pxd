@@ -58,6 +58,7 @@ cdef class Machine:
     cpdef freeze(self)
     cpdef emit(self, event)
     cpdef narrate(self, kind, fields)
+    cpdef item(self, ident)
     cpdef _slot(self, name, index)
 
 
@@ -76,3 +77,5 @@ cpdef _one_kind(values)
 @cython.locals(ordered=list, distinct=list)
 cpdef _options_of_kind(values, label)
 cpdef _new_choice(player, label, options, optional, target, secret, kind)
+@cython.locals(frame=Frame)
+cpdef Frame _frame(code, pc, target, names, owned)

@@ -90,13 +90,27 @@ class Frame:
 
     def thaw(self) -> Frame:
         """A copy of a snapshot's frame to run on."""
-        return Frame(self.code, self.pc, self.target, self.names)
+        return _frame(self.code, self.pc, self.target, self.names, False)
 
     def to_json(self) -> list[Any]:
         return [self.code, self.pc, self.target, json_safe(self.names)]
 
     def __repr__(self) -> str:
         return f"Frame({self.code!r}, {self.pc}, {self.target!r}, {self.names!r})"
+
+
+def _frame(code: str, pc: int, target: str | None, names: Locals, owned: bool) -> Frame:
+    """A Frame that is not a snapshot's, as the machine makes one for every program it runs
+    or resumes: in the compiled build its fields are set as a struct's, where the class's
+    ``__init__`` is a Python call that parses its arguments first."""
+    frame = Frame.__new__(Frame)
+    frame.code = code
+    frame.pc = pc
+    frame.target = target
+    frame.names = names
+    frame.owned = owned
+    frame.shared = False
+    return frame
 
 
 @dataclass(frozen=True, slots=True)
@@ -563,7 +577,7 @@ class Machine:
         self.left -= 1
         if self.left < 0:
             out_of_steps()
-        frame = Frame(code, 0, target, names, True)
+        frame = _frame(code, 0, target, names, True)
         frames.append(frame)
         value = run(self, frame)
         if value is not STOP:
@@ -594,7 +608,7 @@ class Machine:
                 result = fn(self, names)
                 self.depth -= 1
             else:
-                frame = Frame(request.code, 0, target if request.returns and one else None, names)
+                frame = _frame(request.code, 0, target if request.returns and one else None, names, False)
                 at = len(frames)
                 frames.append(frame)
                 result = resume[request.code](self, frame)
