@@ -8,11 +8,14 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_speed import MAIN_LINE, hostile
 
 import venedig_rules as vr
+from venedig_rules.effects.registry import Registry
+from venedig_rules.effects.runtime import charged
 from venedig_rules.errors import InvalidRulesError, RuleRuntimeError
 from venedig_rules.limits import MAX_COMPONENTS, MAX_EVENTS, MAX_STEPS, MAX_VALUE_DEPTH
 
@@ -87,3 +90,23 @@ def test_100000_cards_fail_validate_naming_the_limit(tmp_path: Path) -> None:
     found = [e for e in info.value.errors if e.code == "rules/limit"]
     assert found and "MAX_COMPONENTS" in found[0].message and str(MAX_COMPONENTS) in found[0].message
     assert found[0].location is not None and Path(found[0].location.file).name == "cards.yaml"
+
+
+@pytest.mark.parametrize("arity", range(1, 7))
+def test_a_game_modules_query_is_charged_its_longest_list_whatever_its_arity(arity: int) -> None:
+    # up to five plain parameters a wrapper of that arity charges them (effects/runtime.py),
+    # with more they are packed: either way the longest list given or given back counts
+    registry = Registry()
+    params = ", ".join(f"p{i}: tuple" for i in range(arity))
+    namespace: dict[str, Any] = {"Context": Any}
+    exec(f"def query(ctx: Context, {params}) -> tuple:\n    return (1, 2)\n", namespace)
+    registry.primitive()(namespace["query"])
+    run = charged(registry.get("query"))
+
+    class Machine:
+        left = 1_000
+
+    machine = Machine()
+    lists = [tuple(range(3 + 4 * i)) for i in range(arity)]
+    assert run(machine, *lists) == (1, 2)
+    assert machine.left == 1_000 - max([2, *map(len, lists)])
