@@ -26,7 +26,7 @@ that turn them into answers are built once per ruleset and cached.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..effects.constant_kinds import ConstantKind
 from ..effects.context import Context, RulesQuery
@@ -302,12 +302,34 @@ def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) 
 
 
 def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -> list[int]:
-    """The land squares with a pillar and nothing built on it."""
+    """The land squares with a pillar and nothing built on it (a list shared with later
+    calls: not to be changed)."""
+    global _last_free
+    last = _last_free
+    if last.has_pillar is has_pillar and last.ground is ground and last.tables is t:
+        return last.squares
     found = []
     for i in t.land:
         if has_pillar[i] and ground[i] is None:
             found.append(i)
+    if type(has_pillar) is tuple and type(ground) is tuple:  # values that cannot change
+        _last_free = _FreeSquares(t, has_pillar, ground, found)
     return found
+
+
+class _FreeSquares(NamedTuple):
+    """What :func:`_free` was asked last and answered."""
+
+    tables: Tables | None
+    has_pillar: Sequence[bool]
+    ground: Sequence[str | None]
+    squares: list[int]
+
+
+#: A Master Builder's tiles are found buildable and then placed on the very same board
+#: values, and the free pillars for markers are asked of it too: its free squares are kept
+#: (one object, set at once: a thread sees the old answer or the new one, both right).
+_last_free = _FreeSquares(None, (), (), [])
 
 
 def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], need: int) -> list[int]:
