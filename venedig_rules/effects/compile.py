@@ -487,6 +487,22 @@ class _RefText(NamedTuple):
     part: str
 
 
+class _Forwarded(NamedTuple):
+    """A core primitive of free keywords that hands its ``arity`` arguments and the
+    keywords, as a dictionary, to a method of the context (see ``_Function.inline``)."""
+
+    method: str
+    arity: int
+
+
+#: Those primitives, by function: generated code calls the machine's method itself.
+_NAMED = {
+    primitives.event: _Forwarded("narrate", 1),
+    primitives.effect: _Forwarded("call_item", 2),
+    primitives.trigger: _Forwarded("call_rules", 1),
+}
+
+
 class _CaseStart(NamedTuple):
     """Where a ``pc`` case opened: its number and the DSL offset of its first statement."""
 
@@ -1160,9 +1176,10 @@ class _Function(NodeVisitor):
             item = self.expr(args[0])
             source, target = self.ref_parts(args[1]), self.ref_parts(args[2])
             return f"C.move_between({item}, {source.name}, {source.part}, {target.name}, {target.part})"
-        if fn is primitives.event and len(args) == 1:
+        if fn in _NAMED and len(args) == _NAMED[fn].arity:
+            named = _NAMED[fn]
             fields = ", ".join(f"{k!r}: {self.expr(v)}" for k, v in node.kwargs)
-            return f"C.narrate({self.expr(args[0])}, {{{fields}}})"
+            return f"C.{named.method}({''.join(f'{self.expr(a)}, ' for a in args)}{{{fields}}})"
         if fn is primitives.field and len(args) == 2 and not node.kwargs:
             return f"C.item({self.expr(args[0])}).get({self.expr(args[1])})"
         if fn is primitives.param and len(args) in (2, 3) and not node.kwargs:

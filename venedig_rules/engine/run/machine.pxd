@@ -59,6 +59,8 @@ cdef class Machine:
     cpdef emit(self, event)
     cpdef narrate(self, kind, fields)
     cpdef item(self, ident)
+    cpdef call_item(self, ident, field, bindings)
+    cpdef call_rules(self, when, bindings)
     cpdef _slot(self, name, index)
 
 

@@ -821,9 +821,11 @@ class Machine:
 
     def call_rules(self, when: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         names = {"players": self.everyone, **{k: freeze(v) for k, v in bindings.items()}}
-        return tuple(
-            CallRequest(code, {**names, "item": rule}, returns=False)
-            for code, rule in self.compiled.rules_by_when.get(when, ())
+        return tuple(  # (a list, not a generator: compiled, a generator is an object and a call a step)
+            [
+                CallRequest(code, {**names, "item": rule}, returns=False)
+                for code, rule in self.compiled.rules_by_when.get(when, ())
+            ]
         )
 
 
