@@ -1109,6 +1109,30 @@ def test_an_item_param_is_frozen_once_per_ruleset_and_an_error_is_never_kept():
     assert not any(key[0] == "no_such_card" for key in rules.param_values)
 
 
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ((0, 2**60, 1), "a number of 19 digits is too big"),
+        ((0, (2**60,)), "a number of 19 digits is too big"),
+        (tuple(range(17)), None),
+        ((1, ("a", 2), None, True), None),
+    ],
+)
+def test_a_short_list_written_to_the_state_is_checked_for_numbers_too_big(value, message):
+    """A list of players is written without a walk of its items; a number too big in it,
+    or nested deeper, is refused all the same (a game module's write)."""
+    from venedig_rules.engine.run.machine import Machine
+
+    rules = vr.load("rialto")
+    machine = Machine(rules, 2, rules.new_game(2, 1).played.state, None)
+    if message is None:
+        machine.write("turn_queue", None, value)
+        assert machine.read("turn_queue") == value
+    else:
+        with pytest.raises(RuleRuntimeError, match=message):
+            machine.write("turn_queue", None, value)
+
+
 def test_new_games_start_from_equal_variables_that_are_never_one_dict():
     """The starting variables are made once per player count; each game gets its own dict."""
     from venedig_rules.engine.run.machine import initial_state

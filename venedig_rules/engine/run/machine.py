@@ -675,7 +675,11 @@ class Machine:
                     sized(value)
                 else:
                     for item in value:
-                        if type(item) not in _PLAIN:
+                        kind = type(item)
+                        if kind is int:  # (a list of players: the walk below would cost more)
+                            if not -MAX_INT <= item <= MAX_INT:
+                                too_big_int(item)
+                        elif kind not in _PLAIN:
                             sized(value)
                             break
         if index is None:
