@@ -26,7 +26,8 @@ that turn them into answers are built once per ruleset and cached.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from ..effects.constant_kinds import ConstantKind
 from ..effects.context import Context, RulesQuery
@@ -317,8 +318,10 @@ def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -
     return found
 
 
-class _FreeSquares(NamedTuple):
-    """What :func:`_free` was asked last and answered."""
+@dataclass(frozen=True, slots=True)
+class _FreeSquares:
+    """What :func:`_free` was asked last and answered (not a NamedTuple: with postponed
+    annotations its fields' types would be compiled from text when the module is imported)."""
 
     tables: Tables | None
     has_pillar: Sequence[bool]

@@ -30,7 +30,7 @@ from ...errors import Location, RuleRuntimeError
 from ...limits import MAX_CALL_DEPTH, MAX_EVENTS, MAX_INT, MAX_STEPS
 from . import events
 from . import rng as rnglib
-from .events import ChangeEvent, ChoiceEvent, Event, MoveEvent, RulesetEvent
+from .events import ChoiceEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
 from .views import json_safe
 
@@ -689,8 +689,7 @@ class Machine:
             if why is not None:
                 if self.record:
                     # events.change(), built in place: this runs at every step (so do move and narrate)
-                    whole: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why}
-                    self.events.append(whole)
+                    self.events.append({"type": "change", "var": name, "value": value, "why": why})
                 elif self.keep is None:
                     self.unrecorded += 1
                 else:
@@ -705,8 +704,7 @@ class Machine:
         self.vars[name] = tuple(changed)
         if why is not None:
             if self.record:
-                part: ChangeEvent = {"type": "change", "var": name, "value": value, "why": why, "index": index}
-                self.events.append(part)
+                self.events.append({"type": "change", "var": name, "value": value, "why": why, "index": index})
             elif self.keep is None:
                 self.unrecorded += 1
             else:
