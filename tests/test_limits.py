@@ -94,8 +94,8 @@ def test_100000_cards_fail_validate_naming_the_limit(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("arity", range(1, 7))
 def test_a_game_modules_query_is_charged_its_longest_list_whatever_its_arity(arity: int) -> None:
-    # up to five plain parameters a wrapper of that arity charges them (effects/runtime.py),
-    # with more they are packed: either way the longest list given or given back counts
+    # a wrapper of its arity, a positional one or a packing one charges it (effects/runtime.py),
+    # whichever it gets, the longest list given or given back counts
     registry = Registry()
     params = ", ".join(f"p{i}: tuple" for i in range(arity))
     namespace: dict[str, Any] = {"Context": Any}

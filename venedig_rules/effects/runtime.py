@@ -391,12 +391,16 @@ CONSTANT_TIME = frozenset({"count", "first", "last", "item_at", "get"})
 
 def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
     """``prim`` charged by its longest list: its arguments at ``lists`` (each from there on
-    when the last is variadic) and its value. A primitive of up to five plain parameters
-    (the game modules' board and card queries take four or five) gets a wrapper of that
-    arity: packing arguments would cost more than the charge."""
+    when the last is variadic) and its value. A primitive of up to three plain parameters
+    gets a wrapper of that arity, one of more plain parameters a positional one: packing
+    arguments would cost more than the charge."""
     fn = prim.fn
     plain = not prim.keywords and all(p.default is REQUIRED and not p.variadic for p in prim.params)
-    run = _FIXED[len(prim.params)](fn, lists) if plain and len(prim.params) in _FIXED else _packed(prim, lists)
+    if plain:
+        arity = len(prim.params)
+        run = _FIXED[arity](fn, lists) if arity in _FIXED else _positional(fn, lists)
+    else:
+        run = _packed(prim, lists)
     # named as the primitive: the digest of a generated module's namespace (aot) and
     # tracebacks show what runs
     run.__module__, run.__qualname__, run.__name__ = fn.__module__, fn.__qualname__, fn.__name__
@@ -474,20 +478,18 @@ def _fixed3(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any
     return run
 
 
-def _fixed4(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    first, second, third, fourth = 0 in lists, 1 in lists, 2 in lists, 3 in lists
+def _positional(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
+    """The wrapper of a primitive of more plain parameters (the game modules' board and card
+    queries take four or five): its arguments come as one tuple, with no dictionary of
+    keywords and no test of every position, as ``_packed`` makes them."""
 
-    def run(C: Any, a: Any, b: Any, c: Any, d: Any) -> Any:
-        value = fn(C, a, b, c, d)
+    def run(C: Any, *args: Any) -> Any:
+        value = fn(C, *args)
         cost = len(value) if type(value) is tuple else 0
-        if first and type(a) is tuple and len(a) > cost:
-            cost = len(a)
-        if second and type(b) is tuple and len(b) > cost:
-            cost = len(b)
-        if third and type(c) is tuple and len(c) > cost:
-            cost = len(c)
-        if fourth and type(d) is tuple and len(d) > cost:
-            cost = len(d)
+        for i in lists:
+            arg = args[i]
+            if type(arg) is tuple and len(arg) > cost:
+                cost = len(arg)
         C.left -= cost
         if C.left < 0:
             out_of_steps()
@@ -496,31 +498,7 @@ def _fixed4(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any
     return run
 
 
-def _fixed5(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    first, second, third, fourth, fifth = 0 in lists, 1 in lists, 2 in lists, 3 in lists, 4 in lists
-
-    def run(C: Any, a: Any, b: Any, c: Any, d: Any, e: Any) -> Any:
-        value = fn(C, a, b, c, d, e)
-        cost = len(value) if type(value) is tuple else 0
-        if first and type(a) is tuple and len(a) > cost:
-            cost = len(a)
-        if second and type(b) is tuple and len(b) > cost:
-            cost = len(b)
-        if third and type(c) is tuple and len(c) > cost:
-            cost = len(c)
-        if fourth and type(d) is tuple and len(d) > cost:
-            cost = len(d)
-        if fifth and type(e) is tuple and len(e) > cost:
-            cost = len(e)
-        C.left -= cost
-        if C.left < 0:
-            out_of_steps()
-        return value
-
-    return run
-
-
-_FIXED = {0: _fixed0, 1: _fixed1, 2: _fixed2, 3: _fixed3, 4: _fixed4, 5: _fixed5}
+_FIXED = {0: _fixed0, 1: _fixed1, 2: _fixed2, 3: _fixed3}
 
 
 def _packed(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:

@@ -26,7 +26,6 @@ that turn them into answers are built once per ruleset and cached.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..effects.constant_kinds import ConstantKind
@@ -84,6 +83,8 @@ class Tables:
         self.rank: dict[str, dict[tuple[str, ...], int]] = {}
         #: pile -> its tops (piles change rarely; see pile_tops)
         self.tops: dict[tuple[str, ...], tuple[str, ...]] = {}
+        #: the board _free was last asked about, and its answer
+        self.free_memo: _FreeMemo | None = None
         self.shape_order: tuple[str, ...] = tuple(s["id"] for s in rules.items("tiles", "shapes"))
         self.tile_shape: dict[str, str] = {}
         self.tile_stones: dict[str, int] = {}
@@ -304,35 +305,31 @@ def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) 
 
 def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -> list[int]:
     """The land squares with a pillar and nothing built on it (a list shared with later
-    calls: not to be changed)."""
-    global _last_free
-    last = _last_free
-    if last.has_pillar is has_pillar and last.ground is ground and last.tables is t:
-        return last.squares
+    calls: not to be changed). A Master Builder's tiles are found buildable and then placed
+    on the very same board values, and the free pillars for markers are asked of it too: the
+    last board's answer is kept (one object, set at once: a thread sees the old answer or
+    the new one, both right)."""
+    memo = t.free_memo
+    if memo is not None and memo.has_pillar is has_pillar and memo.ground is ground:
+        return memo.squares
     found = []
     for i in t.land:
         if has_pillar[i] and ground[i] is None:
             found.append(i)
     if type(has_pillar) is tuple and type(ground) is tuple:  # values that cannot change
-        _last_free = _FreeSquares(t, has_pillar, ground, found)
+        t.free_memo = _FreeMemo(has_pillar, ground, found)
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class _FreeSquares:
-    """What :func:`_free` was asked last and answered (not a NamedTuple: with postponed
-    annotations its fields' types would be compiled from text when the module is imported)."""
+class _FreeMemo:
+    """:func:`_free`'s answer for one board (``has_pillar``, ``ground``, by identity). A
+    plain class, as venedig.py's: a NamedTuple or dataclass compiles code when the module
+    is imported, which a game module is at every ruleset's first load."""
 
-    tables: Tables | None
-    has_pillar: Sequence[bool]
-    ground: Sequence[str | None]
-    squares: list[int]
+    __slots__ = ("ground", "has_pillar", "squares")
 
-
-#: A Master Builder's tiles are found buildable and then placed on the very same board
-#: values, and the free pillars for markers are asked of it too: its free squares are kept
-#: (one object, set at once: a thread sees the old answer or the new one, both right).
-_last_free = _FreeSquares(None, (), (), [])
+    def __init__(self, has_pillar: tuple[bool, ...], ground: tuple[str | None, ...], squares: list[int]):
+        self.has_pillar, self.ground, self.squares = has_pillar, ground, squares
 
 
 def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], need: int) -> list[int]:

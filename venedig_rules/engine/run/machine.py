@@ -733,9 +733,10 @@ class Machine:
         at once, with no references to make."""
         items = tuple(self.read(source, source_index))
         if position is None:
-            if item not in items:
-                raise RuleRuntimeError(f"move(): {item!r} is not in {Ref(self, source, source_index)}")
-            position = items.index(item)
+            try:
+                position = items.index(item)  # (one walk: no test of membership first)
+            except ValueError:
+                raise RuleRuntimeError(f"move(): {item!r} is not in {Ref(self, source, source_index)}") from None
         self.write(source, source_index, items[:position] + items[position + 1 :], None)
         self.write(target, target_index, tuple(self.read(target, target_index)) + (item,), None)
         self.events_left -= 1
