@@ -22,8 +22,6 @@ import json
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
@@ -418,15 +416,12 @@ class Game:
             action = self._sent_by(plain_action(action), seat)
         state = self._play.state
         pending = state.pending
-        if (
-            type(action) is Action
-            and type(action.player) is int
-            and pending is not None
-            and not state.over
-            and any(map(is_, repeat(action), pending.legal_actions(action.player)))
-        ):
-            # one of the very actions legal_actions gave: nothing to check or compare
-            return self._resume(pending, action)
+        if type(action) is Action and type(action.player) is int and pending is not None and not state.over:
+            # a plain loop: faster than any(map(is_, ...)) in Python 3.11, a C loop compiled
+            for offered in pending.legal_actions(action.player):
+                if offered is action:
+                    # one of the very actions legal_actions gave: nothing to check or compare
+                    return self._resume(pending, action)
         action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
         if pending is None or state.over or not pending.accepts(action) or not self._offered(action):
             raise IllegalActionError(self._why_illegal(action, self._legal_by_player(), seat))

@@ -2,3 +2,6 @@
 
 cdef class UndoHistory:
     cdef public object _events, _states, _weak_below
+
+    # called at every recorded action (engine/game.py, through the record's typed history)
+    cpdef append(self, state, events)
