@@ -300,9 +300,19 @@ def test_a_program_within_the_budgets_runs_to_its_end(tmp_path):
     game.to_json(), game.view(1)
 
 
-def test_a_list_grown_an_item_at_a_time_is_counted_in_linear_time(tmp_path, monkeypatch):
-    """``out += [[...]]`` in a loop counts the new item only, not the whole list again (that
-    was quadratic: numbering Säulen's actions took half a minute)."""
+#: Two ways a program grows a list an item at a time: a local added to, a state variable put to
+#: (``{item}``: the item's text); each leaves the list's length in ``out``.
+GROWN = {
+    "a local list added to": "let xs = []; let n = {n}; for i in range(0, n) {{ xs += [{item}] }}; out = count(xs)",
+    "a state list put to": "out = []; let n = {n}; for i in range(0, n) {{ put({item}, out) }}; out = count(out)",
+}
+
+
+@pytest.mark.parametrize("grown", list(GROWN.values()), ids=list(GROWN))
+def test_a_list_grown_an_item_at_a_time_is_counted_in_linear_time(tmp_path, monkeypatch, grown):
+    """``out += [[...]]`` or ``put([...], out)`` in a loop counts the new item only, not the
+    whole list again (that was quadratic: numbering Säulen's actions took half a minute, and
+    Säulen walked its built tiles whole at every tile put)."""
     from venedig_rules.effects import runtime
 
     walked = []
@@ -313,19 +323,17 @@ def test_a_list_grown_an_item_at_a_time_is_counted_in_linear_time(tmp_path, monk
         return walk(*args)
 
     monkeypatch.setattr(runtime, "_items_left", counting)
-    program = "let xs = []; let n = 5000; for i in range(0, n) { xs += [[i, [i, i]]] }; out = count(xs)"
+    program = grown.format(n=5000, item="[i, [i, i]]")
     game = vr.load(hostile(tmp_path, program)).new_game(2, 0).apply("p0 go(1)")
     assert game.value("out") == 5000
     assert len(walked) < 10 * 5000  # a walk of the whole list at every step: 12,500,000
 
 
+@pytest.mark.parametrize("grown", list(GROWN.values()), ids=list(GROWN))
 @pytest.mark.parametrize(("n", "refused"), [(7000, False), (9000, True)])
-def test_a_list_grown_an_item_at_a_time_keeps_the_items_budget(tmp_path, n, refused):
+def test_a_list_grown_an_item_at_a_time_keeps_the_items_budget(tmp_path, n, refused, grown):
     """Each item below holds 12 more: 13 x 7,000 is within 100,000 items, 13 x 9,000 not."""
-    program = (
-        f"let xs = []; let n = {n}; "
-        "for i in range(0, n) { xs += [[i, i, i, i, i, i, i, i, i, i, i, i]] }; out = count(xs)"
-    )
+    program = grown.format(n=n, item="[i, i, i, i, i, i, i, i, i, i, i, i]")
     game = vr.load(hostile(tmp_path, program)).new_game(2, 0)
     if refused:
         with pytest.raises(RuleRuntimeError, match="items in all"):

@@ -20,6 +20,7 @@ from ..errors import RuleRuntimeError
 from ..limits import MAX_RANGE
 from .context import CallRequestLike, Context
 from .registry import CORE, OMITTED, ListRef, Player
+from .runtime import join
 
 __all__ = ["RuleRuntimeError"]
 
@@ -285,7 +286,9 @@ def move(ctx: Context, item: Any, source: ListRef, target: ListRef) -> None:
 @P(changes=True, example="put(card, discard)")
 def put(ctx: Context, item: Any, target: ListRef) -> None:
     """Add item to the end of a list variable."""
-    target.set(tuple(target.get()) + (item,), "put")
+    # counted from the list's count, remembered (join): a growing list of lists, such as
+    # Säulen's built tiles, is not walked whole again at every put
+    target.set(join(tuple(target.get()), (item,)), "put")
 
 
 @P(changes=True, example="remove(card, pool)")

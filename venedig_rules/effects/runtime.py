@@ -204,17 +204,19 @@ def nest(items: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def join(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Two lists as one, within the budgets (counted from the counts of the two)."""
+    """Two lists as one, within the budgets: counted from the counts of the two, and the
+    count of a long one, or of one with lists inside, remembered (``put`` and ``out +=
+    [x]`` grow a list an item at a time: each step counts the new items only)."""
     n = len(a) + len(b)
     if n > MAX_LIST:
         too_long(n)
     out = a + b
-    if n < _SHORT:  # one C pass over a short list, as cheap as a look-up
+    if n < _SHORT:  # one C pass over a short list of no lists, as cheap as a look-up
         for item in out:
             if type(item) is tuple:
-                items(out)
                 break
-        return out
+        else:
+            return out
     total = items(a) + items(b)
     if total > MAX_ITEMS:
         _too_many()
