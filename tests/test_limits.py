@@ -49,6 +49,29 @@ def test_sorting_a_huge_list_many_times_runs_out_of_work_not_of_rounds(tmp_path:
     assert f"more than {MAX_STEPS} steps of work" in error.message and "MAX_STEPS" in error.message
 
 
+def test_the_machine_charges_a_call_the_longest_of_its_value_and_list_arguments() -> None:
+    """``Machine.charged``: what generated code calls for a charged primitive of plain
+    parameters instead of its wrapper, with the wrapper's charge."""
+    from venedig_rules.engine.run.machine import Machine
+
+    game = vr.load(str(TESTS / "rulesets" / "lagoon")).new_game(2, 0)
+    run = Machine(game.rules, 2, game.played.state, None)
+    run.left = 100
+    assert run.charged((1, 2), (1, 2, 3), (1,) * 5) == (1, 2) and run.left == 95  # the second list
+    assert run.charged((1, 2), (1, 2, 3)) == (1, 2) and run.left == 92  # the first
+    assert run.charged(tuple(range(10))) == tuple(range(10)) and run.left == 82  # the value
+    assert run.charged(7, "abcdefgh") == 7 and run.left == 82  # a word is no list
+    run.left = 3
+    with pytest.raises(RuleRuntimeError, match="steps of work"):
+        run.charged((1,) * 4)
+
+
+def test_generated_code_has_the_machine_charge_a_primitive_of_plain_parameters(tmp_path: Path) -> None:
+    program = "let xs = range(0, 10); out = sorted(xs)"
+    source = vr.load(hostile(tmp_path, program)).generated.source
+    assert "C.charged(f_sorted(C, (_t" in source and "p_sorted" not in source
+
+
 def test_a_list_operation_within_the_budget_still_runs(tmp_path: Path) -> None:
     program = "let xs = range(0, 10000); let n = 40; repeat n { out = count(sorted(xs)) }"
     game = vr.load(hostile(tmp_path, program)).new_game(2, 0).apply("p0 go(1)")

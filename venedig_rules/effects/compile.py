@@ -80,7 +80,7 @@ from .check import (
 )
 from .context import Ref
 from .parse import caret
-from .registry import Primitive, Registry
+from .registry import REQUIRED, Primitive, Registry
 from .runtime import RULE_FAILURES, STOP, combine, freeze
 from .visitor import NodeVisitor, children
 
@@ -296,11 +296,15 @@ class _Module:
         self.function_names: dict[str, FunctionName] = {}
 
     # -- what the module's functions call --------------------------------------------------
-    def primitive(self, prim: Primitive) -> str:
-        name = f"p_{prim.name}" if _NAME.match(prim.name) else f"p{len(self.namespace)}"
-        fn = runtime.charged(prim)  # charged by the size of the lists it touches
+    def primitive(self, prim: Primitive, raw: bool = False) -> str:
+        """The global of ``prim``'s charged function (charged by the size of the lists it
+        touches, see runtime.charged), or with ``raw`` of the primitive itself (for a call
+        the machine charges: see _Function.charged_call)."""
+        prefix = "f" if raw else "p"
+        name = f"{prefix}_{prim.name}" if _NAME.match(prim.name) else f"{prefix}{len(self.namespace)}"
+        fn = prim.fn if raw else runtime.charged(prim)
         if self.namespace.get(name, fn) is not fn:
-            name = f"p{len(self.namespace)}_"
+            name = f"{prefix}{len(self.namespace)}_"
         self.namespace[name] = fn
         return name
 
@@ -1151,7 +1155,7 @@ class _Function(NodeVisitor):
         if not isinstance(resolved, PrimitiveCall):
             self.fail(f"{node.name}() cannot be used inside an expression", node)
         prim = resolved.primitive
-        inline = self.inline(prim, node)
+        inline = self.inline(prim, node) or self.charged_call(prim, node)
         if inline is not None:
             return inline
         fixed = [p for p in prim.params if not p.variadic]
@@ -1190,6 +1194,29 @@ class _Function(NodeVisitor):
             t = self.temp()
             return f"({t}[0] if ({t} := {self.expr(args[0])}) else None)"
         return None
+
+    def charged_call(self, prim: Primitive, node: ast.Call) -> str | None:
+        """Python text calling a charged primitive of plain parameters (none optional, none
+        variadic, no keywords) and at most two list parameters, charged by the machine's
+        ``charged`` (cpdef: the compiled build's call of it is a C call, where the wrapper's
+        charge reads and writes the machine's budget through its type); else None. The
+        charge is the wrapper's: the longest of the value and the list arguments, after
+        the call."""
+        params = prim.params
+        if not runtime.walks(prim) or prim.keywords or node.kwargs or len(node.args) != len(params):
+            return None
+        lists = runtime.list_params(prim)
+        if len(lists) > 2 or any(p.variadic or p.default is not REQUIRED for p in params):
+            return None
+        args, listed = ["C"], []
+        for i, (param, arg) in enumerate(zip(params, node.args)):
+            text = self.ref(arg) if param.ref else self.expr(arg)
+            if i in lists:  # passed on to the charge too: evaluated once, into a temporary
+                listed.append(self.temp())
+                text = f"({listed[-1]} := {text})"
+            args.append(text)
+        call = f"{self.module.primitive(prim, raw=True)}({', '.join(args)})"
+        return f"C.charged({call}{''.join(f', {t}' for t in listed)})"
 
     def may_be_list(self, node: ast.Node) -> bool:
         """Whether an expression may give a list (else it gives a number, a truth value, a

@@ -374,12 +374,22 @@ def charged(prim: Primitive) -> Callable[..., Any]:
     known = _CHARGED.get(prim)
     if known is not None:
         return known
-    lists = tuple(i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list"))
-    core = prim.fn.__module__ == _CORE_MODULE
-    walks = prim.name not in CONSTANT_TIME and (bool(lists) or (core and prim.result == "list"))
-    fn = _charging(prim, lists) if walks else prim.fn
+    lists = list_params(prim)
+    fn = _charging(prim, lists) if walks(prim) else prim.fn
     _CHARGED[prim] = fn
     return fn
+
+
+def list_params(prim: Primitive) -> tuple[int, ...]:
+    """The positions of ``prim``'s arguments it is charged for (a list parameter's, each
+    from there on when the last is variadic), whether or not it :func:`walks`."""
+    return tuple(i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list"))
+
+
+def walks(prim: Primitive) -> bool:
+    """Whether ``prim`` is charged (see :func:`charged`)."""
+    core = prim.fn.__module__ == _CORE_MODULE
+    return prim.name not in CONSTANT_TIME and (bool(list_params(prim)) or (core and prim.result == "list"))
 
 
 #: The module of the DSL's own primitives: those that make lists (``range``, ``copies``)

@@ -44,6 +44,7 @@ cdef class Machine:
     cpdef player_index(self, p)
     cpdef choose_one(self, L, target, player, values, label, optional, secret)
     cpdef enter(self)
+    cpdef charged(self, value, a=*, b=*)
     @cython.locals(frame=Frame, frames=list)
     cpdef call(self, run, code, target, names)
     @cython.locals(frame=Frame, frames=list)

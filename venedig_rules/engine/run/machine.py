@@ -568,6 +568,21 @@ class Machine:
     def _too_deep(self) -> NoReturn:
         raise RuleRuntimeError(f"effects call each other more than {MAX_DEPTH} deep")
 
+    def charged(self, value: Any, a: Any = None, b: Any = None) -> Any:
+        """``value``, a primitive's, after charging the step budget the items of the longest
+        of ``value`` and the list arguments ``a`` and ``b``: what the primitive's charged
+        wrapper does (effects/runtime.py, :func:`~venedig_rules.effects.runtime.charged`),
+        which generated code calls here instead for a primitive of plain parameters."""
+        cost = len(value) if type(value) is tuple else 0
+        if type(a) is tuple and len(a) > cost:
+            cost = len(a)
+        if type(b) is tuple and len(b) > cost:
+            cost = len(b)
+        self.left -= cost
+        if self.left < 0:
+            out_of_steps()
+        return value
+
     def call(self, run: Function, code: str, target: str, names: Locals) -> Any:
         """Run a procedure that may stop, in a frame of its own on top of the caller's; its
         value, or STOP when it waits for a decision (its frame stays)."""
