@@ -326,6 +326,8 @@ def test_a_list_grown_an_item_at_a_time_is_counted_in_linear_time(tmp_path, monk
     program = grown.format(n=5000, item="[i, [i, i]]")
     game = vr.load(hostile(tmp_path, program)).new_game(2, 0).apply("p0 go(1)")
     assert game.value("out") == 5000
+    if not walked:  # compiled, the walk is a cpdef function (runtime.pxd) called in C
+        pytest.skip("the compiled build's walks are C calls, which the patch does not see")
     assert len(walked) < 10 * 5000  # a walk of the whole list at every step: 12,500,000
 
 
