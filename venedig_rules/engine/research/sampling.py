@@ -108,7 +108,7 @@ def sample(game: G, player: int, seed: int, attempts: int = ATTEMPTS) -> G:
     rand = random.Random(seed)
     for _ in range(attempts):
         values = plan.deal(state.vars, rand)
-        frames = plan.relabel(state.frames, values, random.Random(~seed))
+        frames = plan.relabel(state.frames, values, ~seed)
         pending, frames = _pending(game, player, values, frames, rand)
         if pending is not _REJECTED:
             break
@@ -622,38 +622,46 @@ class Plan:
                 i = swaps[int(rand.random() * len(swaps))]
                 items[i], items[j] = items[j], items[i]
 
-    def relabel(self, frames: tuple[Frame, ...], values: dict[str, Any], rand: random.Random) -> tuple[Frame, ...]:
+    def relabel(self, frames: tuple[Frame, ...], values: dict[str, Any], seed: int) -> tuple[Frame, ...]:
         """The paused frames with every hidden item their locals hold replaced by the item
         the new deal put where it lay: the code goes on with the sample's item, and the
         item the seat never saw is not kept in its true place (which would tell where it
         is). An item with several copies in hidden places stands for one of them, taken
-        at random; repeated in one local value, for different ones."""
+        at random (from ``seed``); repeated in one local value, for different ones."""
         if not self.held:
             return frames
+        # seeded here, not by the caller: seeding a generator takes some 26,000 instructions,
+        # a good part of a sample's, and the frames of many decisions hold no hidden item
+        rand = random.Random(seed)
         order = {item: rand.sample(positions, len(positions)) for item, positions in self.held.items()}
 
-        def swap(value: Any, used: Counter[Any]) -> Any:
+        # a sample's first cost in a search: plain dictionaries count the uses (a Counter is
+        # a Python class to make, once per local), lists are made from lists (a generator
+        # per nested value costs more than its items)
+        def swap(value: Any, used: dict[Any, int]) -> Any:
             if value.__class__ is str:
                 positions = order.get(value)
                 if positions is None:
                     return value
-                k = used[value] % len(positions)
-                used[value] += 1
-                (var, slot), i = positions[k]
+                n = used.get(value, 0)
+                used[value] = n + 1
+                (var, slot), i = positions[n % len(positions)]
                 return _items(values[var] if slot is None else values[var][slot])[i]
             if isinstance(value, (tuple, list)):
-                return value.__class__(swap(v, used) for v in value)
+                return value.__class__([swap(v, used) for v in value])
             return value
 
         return tuple(
-            Frame(
-                f.code,
-                f.pc,
-                f.target,
-                {n: v if n == "players" else swap(v, Counter()) for n, v in f.names.items()},
-                shared=True,
-            )
-            for f in frames
+            [
+                Frame(
+                    f.code,
+                    f.pc,
+                    f.target,
+                    {n: v if n == "players" else swap(v, {}) for n, v in f.names.items()},
+                    shared=True,
+                )
+                for f in frames
+            ]
         )
 
 
