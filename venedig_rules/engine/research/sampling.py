@@ -546,12 +546,16 @@ class Plan:
             rest = items
             open_ = positions
             if pinned:
-                taken = self._place_pinned(pinned, Counter(items), contents, rand)
-                placed = Counter(contents[place][i] for place, i in taken)
+                # plain dictionaries, not Counters: a Counter is a Python class to make, and
+                # its look-up of an item it lacks calls __missing__ (a deal is a sample's
+                # largest cost in a search)
+                taken = self._place_pinned(pinned, _tally(items), contents, rand)
+                placed = _tally([contents[place][i] for place, i in taken])
                 rest = []
                 for item in items:  # the items left for the others, in the same fixed order
-                    if placed[item]:
-                        placed[item] -= 1
+                    n = placed.get(item, 0)
+                    if n:
+                        placed[item] = n - 1
                     else:
                         rest.append(item)
                 open_ = [pos for pos in positions if pos not in taken]
@@ -580,7 +584,7 @@ class Plan:
     @staticmethod
     def _place_pinned(
         pinned: list[tuple[Any, list[tuple[Place, int]]]],
-        left: Counter[Any],
+        left: dict[Any, int],
         contents: dict[Place, list[Any]],
         rand: random.Random,
     ) -> set[tuple[Place, int]]:
@@ -588,7 +592,7 @@ class Plan:
         uniformly among its candidates not yet taken; the positions taken."""
         taken: set[tuple[Place, int]] = set()
         for item, candidates in pinned:
-            if not candidates or not left[item]:
+            if not candidates or not left.get(item, 0):
                 continue
             # a draw among all, and among the free ones only when it hit a taken one: uniform
             # over the free ones, without a list of them in the common case
@@ -663,6 +667,14 @@ class Plan:
                 for f in frames
             ]
         )
+
+
+def _tally(items: Sequence[Any]) -> dict[Any, int]:
+    """How many times each item is in ``items``."""
+    counts: dict[Any, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return counts
 
 
 def _kept(knowledge: Knowledge, state: State, seen: Counter[Any]) -> set[tuple[Place, int]]:
