@@ -117,7 +117,7 @@ def test_100000_cards_fail_validate_naming_the_limit(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("arity", range(1, 7))
 def test_a_game_modules_query_is_charged_its_longest_list_whatever_its_arity(arity: int) -> None:
-    # a wrapper of its arity, a positional one or a packing one charges it (effects/runtime.py),
+    # a positional wrapper or a packing one charges it (effects/runtime.py),
     # whichever it gets, the longest list given or given back counts
     registry = Registry()
     params = ", ".join(f"p{i}: tuple" for i in range(arity))

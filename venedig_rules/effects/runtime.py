@@ -403,16 +403,13 @@ CONSTANT_TIME = frozenset({"count", "first", "last", "item_at", "get"})
 
 def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
     """``prim`` charged by its longest list: its arguments at ``lists`` (each from there on
-    when the last is variadic) and its value. A primitive of up to three plain parameters
-    gets a wrapper of that arity, one of more plain parameters a positional one: packing
-    arguments would cost more than the charge."""
+    when the last is variadic) and its value. A primitive of plain parameters gets a
+    positional wrapper, any other one a packing one. Generated code calls a plain one of at
+    most two lists as itself inside ``Machine.charged`` instead (effects/compile.py,
+    ``charged_call``): these wrappers serve the rest, which are few."""
     fn = prim.fn
     plain = not prim.keywords and all(p.default is REQUIRED and not p.variadic for p in prim.params)
-    if plain:
-        arity = len(prim.params)
-        run = _FIXED[arity](fn, lists) if arity in _FIXED else _positional(fn, lists)
-    else:
-        run = _packed(prim, lists)
+    run = _positional(fn, lists) if plain else _packed(prim, lists)
     # named as the primitive: the digest of a generated module's namespace (aot) and
     # tracebacks show what runs
     run.__module__, run.__qualname__, run.__name__ = fn.__module__, fn.__qualname__, fn.__name__
@@ -420,80 +417,12 @@ def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
     return run
 
 
-# Each wrapper charges inline (no helper calls): a charged primitive runs at most steps, and
-# a call more per charge cost Venedig a few percent of its instructions per action.
-
-
-def _fixed0(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    def run(C: Any) -> Any:
-        value = fn(C)
-        if type(value) is tuple:
-            C.left -= len(value)
-            if C.left < 0:
-                out_of_steps()
-        return value
-
-    return run
-
-
-def _fixed1(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    first = 0 in lists
-
-    def run(C: Any, a: Any) -> Any:
-        value = fn(C, a)
-        cost = len(value) if type(value) is tuple else 0
-        if first and type(a) is tuple and len(a) > cost:
-            cost = len(a)
-        C.left -= cost
-        if C.left < 0:
-            out_of_steps()
-        return value
-
-    return run
-
-
-def _fixed2(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    first, second = 0 in lists, 1 in lists
-
-    def run(C: Any, a: Any, b: Any) -> Any:
-        value = fn(C, a, b)
-        cost = len(value) if type(value) is tuple else 0
-        if first and type(a) is tuple and len(a) > cost:
-            cost = len(a)
-        if second and type(b) is tuple and len(b) > cost:
-            cost = len(b)
-        C.left -= cost
-        if C.left < 0:
-            out_of_steps()
-        return value
-
-    return run
-
-
-def _fixed3(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    first, second, third = 0 in lists, 1 in lists, 2 in lists
-
-    def run(C: Any, a: Any, b: Any, c: Any) -> Any:
-        value = fn(C, a, b, c)
-        cost = len(value) if type(value) is tuple else 0
-        if first and type(a) is tuple and len(a) > cost:
-            cost = len(a)
-        if second and type(b) is tuple and len(b) > cost:
-            cost = len(b)
-        if third and type(c) is tuple and len(c) > cost:
-            cost = len(c)
-        C.left -= cost
-        if C.left < 0:
-            out_of_steps()
-        return value
-
-    return run
+# Each wrapper charges inline (no helper calls), as Machine.charged does.
 
 
 def _positional(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[..., Any]:
-    """The wrapper of a primitive of more plain parameters (the game modules' board and card
-    queries take four or five): its arguments come as one tuple, with no dictionary of
-    keywords and no test of every position, as ``_packed`` makes them."""
+    """The wrapper of a primitive of plain parameters: its arguments come as one tuple, with
+    no dictionary of keywords and no test of every position, as ``_packed`` makes them."""
 
     def run(C: Any, *args: Any) -> Any:
         value = fn(C, *args)
@@ -508,9 +437,6 @@ def _positional(fn: Callable[..., Any], lists: tuple[int, ...]) -> Callable[...,
         return value
 
     return run
-
-
-_FIXED = {0: _fixed0, 1: _fixed1, 2: _fixed2, 3: _fixed3}
 
 
 def _packed(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
