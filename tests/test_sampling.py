@@ -81,7 +81,7 @@ def test_play_goes_on_from_a_sample_to_the_end(game, seed, data):
 def test_a_sample_redraws_what_the_seat_cannot_see(game, data):
     player = data.draw(st.sampled_from(range(game.players)))
     plan = sampling._knowledge(game, player).plan(game.played.state)
-    free = [items for _positions, items, _pins in plan.kinds]
+    free = [kind.items for kind in plan.kinds]
     if not any(len(set(items)) > 1 for items in free):
         return  # nothing to redraw: every hidden item of a kind is alike (or none is hidden)
     truth = hidden_values(game, player)

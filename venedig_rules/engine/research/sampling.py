@@ -41,7 +41,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self, TypeVar, cast
 
 from ...errors import NoConsistentDealError, RuleRuntimeError
 from ..run import rng as rnglib
@@ -476,27 +476,68 @@ def _mirror_of(values: dict[str, Any], lay: Layout) -> dict[str, Any]:
 
 
 # -- the new deal ----------------------------------------------------------------------------
+class _Pin(NamedTuple):
+    """A pinned copy of an item and the free positions it may take."""
+
+    item: Any
+    #: indexes into the plan's ``flat`` items
+    candidates: list[int]
+
+
+class _Kind(NamedTuple):
+    """The free positions of one kind of item (see :func:`_kind`) and what fills them."""
+
+    #: indexes into the plan's ``flat`` items, place after place
+    positions: list[int]
+    #: the free items, in a fixed order
+    items: list[Any]
+    #: the pinned copies among them, narrowest first
+    pinned: list[_Pin]
+    #: item -> how many of ``items`` it is, in the order of ``items`` (which holds each
+    #: item's copies one after the other)
+    counts: dict[Any, int]
+
+
+class _Span(NamedTuple):
+    """Where the items of one hidden place lie in the plan's ``flat`` items."""
+
+    var: str
+    slot: int | None
+    start: int
+    end: int
+    #: the place holds a list (else a single value)
+    is_list: bool
+
+
 @dataclass
 class Plan:
     """The hidden items of one position, ready to be dealt anew: per kind, the positions
-    free to fill, the items to fill them with, and the pins among those items."""
+    free to fill, the items to fill them with, and the pins among those items.
 
-    #: place -> its items, with the kept ones in their positions
-    contents: dict[Place, list[Any]]
-    #: per kind: (free positions, free items in a fixed order, pins: (item, the free positions
-    #: it may take) narrowest first)
-    kinds: list[tuple[list[tuple[Place, int]], list[Any], list[tuple[Any, list[tuple[Place, int]]]]]]
-    #: place -> whether it holds a list (else a single value)
-    lists: dict[Place, bool]
+    A position is an index into ``flat``, every hidden place's items one after the other
+    (a deal fills a copy of it): an integer hashes and compares at once, where a
+    ``(place, index)`` pair is hashed through its nested tuples at every look-up.
+    """
+
+    #: the items of every hidden place that holds any, place after place (see ``spans``),
+    #: with the kept ones in their positions
+    flat: list[Any]
+    #: where each place's items lie in ``flat``
+    spans: list[_Span]
+    kinds: list[_Kind]
     #: the positions whose items stay (see :func:`_kept`)
     kept: frozenset[tuple[Place, int]] = frozenset()
     #: hidden item the paused rule code holds in its locals (seen nowhere) -> the positions
     #: holding it, which the code may refer to (see :meth:`relabel`)
     held: dict[Any, list[tuple[Place, int]]] = field(default_factory=dict)
-    #: every free position
-    free: frozenset[tuple[Place, int]] = frozenset()
+    #: position -> whether it is free (1) or kept (0)
+    free: bytes = b""
     #: free position -> the kept items it may not hold (it lies before such a kept copy)
-    banned: dict[tuple[Place, int], frozenset[Any]] = field(default_factory=dict)
+    banned: dict[int, frozenset[Any]] = field(default_factory=dict)
+    #: position -> the end of its place's span
+    ends: list[int] = field(default_factory=list)
+    #: index of a paused frame -> the names of its locals that hold an item of ``held``
+    holders: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def make(cls, knowledge: Knowledge, state: State) -> Plan:
@@ -504,72 +545,78 @@ class Plan:
         rules, lay = knowledge.rules, knowledge.layout
         seen = _seen(lay, state.vars)
         kept = _kept(knowledge, state, seen)
-        free: dict[Any, list[tuple[Place, int]]] = {}
+        flat: list[Any] = []
+        spans: list[_Span] = []
+        index: dict[tuple[Place, int], int] = {}
+        free: dict[Any, list[int]] = {}
         pool: dict[Any, Counter[Any]] = {}
-        contents: dict[Place, list[Any]] = {}
-        lists: dict[Place, bool] = {}
         for place in lay.places():
             value = _value(state.vars, place)
             items = _items(value)
             if not items:
                 continue
-            contents[place], lists[place] = list(items), isinstance(value, tuple)
+            spans.append(_Span(place[0], place[1], len(flat), len(flat) + len(items), isinstance(value, tuple)))
             for i, item in enumerate(items):
+                index[(place, i)] = len(flat)
+                flat.append(item)
                 if (place, i) not in kept:
                     kind = _kind(rules, place[0], item)
-                    free.setdefault(kind, []).append((place, i))
+                    free.setdefault(kind, []).append(len(flat) - 1)
                     pool.setdefault(kind, Counter())[item] += 1
+        place_at = [(span.var, span.slot) for span in spans for _ in range(span.start, span.end)]
+        ends = [span.end for span in spans for _ in range(span.start, span.end)]
         pins = knowledge.frozen_pins()
         kinds = []
         for kind, positions in free.items():
             counts = pool[kind]
             pinned = [(item, s) for item in counts if item in pins for s in pins[item]]
             pinned.sort(key=lambda pair: (len(pair[1]), _order(pair[0])))
-            where = [(item, [pos for pos in positions if pos[0] in places]) for item, places in pinned]
-            kinds.append((positions, sorted(counts.elements(), key=_order), where))
-        banned: dict[tuple[Place, int], frozenset[Any]] = {}
-        for place, k in sorted(kept, key=lambda pos: pos[1]):
-            item = contents[place][k]
-            for j in range(k):
-                if (place, j) not in kept:
-                    banned[(place, j)] = banned.get((place, j), frozenset()) | {item}
-        free_set = frozenset(pos for positions, _items_, _pins in kinds for pos in positions)
-        return cls(contents, kinds, lists, frozenset(kept), _held(knowledge, state, kept, seen), free_set, banned)
+            where = [_Pin(item, [pos for pos in positions if place_at[pos] in places]) for item, places in pinned]
+            fill = sorted(counts.elements(), key=_order)
+            kinds.append(_Kind(positions, fill, where, {item: counts[item] for item in fill}))
+        banned = _banned(kept, index, flat)
+        free_marks = bytearray(len(flat))
+        for free_kind in kinds:
+            for pos in free_kind.positions:
+                free_marks[pos] = 1
+        held = _held(knowledge, state, kept, seen)
+        holders = _holders(state.frames, held)
+        return cls(flat, spans, kinds, frozenset(kept), held, bytes(free_marks), banned, ends, holders)
 
     def deal(self, values: dict[str, Any], rand: random.Random) -> dict[str, Any]:
         """The variables with the free items dealt anew: each pinned item to a random free
         position among its places, the others shuffled into the rest."""
-        if not self.contents:
+        if not self.spans:
             return values
-        contents = {place: list(items) for place, items in self.contents.items()}
-        for positions, items, pinned in self.kinds:
+        flat = list(self.flat)
+        for positions, items, pinned, counts in self.kinds:
             rest = items
             open_ = positions
             if pinned:
-                # plain dictionaries, not Counters: a Counter is a Python class to make, and
-                # its look-up of an item it lacks calls __missing__ (a deal is a sample's
-                # largest cost in a search)
-                taken = self._place_pinned(pinned, _tally(items), contents, rand)
-                placed = _tally([contents[place][i] for place, i in taken])
-                rest = []
-                for item in items:  # the items left for the others, in the same fixed order
-                    n = placed.get(item, 0)
+                # a plain dictionary, not a Counter: a Counter is a Python class to make, and
+                # its look-up of an item it lacks calls __missing__
+                left = dict(counts)
+                taken = _place_pinned(pinned, left, flat, rand)
+                rest = []  # the items left for the others, in the same fixed order
+                for item, n in left.items():
                     if n:
-                        placed[item] = n - 1
-                    else:
-                        rest.append(item)
+                        rest += [item] * n
                 open_ = [pos for pos in positions if pos not in taken]
             # a uniform order: sorted by random keys (faster than shuffle's one call per item)
             keys = [rand.random() for _ in rest]
             order = sorted(range(len(rest)), key=keys.__getitem__)
-            for (place, i), k in zip(open_, order):
-                contents[place][i] = rest[k]
-        self._keep_shown_first(contents, rand)
+            for pos, k in zip(open_, order):
+                flat[pos] = rest[k]
+        if self.banned:
+            self._keep_shown_first(flat, rand)
+        return self._values(values, flat)
+
+    def _values(self, values: dict[str, Any], flat: list[Any]) -> dict[str, Any]:
+        """``values`` with every hidden place holding its items of ``flat``."""
         out = dict(values)
         parts: dict[str, list[Any]] = {}  # a per-player or per-space variable's slots, made a tuple once
-        for place, items in contents.items():
-            var, slot = place
-            new: Any = tuple(items) if self.lists[place] else items[0]
+        for var, slot, start, end, is_list in self.spans:
+            new: Any = tuple(flat[start:end]) if is_list else flat[start]
             if slot is None:
                 out[var] = new
             else:
@@ -581,63 +628,44 @@ class Plan:
             out[var] = tuple(part)
         return out
 
-    @staticmethod
-    def _place_pinned(
-        pinned: list[tuple[Any, list[tuple[Place, int]]]],
-        left: dict[Any, int],
-        contents: dict[Place, list[Any]],
-        rand: random.Random,
-    ) -> set[tuple[Place, int]]:
-        """Each pinned item (while copies of it are ``left``) put at a position drawn
-        uniformly among its candidates not yet taken; the positions taken."""
-        taken: set[tuple[Place, int]] = set()
-        for item, candidates in pinned:
-            if not candidates or not left.get(item, 0):
-                continue
-            # a draw among all, and among the free ones only when it hit a taken one: uniform
-            # over the free ones, without a list of them in the common case
-            pos = candidates[int(rand.random() * len(candidates))]
-            if pos in taken:
-                where = [c for c in candidates if c not in taken]
-                if not where:
-                    continue
-                pos = where[int(rand.random() * len(where))]
-            taken.add(pos)
-            contents[pos[0]][pos[1]] = item
-            left[item] -= 1
-        return taken
-
-    def _keep_shown_first(self, contents: dict[Place, list[Any]], rand: random.Random) -> None:
+    def _keep_shown_first(self, flat: list[Any], rand: random.Random) -> None:
         """A copy of a kept item dealt before it in the same place changes places with a later
         free item: the kept copy stays the first (the top the seat sees), so a sample of a
         sample keeps the same positions."""
-        for (place, j), banned in self.banned.items():
-            items = contents[place]
-            if items[j] not in banned:
+        free, banned_at = self.free, self.banned
+        for j, banned in banned_at.items():
+            if flat[j] not in banned:
                 continue
             swaps = [
                 i
-                for i in range(j + 1, len(items))
-                if (place, i) in self.free
-                and items[i] not in banned
-                and items[j] not in self.banned.get((place, i), ())
+                for i in range(j + 1, self.ends[j])
+                if free[i] and flat[i] not in banned and flat[j] not in banned_at.get(i, ())
             ]
             if swaps:
                 i = swaps[int(rand.random() * len(swaps))]
-                items[i], items[j] = items[j], items[i]
+                flat[i], flat[j] = flat[j], flat[i]
 
     def relabel(self, frames: tuple[Frame, ...], values: dict[str, Any], seed: int) -> tuple[Frame, ...]:
-        """The paused frames with every hidden item their locals hold replaced by the item
-        the new deal put where it lay: the code goes on with the sample's item, and the
-        item the seat never saw is not kept in its true place (which would tell where it
-        is). An item with several copies in hidden places stands for one of them, taken
-        at random (from ``seed``); repeated in one local value, for different ones."""
+        """The paused frames (those of the plan's state) with every hidden item their locals
+        hold replaced by the item the new deal put where it lay: the code goes on with the
+        sample's item, and the item the seat never saw is not kept in its true place (which
+        would tell where it is). An item with several copies in hidden places stands for
+        one of them, taken at random (from ``seed``); repeated in one local value, for
+        different ones. A frame whose locals hold no such item is the state's own (a frame
+        is copied before it is written to)."""
         if not self.held:
             return frames
-        # seeded here, not by the caller: seeding a generator takes some 26,000 instructions,
-        # a good part of a sample's, and the frames of many decisions hold no hidden item
-        rand = random.Random(seed)
-        order = {item: rand.sample(positions, len(positions)) for item, positions in self.held.items()}
+        # seeded here, not by the caller, and only for an item in several positions: seeding
+        # a generator takes some 26,000 instructions, a good part of a sample's, and most
+        # held items lie in one position (or the frames hold none)
+        rand: random.Random | None = None
+        order: dict[Any, list[tuple[Place, int]]] = {}
+        for item, positions in self.held.items():
+            if len(positions) > 1:
+                if rand is None:
+                    rand = random.Random(seed)
+                positions = rand.sample(positions, len(positions))
+            order[item] = positions
 
         # a sample's first cost in a search: plain dictionaries count the uses (a Counter is
         # a Python class to make, once per local), lists are made from lists (a generator
@@ -655,26 +683,50 @@ class Plan:
                 return value.__class__([swap(v, used) for v in value])
             return value
 
-        return tuple(
-            [
-                Frame(
-                    f.code,
-                    f.pc,
-                    f.target,
-                    {n: v if n == "players" else swap(v, {}) for n, v in f.names.items()},
-                    shared=True,
-                )
-                for f in frames
-            ]
-        )
+        out = list(frames)
+        for k, names in self.holders.items():
+            f = frames[k]
+            local = dict(f.names)
+            for name in names:
+                local[name] = swap(local[name], {})
+            out[k] = Frame(f.code, f.pc, f.target, local, shared=True)
+        return tuple(out)
 
 
-def _tally(items: Sequence[Any]) -> dict[Any, int]:
-    """How many times each item is in ``items``."""
-    counts: dict[Any, int] = {}
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-    return counts
+def _banned(
+    kept: set[tuple[Place, int]], index: dict[tuple[Place, int], int], flat: list[Any]
+) -> dict[int, frozenset[Any]]:
+    """Free position (its index in ``flat``) -> the kept items it may not hold: those kept
+    later in its place (a deal must not put a copy before the one the seat sees)."""
+    banned: dict[int, frozenset[Any]] = {}
+    for place, k in sorted(kept, key=lambda pos: pos[1]):
+        item = flat[index[(place, k)]]
+        for j in range(k):
+            if (place, j) not in kept:
+                at = index[(place, j)]
+                banned[at] = banned.get(at, frozenset()) | {item}
+    return banned
+
+
+def _place_pinned(pinned: list[_Pin], left: dict[Any, int], flat: list[Any], rand: random.Random) -> set[int]:
+    """Each pinned item (while copies of it are ``left``) put at a position drawn uniformly
+    among its candidates not yet taken; the positions taken."""
+    taken: set[int] = set()
+    for item, candidates in pinned:
+        if not candidates or not left[item]:
+            continue
+        # a draw among all, and among the free ones only when it hit a taken one: uniform
+        # over the free ones, without a list of them in the common case
+        pos = candidates[int(rand.random() * len(candidates))]
+        if pos in taken:
+            where = [c for c in candidates if c not in taken]
+            if not where:
+                continue
+            pos = where[int(rand.random() * len(where))]
+        taken.add(pos)
+        flat[pos] = item
+        left[item] -= 1
+    return taken
 
 
 def _kept(knowledge: Knowledge, state: State, seen: Counter[Any]) -> set[tuple[Place, int]]:
@@ -742,6 +794,22 @@ def _held(
         for i, item in enumerate(_items(_value(state.vars, place))):
             if item in held and (place, i) not in kept:
                 out.setdefault(item, []).append((place, i))
+    return out
+
+
+def _holders(frames: tuple[Frame, ...], held: dict[Any, list[tuple[Place, int]]]) -> dict[int, tuple[str, ...]]:
+    """Index of each frame whose locals hold an item of ``held`` -> the names of those locals."""
+    out: dict[int, tuple[str, ...]] = {}
+    if not held:
+        return out
+    for k, frame in enumerate(frames):
+        names = tuple(
+            name
+            for name, value in frame.names.items()
+            if name != "players" and any(a.__class__ is str and a in held for a in _atoms(value))
+        )
+        if names:
+            out[k] = names
     return out
 
 
