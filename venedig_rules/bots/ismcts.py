@@ -300,12 +300,24 @@ class ISMCTSBot:
                 child.visits, child.reward = self.prior_visits, self.prior_visits * prior[action]
             game.apply(action)
             return _Step(child, True)
-        action = max((a for a in actions if a in children), key=lambda a: self._ucb(children[a]))
+        action = self._best_by_ucb(actions, children)
         game.apply(action)
         return _Step(children[action], False)
 
-    def _ucb(self, child: _Node) -> float:
-        return child.reward / child.visits + self.exploration * math.sqrt(math.log(child.available) / child.visits)
+    def _best_by_ucb(self, actions: list[Action], children: dict[Action, _Node]) -> Action:
+        """The first of ``actions`` with a child whose UCB value is the highest (a loop, not
+        ``max`` with a key: a search weighs every child of every node it passes)."""
+        best, pick = -math.inf, None
+        exploration, log, sqrt = self.exploration, math.log, math.sqrt
+        for action in actions:
+            child = children.get(action)
+            if child is not None:
+                value = child.reward / child.visits + exploration * sqrt(log(child.available) / child.visits)
+                if value > best:
+                    best, pick = value, action
+        if pick is None:
+            raise ValueError("no option of this node has been tried")
+        return pick
 
     def _rollout(self, game: Game, rand: random.Random) -> None:
         if self.finish_turn and not game.is_over:
