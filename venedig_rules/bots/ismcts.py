@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 DEFAULT_ITERATIONS = 30
 
 
-@dataclass
+@dataclass(slots=True)
 class _Node:
     """One information set of the tree, reached by ``player``'s move."""
 
@@ -287,32 +287,34 @@ class ISMCTSBot:
     ) -> _Step:
         """A move the tree chooses: a new child where widening allows one, else the best by UCB."""
         children = node.children
-        tried = [child for child in map(children.get, actions) if child is not None]
+        found = list(map(children.get, actions))  # each action's child, None where untried
+        tried = [child for child in found if child is not None]
         # a sample offers only some of the actions of the information set: UCB weighs a
         # child by how often it was on offer (``available``), not by the parent's visits
         for child in tried:
             child.available += 1
         if len(tried) < len(actions) and self.widening.widens(node.visits, len(tried)):
-            untried = [a for a in actions if a not in children]
+            untried = [a for a, child in zip(actions, found) if child is None]
             action = _to_try(untried, rank if node is root else None, rand)
             children[action] = child = _Node(mover, available=1)
             if node is root and action in prior:  # the prior counts as visits already made
                 child.visits, child.reward = self.prior_visits, self.prior_visits * prior[action]
             game.apply(action)
             return _Step(child, True)
-        action = self._best_by_ucb(actions, children)
+        action = self._best_by_ucb(actions, found)
         game.apply(action)
         return _Step(children[action], False)
 
-    def _best_by_ucb(self, actions: list[Action], children: dict[Action, _Node]) -> Action:
-        """The first of ``actions`` with a child whose UCB value is the highest (a loop, not
-        ``max`` with a key: a search weighs every child of every node it passes)."""
+    def _best_by_ucb(self, actions: list[Action], found: list[_Node | None]) -> Action:
+        """The first of ``actions`` whose child (``found``, None where untried) has the
+        highest UCB value (a loop, not ``max`` with a key: a search weighs every child of
+        every node it passes)."""
         best, pick = -math.inf, None
         exploration, log, sqrt = self.exploration, math.log, math.sqrt
-        for action in actions:
-            child = children.get(action)
+        for action, child in zip(actions, found):
             if child is not None:
-                value = child.reward / child.visits + exploration * sqrt(log(child.available) / child.visits)
+                visits = child.visits
+                value = child.reward / visits + exploration * sqrt(log(child.available) / visits)
                 if value > best:
                     best, pick = value, action
         if pick is None:
