@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self, TypeVar, cast
 
@@ -589,6 +589,9 @@ class Plan:
         if not self.spans:
             return values
         flat = list(self.flat)
+        # the generator's method bound once: compiled, ``rand.random()`` makes a bound
+        # method at every call, several times the cost of the draw
+        draw = rand.random
         for positions, items, pinned, counts in self.kinds:
             rest = items
             open_ = positions
@@ -596,14 +599,14 @@ class Plan:
                 # a plain dictionary, not a Counter: a Counter is a Python class to make, and
                 # its look-up of an item it lacks calls __missing__
                 left = dict(counts)
-                taken = _place_pinned(pinned, left, flat, rand)
+                taken = _place_pinned(pinned, left, flat, draw)
                 rest = []  # the items left for the others, in the same fixed order
                 for item, n in left.items():
                     if n:
                         rest += [item] * n
                 open_ = [pos for pos in positions if pos not in taken]
             # a uniform order: sorted by random keys (faster than shuffle's one call per item)
-            keys = [rand.random() for _ in rest]
+            keys = [draw() for _ in rest]
             order = sorted(range(len(rest)), key=keys.__getitem__)
             for pos, k in zip(open_, order):
                 flat[pos] = rest[k]
@@ -708,7 +711,7 @@ def _banned(
     return banned
 
 
-def _place_pinned(pinned: list[_Pin], left: dict[Any, int], flat: list[Any], rand: random.Random) -> set[int]:
+def _place_pinned(pinned: list[_Pin], left: dict[Any, int], flat: list[Any], draw: Callable[[], float]) -> set[int]:
     """Each pinned item (while copies of it are ``left``) put at a position drawn uniformly
     among its candidates not yet taken; the positions taken."""
     taken: set[int] = set()
@@ -717,12 +720,12 @@ def _place_pinned(pinned: list[_Pin], left: dict[Any, int], flat: list[Any], ran
             continue
         # a draw among all, and among the free ones only when it hit a taken one: uniform
         # over the free ones, without a list of them in the common case
-        pos = candidates[int(rand.random() * len(candidates))]
+        pos = candidates[int(draw() * len(candidates))]
         if pos in taken:
             where = [c for c in candidates if c not in taken]
             if not where:
                 continue
-            pos = where[int(rand.random() * len(where))]
+            pos = where[int(draw() * len(where))]
         taken.add(pos)
         flat[pos] = item
         left[item] -= 1
