@@ -33,6 +33,28 @@ def _deciding(name: str | Path, seed: int) -> tuple[vr.Game, int]:
     raise AssertionError("no such position")
 
 
+def test_a_search_without_lookahead_takes_no_prior_and_tries_the_root_at_random():
+    game, player = _deciding("rialto", seed=5)
+    actions = game.legal_actions(player)
+    sampler = Sampler(game, player)
+    for lookahead, samples in ((0, 12), (50, 13)):  # the prior plays on a sample of its own
+        taken: list[int] = []
+
+        def sample(seed: int) -> vr.Game:
+            taken.append(seed)  # noqa: B023 - the list of this round, used in this round
+            return sampler(seed)
+
+        bot = ISMCTSBot(seed=1, iterations=12, lookahead=lookahead, widening=Widening(1.0, 0.0))
+        bot.act_with_samples(None, actions, sample)  # type: ignore[arg-type]
+        assert len(taken) == samples
+    firsts = set()
+    for seed in range(12):  # widening of one option: the root's only child is the one tried first
+        bot = ISMCTSBot(seed=seed, iterations=3, lookahead=0, widening=Widening(1.0, 0.0))
+        bot.act_with_samples(None, actions, sampler)
+        firsts.update(bot.last_search)
+    assert len(firsts) > 1
+
+
 # -- widening --------------------------------------------------------------------------------
 def test_widening_allows_more_options_as_a_node_is_visited_more():
     widening = Widening(constant=1.0, exponent=0.5)

@@ -99,7 +99,8 @@ class ISMCTSBot:
       through the rest of the seat's turn on one sample, as GreedyBot does
       (:class:`~venedig_rules.bots.greedy.TurnSearch`, ``lookahead`` actions in all), and
       its win chance from the lead there counts as ``prior_visits`` visits; widening tries
-      the root's options in that order.
+      the root's options in that order. With ``lookahead=0`` there is no prior: the root's
+      options are tried in random order, as deeper down.
     - ``workers``: processes searching at once (root parallelism, needs ``os.fork``).
 
     The defaults are the budget of ``--bots ismcts`` (docs/bots.md).
@@ -149,7 +150,9 @@ class ISMCTSBot:
             return actions[0]
         me = actions[0].player  # the seat asked (all its actions are its own)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        prior = self._root_prior(sample(self.random.getrandbits(64)), actions, me)
+        # no look-ahead, no prior (playing each option through its turn at random would
+        # apply more than ``lookahead`` actions)
+        prior = self._root_prior(sample(self.random.getrandbits(64)), actions, me) if self.lookahead > 0 else {}
         order = sorted(prior, key=lambda key: -prior[key])
         seeds = [self.random.getrandbits(64) for _ in range(self.workers)]
         shares = _shares(self.iterations, self.workers)
@@ -295,7 +298,7 @@ class ISMCTSBot:
             child.available += 1
         if len(tried) < len(actions) and self.widening.widens(node.visits, len(tried)):
             untried = [a for a, child in zip(actions, found) if child is None]
-            action = _to_try(untried, rank if node is root else None, rand)
+            action = _to_try(untried, rank if node is root and rank else None, rand)
             children[action] = child = _Node(mover, available=1)
             if node is root and action in prior:  # the prior counts as visits already made
                 child.visits, child.reward = self.prior_visits, self.prior_visits * prior[action]
@@ -353,7 +356,8 @@ def finish(game: Game, player: int, candidates: int, rand: random.Random, longes
 
 def _to_try(untried: list[Action], rank: dict[Action, int] | None, rand: random.Random) -> Action:
     """Which untried option widening adds: the best-ranked at the root (by the one-ply
-    estimate), one at random deeper down (a ranking there would cost more than it saves)."""
+    estimate), one at random deeper down (a ranking there would cost more than it saves)
+    or where there is no ranking (``lookahead=0``)."""
     if rank is None:
         return rand.choice(untried)
     return min(untried, key=lambda a: rank.get(a, len(rank)))
