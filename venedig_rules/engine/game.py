@@ -474,14 +474,15 @@ class Game:
         play = self._play
         before, events = play.state, play.events
         n_events = len(events)
-        run = self._machine
-        if run is None:  # (a machine appends to the game's very event list: a clone makes its own)
+        # the machine read from the game at each use, not bound to a local: compiled, the
+        # attribute is typed (engine/game.pxd) and its methods are called as C functions
+        if self._machine is None:  # (a machine appends to the game's very event list: a clone makes its own)
             sink = _event_sink(events, play.record, play.keep)
-            run = self._machine = Machine(play.rules, play.players, before, *sink)
+            self._machine = Machine(play.rules, play.players, before, *sink)
         else:
-            run.start(before)
+            self._machine.start(before)
         try:
-            play.state = run.resume(pending, action)
+            play.state = self._machine.resume(pending, action)
         except Exception:
             play.state = before
             del events[n_events:]
@@ -492,7 +493,7 @@ class Game:
             pending.forget_actions()
             play.history.append(before, n_events)
         else:
-            play.unrecorded += run.unrecorded
+            play.unrecorded += self._machine.unrecorded
         play.actions.append(action)
         play.legal = None
         return self
