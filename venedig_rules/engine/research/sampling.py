@@ -589,8 +589,8 @@ class Plan:
         if not self.spans:
             return values
         flat = list(self.flat)
-        # the generator's method bound once: compiled, ``rand.random()`` makes a bound
-        # method at every call, several times the cost of the draw
+        # the generator's method bound once: compiled, ``rand.random()`` looks the method
+        # up by name at every draw, several times the cost of the draw
         draw = rand.random
         for positions, items, pinned, counts in self.kinds:
             rest = items
