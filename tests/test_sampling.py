@@ -270,3 +270,21 @@ def test_a_position_no_deal_fits_raises_and_never_gives_the_true_hidden_state(mo
     with pytest.raises(vr.errors.NoConsistentDealError, match="seat 1 cannot see gives seat 0 an option at 'exchange'"):
         game.sample(1, seed=5)
     assert len(tried) == sampling.ATTEMPTS
+
+
+def test_a_deal_fills_its_free_positions_in_every_order_alike():
+    """The deal's shuffle (one draw per position): 6,000 fills of three items into three of
+    five positions give each of the six orders about a thousand times, and leave the other
+    positions alone."""
+    draw = random.Random(0).random
+    orders: dict[tuple[str, ...], int] = {}
+    for _ in range(6000):
+        flat = ["x", None, "y", None, None]
+        sampling._fill(["a", "b", "c"], [1, 3, 4], flat, draw)
+        assert flat[0] == "x" and flat[2] == "y"
+        key = (flat[1], flat[3], flat[4])
+        orders[key] = orders.get(key, 0) + 1
+    assert sorted(orders) == sorted(
+        [("a", "b", "c"), ("a", "c", "b"), ("b", "a", "c"), ("b", "c", "a"), ("c", "a", "b"), ("c", "b", "a")]
+    )
+    assert all(900 < n < 1100 for n in orders.values()), orders

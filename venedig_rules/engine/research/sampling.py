@@ -593,8 +593,6 @@ class Plan:
         # up by name at every draw, several times the cost of the draw
         draw = rand.random
         for positions, items, pinned, counts in self.kinds:
-            rest = items
-            open_ = positions
             if pinned:
                 # a plain dictionary, not a Counter: a Counter is a Python class to make, and
                 # its look-up of an item it lacks calls __missing__
@@ -605,11 +603,9 @@ class Plan:
                     if n:
                         rest += [item] * n
                 open_ = [pos for pos in positions if pos not in taken]
-            # a uniform order: sorted by random keys (faster than shuffle's one call per item)
-            keys = [draw() for _ in rest]
-            order = sorted(range(len(rest)), key=keys.__getitem__)
-            for pos, k in zip(open_, order):
-                flat[pos] = rest[k]
+            else:
+                rest, open_ = list(items), positions  # a copy: the shuffle uses it up
+            _fill(rest, open_, flat, draw)
         if self.banned:
             self._keep_shown_first(flat, rand)
         return self._values(values, flat)
@@ -709,6 +705,20 @@ def _banned(
                 at = index[(place, j)]
                 banned[at] = banned.get(at, frozenset()) | {item}
     return banned
+
+
+def _fill(rest: list[Any], open_: list[int], flat: list[Any], draw: Callable[[], float]) -> None:
+    """``rest`` put at the positions ``open_`` of ``flat`` (as many), in a uniformly random
+    order: Fisher and Yates's shuffle, one draw per position (``rest`` is used up). A loop
+    of its own, typed in the compiled build (``research/sampling.pxd``), where sorting by
+    random keys cost more than the draws."""
+    n = len(rest)
+    for k in range(n):
+        u = draw()
+        j = k + int(u * (n - k))
+        item = rest[j]
+        rest[j] = rest[k]
+        flat[open_[k]] = item
 
 
 def _place_pinned(pinned: list[_Pin], left: dict[Any, int], flat: list[Any], draw: Callable[[], float]) -> set[int]:
