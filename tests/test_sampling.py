@@ -288,3 +288,18 @@ def test_a_deal_fills_its_free_positions_in_every_order_alike():
         [("a", "b", "c"), ("a", "c", "b"), ("b", "a", "c"), ("b", "c", "a"), ("c", "a", "b"), ("c", "b", "a")]
     )
     assert all(900 < n < 1100 for n in orders.values()), orders
+
+
+def test_pinned_items_take_each_free_place_of_theirs_alike():
+    """Three copies pinned to the same four positions (as Venedig's gold is to the swamps it
+    may lie under): each of the four sets of three positions about as often, whether a draw
+    hits a taken position or not."""
+    draw = random.Random(1).random
+    pins = [sampling._Pin("g", [0, 1, 2, 3])] * 3
+    counts: dict[frozenset[int], int] = {}
+    for _ in range(4000):
+        flat = [None] * 4
+        taken = sampling._place_pinned(pins, {"g": 3}, flat, draw)
+        assert sorted(i for i, v in enumerate(flat) if v == "g") == sorted(taken)
+        counts[frozenset(taken)] = counts.get(frozenset(taken), 0) + 1
+    assert len(counts) == 4 and all(900 < n < 1100 for n in counts.values()), counts
