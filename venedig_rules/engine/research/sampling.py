@@ -498,15 +498,16 @@ class _Kind(NamedTuple):
     counts: dict[Any, int]
 
 
-class _Span(NamedTuple):
-    """Where the items of one hidden place lie in the plan's ``flat`` items."""
+class _Span:
+    """Where the items of one hidden place lie in the plan's ``flat`` items: ``var`` (its
+    ``slot``, None for a whole variable) holds ``flat[start:end]``, as a list when
+    ``is_list``, else the one value. A plain class: compiled, an extension type
+    (``research/sampling.pxd``) whose offsets a deal reads as C fields, once per place."""
 
-    var: str
-    slot: int | None
-    start: int
-    end: int
-    #: the place holds a list (else a single value)
-    is_list: bool
+    __slots__ = ("end", "is_list", "slot", "start", "var")
+
+    def __init__(self, var: str, slot: int | None, start: int, end: int, is_list: bool) -> None:
+        self.var, self.slot, self.start, self.end, self.is_list = var, slot, start, end, is_list
 
 
 @dataclass
@@ -608,24 +609,7 @@ class Plan:
             _fill(rest, open_, flat, draw)
         if self.banned:
             self._keep_shown_first(flat, rand)
-        return self._values(values, flat)
-
-    def _values(self, values: dict[str, Any], flat: list[Any]) -> dict[str, Any]:
-        """``values`` with every hidden place holding its items of ``flat``."""
-        out = dict(values)
-        parts: dict[str, list[Any]] = {}  # a per-player or per-space variable's slots, made a tuple once
-        for var, slot, start, end, is_list in self.spans:
-            new: Any = tuple(flat[start:end]) if is_list else flat[start]
-            if slot is None:
-                out[var] = new
-            else:
-                part = parts.get(var)
-                if part is None:
-                    part = parts[var] = list(out[var])
-                part[slot] = new
-        for var, part in parts.items():
-            out[var] = tuple(part)
-        return out
+        return _placed(values, flat, self.spans)
 
     def _keep_shown_first(self, flat: list[Any], rand: random.Random) -> None:
         """A copy of a kept item dealt before it in the same place changes places with a later
@@ -705,6 +689,24 @@ def _banned(
                 at = index[(place, j)]
                 banned[at] = banned.get(at, frozenset()) | {item}
     return banned
+
+
+def _placed(values: dict[str, Any], flat: list[Any], spans: list[_Span]) -> dict[str, Any]:
+    """``values`` with every hidden place (``spans``) holding its items of ``flat``."""
+    out = dict(values)
+    parts: dict[str, list[Any]] = {}  # a per-player or per-space variable's slots, made a tuple once
+    for span in spans:
+        new: Any = tuple(flat[span.start : span.end]) if span.is_list else flat[span.start]
+        if span.slot is None:
+            out[span.var] = new
+        else:
+            part = parts.get(span.var)
+            if part is None:
+                part = parts[span.var] = list(out[span.var])
+            part[span.slot] = new
+    for var, part in parts.items():
+        out[var] = tuple(part)
+    return out
 
 
 def _fill(rest: list[Any], open_: list[int], flat: list[Any], draw: Callable[[], float]) -> None:
