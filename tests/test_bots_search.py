@@ -4,6 +4,7 @@ deterministic (seeded, counted in iterations), none timed."""
 
 from __future__ import annotations
 
+import math
 import random
 from functools import partial
 from pathlib import Path
@@ -249,3 +250,31 @@ def test_greedy_bot_is_repeatable_and_honest_on_a_real_game():
     game, player = _deciding("venedig", seed=6)
     picks = {str(decide(GreedyBot(seed=4), game, player)) for _ in range(2)}
     assert len(picks) == 1 and picks <= {str(a) for a in game.legal_actions(player)}
+
+
+def test_the_ucb_weighing_picks_the_first_best_by_the_formula_within_and_beyond_its_log_table():
+    """_best_by_ucb (a table of logs up to 4,095 offers, math.log beyond): the first action
+    whose child has the highest mean + c * sqrt(log(offers) / visits), untried ones skipped."""
+    from venedig_rules.bots.ismcts import _best_by_ucb, _Node
+
+    rand = random.Random(3)
+    for _ in range(200):
+        actions, found = [], []
+        for i in range(rand.randint(1, 12)):
+            actions.append(f"a{i}")
+            child = None
+            if rand.random() < 0.8 or i == 0:
+                child = _Node(0, available=rand.choice([1, 2, 50, 4095, 4096, 9000]))
+                child.visits = rand.randint(1, min(child.available, 500))
+                child.reward = child.visits * rand.random()
+            found.append(child)
+        value = {
+            a: c.reward / c.visits + 0.7 * math.sqrt(math.log(c.available) / c.visits)
+            for a, c in zip(actions, found)
+            if c is not None
+        }
+        best = max(value.values())
+        expected = next(a for a in actions if a in value and value[a] >= best - 1e-12)
+        assert _best_by_ucb(actions, found, 0.7) == expected
+    with pytest.raises(ValueError, match="no option of this node has been tried"):
+        _best_by_ucb(["a"], [None], 0.7)

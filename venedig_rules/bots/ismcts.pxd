@@ -12,5 +12,5 @@ cdef class _Node:
     cdef public dict children
 
 
-@cython.locals(best=double, value=double, visits=double, reward=double, logged=double, available=Py_ssize_t, logs=list, child=_Node)
+@cython.locals(best=double, value=double, visits=double, reward=double, logged=double, available=Py_ssize_t, logs=tuple, child=_Node)
 cpdef object _best_by_ucb(list actions, list found, double exploration)

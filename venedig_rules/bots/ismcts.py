@@ -321,18 +321,25 @@ class ISMCTSBot:
             steps += 1
 
 
-#: log(n) of the first counts of a node's offers, made at the first search: a list's item
-#: costs less than a call of math.log, once per child of every node a search passes
-_LOGS: list[float] = []
+#: log(n) of the first counts of a node's offers, made at the first search (``_log_table``):
+#: an item of a tuple costs less than a call of math.log, once per child of every node a
+#: search passes
+_LOGS: tuple[float, ...] = ()
+
+
+def _log_table() -> tuple[float, ...]:
+    """:data:`_LOGS`, made whole and then set at once: two threads starting their first
+    searches together each set a complete table (appending to a shared list, both would)."""
+    global _LOGS
+    _LOGS = (0.0, *[math.log(n) for n in range(1, 4096)])
+    return _LOGS
 
 
 def _best_by_ucb(actions: list[Action], found: list[_Node | None], exploration: float) -> Action:
     """The first of ``actions`` whose child (``found``, None where untried) has the highest
     UCB value: its mean reward plus ``exploration`` times the square root of log(offers) /
     visits. A plain loop, not ``max`` with a key (compiled, ``bots/ismcts.pxd`` types it)."""
-    logs = _LOGS
-    if not logs:
-        logs += [0.0] + [math.log(n) for n in range(1, 4096)]
+    logs = _LOGS or _log_table()
     best, pick = -math.inf, None
     for action, child in zip(actions, found):
         if child is not None:
