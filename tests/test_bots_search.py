@@ -15,6 +15,7 @@ import pytest
 import venedig_rules as vr
 from conftest import midgame
 from venedig_rules.bots import GreedyBot, ISMCTSBot, Sampler, decide
+from venedig_rules.bots.draws import choice
 from venedig_rules.bots.evaluate import estimate, margin, score_scale
 from venedig_rules.bots.greedy import TurnSearch, judge
 from venedig_rules.bots.ismcts import DEFAULT_ITERATIONS
@@ -54,6 +55,19 @@ def test_a_search_without_lookahead_takes_no_prior_and_tries_the_root_at_random(
         bot.act_with_samples(None, actions, sampler)
         firsts.update(bot.last_search)
     assert len(firsts) > 1
+
+
+def test_a_search_draws_an_option_as_the_standard_library_does():
+    """``draws.choice`` is compiled in the built package; the standard library's
+    ``choice`` draws the same option and leaves the generator in the same state."""
+    for seed in range(300):
+        for n in (1, 2, 3, 5, 8, 9, 33):
+            items = list(range(n))
+            mine, theirs = random.Random(seed), random.Random(seed)
+            assert [choice(mine, items) for _ in range(3)] == [theirs.choice(items) for _ in range(3)]
+            assert mine.getstate() == theirs.getstate()
+    with pytest.raises(IndexError):
+        choice(random.Random(0), [])
 
 
 # -- widening --------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from .draws import choice
 from .evaluate import margin, outcome
 from .seat import Sampler, only_action
 
@@ -68,7 +69,7 @@ class TurnSearch:
             return judge(game, player)
         actions = game.legal_actions(player)
         if budget <= 0:  # spent: the rest of the turn at random
-            return self._then(game, player, rand.choice(actions), 0, depth, rand)
+            return self._then(game, player, choice(rand, actions), 0, depth, rand)
         if len(actions) == 1:
             return self._then(game, player, actions[0], budget - 1, depth, rand)
         if budget >= 2 * len(actions):  # every way on, the spare shared

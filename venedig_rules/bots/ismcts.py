@@ -31,6 +31,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
+from .draws import choice
 from .evaluate import estimate, score_scale
 from .greedy import TurnSearch, judge, my_turn
 from .parallel import RootStat, can_fork, merge, run_forked
@@ -72,11 +73,16 @@ class _Ranked(NamedTuple):
     key: str  # the action's text (the last tie-breaker)
 
 
-class _Step(NamedTuple):
-    """One move of an iteration down the tree."""
+class _Step:
+    """One move of an iteration down the tree. A plain class, not a NamedTuple: a
+    NamedTuple is made by a Python function, some three times an iteration (compiled, an
+    extension type, ``bots/ismcts.pxd``)."""
 
-    child: _Node | None  # the node the move reaches; None for a secret move, which stays put
-    new_leaf: bool  # the node was made by this move: the walk down ends there
+    __slots__ = ("child", "new_leaf")
+
+    def __init__(self, child: _Node | None, new_leaf: bool) -> None:
+        self.child = child  # the node the move reaches; None for a secret move, which stays put
+        self.new_leaf = new_leaf  # the node was made by this move: the walk down ends there
 
 
 class ISMCTSBot:
@@ -234,7 +240,7 @@ class ISMCTSBot:
             # root's children however many others still have to commit
             mover = me if me in movers else movers[0]
             actions = game.legal_actions(mover)
-            label = next((a.name for a in actions if a.name != "pass"), "pass")
+            label = _label(actions)
             # another seat moves at random (no model of the opponents); until a decision has
             # been seen to show its choice, it is taken to be secret
             if mover != me and secret.get(label, True):
@@ -265,7 +271,7 @@ class ISMCTSBot:
         secret: dict[str, bool],
     ) -> _Step:
         """Another seat's random move: no step in the tree when it turns out secret."""
-        action = rand.choice(actions)
+        action = choice(rand, actions)
         events = game.played.events  # the sample's own log, read in place (game.events copies it)
         seen = len(events)
         game.apply(action)
@@ -317,7 +323,7 @@ class ISMCTSBot:
         steps = 0
         while not game.is_over and (self.rollout_depth is None or steps < self.rollout_depth):
             movers = game.to_move
-            game.apply(rand.choice(game.legal_actions(movers[0])))
+            game.apply(choice(rand, game.legal_actions(movers[0])))
             steps += 1
 
 
@@ -375,12 +381,21 @@ def finish(game: Game, player: int, candidates: int, rand: random.Random, longes
         game.apply(pick)
 
 
+def _label(actions: list[Action]) -> str:
+    """The decision's name: its first option's that is not a pass (a plain loop, not a
+    generator: a search names some five decisions an iteration)."""
+    for action in actions:
+        if action.name != "pass":
+            return action.name
+    return "pass"
+
+
 def _to_try(untried: list[Action], rank: dict[Action, int] | None, rand: random.Random) -> Action:
     """Which untried option widening adds: the best-ranked at the root (by the one-ply
     estimate), one at random deeper down (a ranking there would cost more than it saves)
     or where there is no ranking (``lookahead=0``)."""
     if rank is None:
-        return rand.choice(untried)
+        return choice(rand, untried)
     return min(untried, key=lambda a: rank.get(a, len(rank)))
 
 
