@@ -214,12 +214,12 @@ def test_a_sampler_tries_other_seeds_before_it_lets_a_refused_sample_through():
     refused: list[int] = []
 
     class Refusing(vr.Game):  # a sample is a game of its game's class
-        def sample(self, player, seed, attempts=20):
+        def sample(self, player, seed, attempts=20, rand=None):
             if refusing["all"] or (refusing["every other"] and len(refused) % 2 == 0):
                 refused.append(seed)
                 raise vr.errors.NoConsistentDealError("refused")
             refused.append(seed)
-            return super().sample(player, seed, attempts)
+            return super().sample(player, seed, attempts, rand)
 
     game = Refusing(vr.load(str(LAGOON)), 2, seed=3)
     sampler = Sampler(game, 0)

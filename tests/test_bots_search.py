@@ -42,9 +42,9 @@ def test_a_search_without_lookahead_takes_no_prior_and_tries_the_root_at_random(
     for lookahead, samples in ((0, 12), (50, 13)):  # the prior plays on a sample of its own
         taken: list[int] = []
 
-        def sample(seed: int) -> vr.Game:
+        def sample(seed: int, rand: random.Random | None = None) -> vr.Game:
             taken.append(seed)  # noqa: B023 - the list of this round, used in this round
-            return sampler(seed)
+            return sampler(seed, rand)
 
         bot = ISMCTSBot(seed=1, iterations=12, lookahead=lookahead, widening=Widening(1.0, 0.0))
         bot.act_with_samples(None, actions, sample)  # type: ignore[arg-type]
@@ -55,6 +55,22 @@ def test_a_search_without_lookahead_takes_no_prior_and_tries_the_root_at_random(
         bot.act_with_samples(None, actions, sampler)
         firsts.update(bot.last_search)
     assert len(firsts) > 1
+
+
+def test_a_search_draws_its_samples_from_its_own_generator():
+    """Each iteration's sample is dealt from the search's generator (no generator seeded a
+    sample); the prior's sample, taken before the search, from its seed alone."""
+    game, player = _deciding("saeulen", seed=2)
+    sampler = Sampler(game, player)
+    given: list[object] = []
+
+    def sample(seed: int, rand: random.Random | None = None) -> vr.Game:
+        given.append(rand)
+        return sampler(seed, rand)
+
+    ISMCTSBot(seed=3, iterations=8).act_with_samples(None, game.legal_actions(player), sample)  # type: ignore[arg-type]
+    assert given[0] is None and len(given) == 9
+    assert all(isinstance(rand, random.Random) for rand in given[1:]) and len(set(map(id, given[1:]))) == 1
 
 
 def test_a_search_draws_an_option_as_the_standard_library_does():

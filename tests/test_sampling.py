@@ -69,6 +69,21 @@ def test_a_sample_shows_every_seat_what_the_game_shows_it(game, seed):
 
 
 @SETTINGS
+@given(positions(), st.integers(0, 2**32 - 1))
+def test_a_sample_drawn_from_a_given_generator_is_the_one_its_seed_would_draw(game, seed):
+    """A search draws its samples from its own generator (``rand``): the deal comes from
+    that generator, which it advances, so a generator seeded as the sample would seed its
+    own gives the very same sample."""
+    player = seed % game.players
+    rand = random.Random(seed)
+    other = game.sample(player, seed, rand=rand)
+    assert other.view(player) == game.view(player) and other.check_invariants() == []
+    assert other.to_json()["state"] == game.sample(player, seed).to_json()["state"]
+    if sampling._knowledge(game, player).plan(game.played.state).kinds:
+        assert rand.getstate() != random.Random(seed).getstate()
+
+
+@SETTINGS
 @given(positions(), st.integers(0, 2**32 - 1), st.data())
 def test_play_goes_on_from_a_sample_to_the_end(game, seed, data):
     player = data.draw(st.sampled_from(range(game.players)))

@@ -215,7 +215,8 @@ class ISMCTSBot:
         secret: dict[str, bool] = {}  # decision label -> whether others' choices there are hidden
         done = 0
         while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(root, sample(rand.getrandbits(64)), me, rand, rank, secret, prior or {})
+            # the sample's deal drawn from the search's generator: one seeded a sample costs more
+            self._iterate(root, sample(rand.getrandbits(64), rand), me, rand, rank, secret, prior or {})
             done += 1
         seeded = self.prior_visits if prior else 0
         return {

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -50,8 +51,14 @@ class Sampler:
         self.player = player
         self._base = _retried(lambda seed: game.sample(player, seed), 0, SEEDS)
 
-    def __call__(self, seed: int) -> Game:
-        return _retried(lambda s: self._base.sample(self.player, s), seed, SEEDS)
+    def __call__(self, seed: int, rand: random.Random | None = None) -> Game:
+        """A sample drawn from ``seed`` (``game.sample``; its deal from ``rand`` when one
+        is given, which a search passes to draw every sample from its own generator)."""
+        base, player = self._base, self.player
+        try:  # the first seed without a closure: nearly every sample needs only it
+            return base.sample(player, seed, rand=rand)
+        except NoConsistentDealError:
+            return _retried(lambda s: base.sample(player, s, rand=rand), _next_seed(seed), SEEDS - 1)
 
     def __repr__(self) -> str:
         return f"Sampler(player={self.player})"
@@ -63,8 +70,13 @@ def _retried(sample: Callable[[int], Game], seed: int, seeds: int) -> Game:
         try:
             return sample(seed)
         except NoConsistentDealError:
-            seed = (seed * 6364136223846793005 + 1442695040888963407) % 2**64
+            seed = _next_seed(seed)
     return sample(seed)
+
+
+def _next_seed(seed: int) -> int:
+    """The seed tried after ``seed`` found no deal (a step of a 64-bit LCG)."""
+    return (seed * 6364136223846793005 + 1442695040888963407) % 2**64
 
 
 class SamplingBot(Protocol):

@@ -43,6 +43,8 @@ from .run.views import GameView, json_safe
 from .seat.played import Played
 
 if TYPE_CHECKING:
+    import random
+
     from .research.actions import ActionSpace
     from .seat.decisions import DecisionDescription
     from .seat.humanlog import LogEntry
@@ -537,14 +539,16 @@ class Game:
         return other
 
     # -- research (engine/research/: sampling, actions, observation) -----------------------
-    def sample(self, player: int, seed: int, attempts: int = 20) -> Game:
+    def sample(self, player: int, seed: int, attempts: int = 20, rand: random.Random | None = None) -> Game:
         """A new game consistent with everything ``player`` has seen: the same
         ``view(player)``, with what that seat cannot see (other hands, face-down items,
         deck order, others' secret commits, future chance) drawn anew from ``seed``. For
         search; see :mod:`venedig_rules.engine.research.sampling` and docs/bots.md. When
         none of ``attempts`` deals fits what the seat has seen (a seat that is asked must
         have an option), :class:`~venedig_rules.errors.NoConsistentDealError`: the true
-        hidden state is never given instead.
+        hidden state is never given instead. A search taking many samples may pass its
+        own generator as ``rand``: the deal is drawn from it (and advances it) instead of
+        from a generator seeded from ``seed`` for the sample.
 
         >>> import venedig_rules as vr
         >>> game = vr.load("tests/rulesets/lagoon").new_game(players=3, seed=7)
@@ -556,7 +560,7 @@ class Game:
             raise self._not_recorded("a sample of what a seat cannot see (a sample follows the seat's events)")
         from .research.sampling import sample
 
-        return sample(self, player, seed, attempts)
+        return sample(self, player, seed, attempts, rand)
 
     def projected_scores(self, when: str = "game_end") -> dict[int, int]:
         """Each player's score on the winner track if the game ended now: the scoring rules
