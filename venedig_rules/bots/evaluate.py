@@ -32,7 +32,7 @@ def margin(game: Game, player: int, scores: dict[int, int] | None = None) -> int
         scores = game.scores
     if not scores:
         return 0
-    best_other = max(s for p, s in scores.items() if p != player)
+    best_other = max([s for p, s in scores.items() if p != player])
     return scores[player] - best_other
 
 

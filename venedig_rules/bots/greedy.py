@@ -74,7 +74,7 @@ class TurnSearch:
             return self._then(game, player, actions[0], budget - 1, depth, rand)
         if budget >= 2 * len(actions):  # every way on, the spare shared
             share = budget // len(actions) - 1
-            return max(self._then(game, player, action, share, depth, rand) for action in actions)
+            return max([self._then(game, player, action, share, depth, rand) for action in actions])
         tried = rand.sample(actions, min(self.candidates, len(actions)))
         values = []
         for action in tried:

@@ -276,7 +276,7 @@ class ISMCTSBot:
         events = game.played.events  # the sample's own log, read in place (game.events copies it)
         seen = len(events)
         game.apply(action)
-        hidden = any(e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in events[seen:])
+        hidden = any([e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in events[seen:]])
         secret[label] = hidden
         if hidden:
             return _Step(None, False)

@@ -127,13 +127,13 @@ def occurrences(ctx: Context, items: Sequence[Any], item: Any) -> int:
 @P(example="count(flatten(hand))  # cards in all hands")
 def flatten(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[Any, ...]:
     """One list of the items of a list of lists."""
-    return tuple(item for sub in lists for item in (sub or ()))
+    return tuple([item for sub in lists for item in (sub or ())])
 
 
 @P(example="count(compact(owner))  # spaces with an owner")
 def compact(ctx: Context, items: Sequence[Any]) -> tuple[Any, ...]:
     """The list without its none values."""
-    return tuple(item for item in items if item is not None)
+    return tuple([item for item in items if item is not None])
 
 
 @P(example="distinct(hand[self])")
@@ -192,14 +192,14 @@ def next_player(ctx: Context, p: Player) -> Player:
 def clockwise_from(ctx: Context, p: Player) -> tuple[int, ...]:
     """All players, starting with p, then clockwise."""
     n = ctx.player_count
-    return tuple((p + i) % n for i in range(n))
+    return tuple([(p + i) % n for i in range(n)])
 
 
 @P(example="opponents(self)")
 def opponents(ctx: Context, p: Player) -> tuple[int, ...]:
     """The other players, clockwise from p's left."""
     n = ctx.player_count
-    return tuple((p + i) % n for i in range(1, n))
+    return tuple([(p + i) % n for i in range(1, n)])
 
 
 @P(example="player_count()")

@@ -66,7 +66,7 @@ def freeze(value: Any) -> Any:
     ((1, (2, 3)), (1, 2))
     """
     if type(value) is list:
-        return tuple(freeze(v) for v in value)
+        return tuple([freeze(v) for v in value])
     return value
 
 
@@ -383,7 +383,7 @@ def charged(prim: Primitive) -> Callable[..., Any]:
 def list_params(prim: Primitive) -> tuple[int, ...]:
     """The positions of ``prim``'s arguments it is charged for (a list parameter's, each
     from there on when the last is variadic), whether or not it :func:`walks`."""
-    return tuple(i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list"))
+    return tuple([i for i, p in enumerate(prim.params) if not p.ref and (p.variadic or p.type == "list")])
 
 
 def walks(prim: Primitive) -> bool:
@@ -408,7 +408,7 @@ def _charging(prim: Primitive, lists: tuple[int, ...]) -> Callable[..., Any]:
     most two lists as itself inside ``Machine.charged`` instead (effects/compile.py,
     ``charged_call``): these wrappers serve the rest, which are few."""
     fn = prim.fn
-    plain = not prim.keywords and all(p.default is REQUIRED and not p.variadic for p in prim.params)
+    plain = not prim.keywords and all([p.default is REQUIRED and not p.variadic for p in prim.params])
     run = _positional(fn, lists) if plain else _packed(prim, lists)
     # named as the primitive: the digest of a generated module's namespace (aot) and
     # tracebacks show what runs

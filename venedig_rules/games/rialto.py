@@ -141,7 +141,7 @@ def tile_copies(ctx: Context, kind: str) -> tuple[str, ...]:
     key = (kind, ctx.player_count)
     found = f.tile_copies.get(key)
     if found is None:
-        found = f.tile_copies[key] = tuple(t for t in ctx.copies("tiles") if f.tile_component[t] == kind)
+        found = f.tile_copies[key] = tuple([t for t in ctx.copies("tiles") if f.tile_component[t] == kind])
     return found
 
 
@@ -159,7 +159,7 @@ def component_count(ctx: Context, ident: str) -> int:
 def counter_clockwise_from(ctx: Context, p: Player) -> tuple[int, ...]:
     """All players, starting with p, then counter-clockwise (to the right)."""
     n = ctx.player_count
-    return tuple((p - i) % n for i in range(n))
+    return tuple([(p - i) % n for i in range(n)])
 
 
 @P(example="right_of(0)")
@@ -171,7 +171,7 @@ def right_of(ctx: Context, p: Player) -> Player:
 @P(example="conn_tiles = no_tiles()")
 def no_tiles(ctx: Context) -> tuple[None, ...]:
     """One none per connection: the board before any tile is laid."""
-    return tuple(None for _ in _facts(ctx).connections)
+    return tuple([None for _ in _facts(ctx).connections])
 
 
 @P(example="free_connections()")
@@ -179,7 +179,7 @@ def free_connections(ctx: Context) -> tuple[str, ...]:
     """The connections without a bridge or gondola tile, in board.yaml order."""
     f = _facts(ctx)
     tiles = ctx.read("conn_tiles")
-    return tuple(c for i, c in enumerate(f.connections) if tiles[i] is None)
+    return tuple([c for i, c in enumerate(f.connections) if tiles[i] is None])
 
 
 @P(example="tile_placements(bridge_top)")
@@ -239,7 +239,7 @@ def district_value(ctx: Context, district: str) -> int:
 def placed_tiles(ctx: Context, component: str) -> int:
     """How many tiles of a component lie on connections."""
     f = _facts(ctx)
-    return sum(1 for e in ctx.read("conn_tiles") if e is not None and f.tile_component[e[0]] == component)
+    return sum([1 for e in ctx.read("conn_tiles") if e is not None and f.tile_component[e[0]] == component])
 
 
 # -- councilmen -----------------------------------------------------------------------------
@@ -274,7 +274,7 @@ def board_sources(ctx: Context, p: Player, target: str) -> tuple[str, ...]:
     """The districts other than ``target`` where p has a councilman (to move one from)."""
     f = _facts(ctx)
     row = ctx.read("in_district")[p]
-    return tuple(d for i, d in enumerate(f.districts) if row[i] > 0 and d != target)
+    return tuple([d for i, d in enumerate(f.districts) if row[i] > 0 and d != target])
 
 
 @P(example="present_on_side(self, s)")
@@ -282,7 +282,7 @@ def present_on_side(ctx: Context, p: Player, side: str) -> bool:
     """Whether p has a councilman in every district of a side of the Grand Canal."""
     f = _facts(ctx)
     row = ctx.read("in_district")[p]
-    return all(row[f.district_index[d]] > 0 for d in f.on_side[side])
+    return all([row[f.district_index[d]] > 0 for d in f.on_side[side]])
 
 
 @P(example="district_ranking(d)")
@@ -310,7 +310,11 @@ def advance_doge(ctx: Context, p: Player, n: int) -> None:
     ctx.write("doge_step", p, new, "+=")
     steps = ctx.read("doge_step")
     order = [q for q in ctx.read("doge_order") if q != p]
-    at = next((i for i, q in enumerate(order) if steps[q] <= new), len(order))
+    at = len(order)
+    for i, q in enumerate(order):
+        if steps[q] <= new:
+            at = i
+            break
     order.insert(at, p)
     _set_doge_order(ctx, tuple(order))
 
@@ -319,14 +323,14 @@ def advance_doge(ctx: Context, p: Player, n: int) -> None:
 def place_doge_counter(ctx: Context, p: Player) -> None:
     """Put p's counter on the first space of the Doge track, on top of those already there."""
     ctx.write("doge_step", p, _facts(ctx).doge_track.first)
-    _set_doge_order(ctx, (p,) + tuple(q for q in ctx.read("doge_order") if q != p))
+    _set_doge_order(ctx, (p,) + tuple([q for q in ctx.read("doge_order") if q != p]))
 
 
 def _set_doge_order(ctx: Context, order: tuple[int, ...]) -> None:
     ctx.write("doge_order", None, order, "doge")
     n = len(order)
     ctx.write(
-        "doge_rank", None, tuple(n - order.index(p) if p in order else 0 for p in range(ctx.player_count)), "doge"
+        "doge_rank", None, tuple([n - order.index(p) if p in order else 0 for p in range(ctx.player_count)]), "doge"
     )
 
 
@@ -334,10 +338,10 @@ def _set_doge_order(ctx: Context, order: tuple[int, ...]) -> None:
 def _ensure_pile(ctx: Context) -> bool:
     """Whether the draw pile has a card, after rebuilding an empty one from the discards."""
     if not ctx.read("draw_pile"):
-        cards = tuple(c for pile in ctx.read("discard") for c in pile) + tuple(ctx.read("row_discard"))
+        cards = tuple([c for pile in ctx.read("discard") for c in pile]) + tuple(ctx.read("row_discard"))
         if not cards:
             return False
-        ctx.write("discard", None, tuple(() for _ in range(ctx.player_count)), "reshuffle")
+        ctx.write("discard", None, tuple([() for _ in range(ctx.player_count)]), "reshuffle")
         ctx.write("row_discard", None, (), "reshuffle")
         ctx.write("draw_pile", None, ctx.shuffled(cards), "shuffle")
         ctx.narrate("reshuffle", {"cards": len(cards)})
@@ -376,7 +380,7 @@ def deal_rows(ctx: Context, rows_n: int, per_row: int) -> None:
                 pile = list(ctx.read("draw_pile"))
             row.append(pile.pop(0))
     ctx.write("draw_pile", None, tuple(pile), "deal")
-    ctx.write("rows", None, tuple(tuple(r) for r in rows), "deal")
+    ctx.write("rows", None, tuple([tuple(r) for r in rows]), "deal")
 
 
 @P(example="row_choices()")
@@ -411,7 +415,7 @@ def take_from_rows(ctx: Context, p: Player, card: str) -> None:
 @P(changes=True, example="discard_rows()")
 def discard_rows(ctx: Context) -> None:
     """Put the card rows nobody took on the discard (face up, shuffled in with the rest later)."""
-    left = tuple(c for row in ctx.read("rows") for c in row)
+    left = tuple([c for row in ctx.read("rows") for c in row])
     if left:
         ctx.write("row_discard", None, ctx.read("row_discard") + left, "discard")
     ctx.write("rows", None, (), "discard")
@@ -421,7 +425,7 @@ def discard_rows(ctx: Context) -> None:
 def cards_of_type(ctx: Context, p: Player, kind: str) -> int:
     """How many cards of a card type p holds."""
     types = _facts(ctx).card_type
-    return sum(1 for c in ctx.read("hand")[p] if types[c] == kind)
+    return sum([1 for c in ctx.read("hand")[p] if types[c] == kind])
 
 
 @P(example='convert_options(self, "doge")')
@@ -429,7 +433,7 @@ def convert_options(ctx: Context, p: Player, kind: str) -> tuple[str, ...]:
     """The cards of p's hand of another type than ``kind`` and not Jokers (distinct)."""
     types = _facts(ctx).card_type
     joker = _facts(ctx).joker
-    return tuple(dict.fromkeys(c for c in ctx.read("hand")[p] if types[c] not in (kind, joker)))
+    return tuple(dict.fromkeys([c for c in ctx.read("hand")[p] if types[c] not in (kind, joker)]))
 
 
 @P(changes=True, example="convert_card(self, c)")
@@ -535,7 +539,7 @@ def building_options(ctx: Context, cap: int) -> tuple[str, ...]:
     """The kinds of building in the supply of value 1 up to cap, in buildings.yaml order."""
     f = _facts(ctx)
     supply = set(ctx.read("building_supply"))
-    return tuple(b for b in f.buildings if b in supply and f.building_value[b] <= cap)
+    return tuple([b for b in f.buildings if b in supply and f.building_value[b] <= cap])
 
 
 @P(example="start_building_options(1, 2)")
@@ -544,7 +548,7 @@ def start_building_options(ctx: Context, value: int, most: int) -> tuple[str, ..
     f = _facts(ctx)
     supply = set(ctx.read("building_supply"))
     owned = [b for bs in ctx.read("buildings") for b in bs]
-    return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value and owned.count(b) < most)
+    return tuple([b for b in f.buildings if b in supply and f.building_value[b] == value and owned.count(b) < most])
 
 
 @P(changes=True, example="take_building(self, b)")
@@ -584,7 +588,7 @@ def activatable(ctx: Context, p: Player, phase: int, cost: int) -> tuple[str, ..
         return ()
     f = _facts(ctx)
     active = ctx.read("activated")[p]
-    others_to_go = any(q != p for q in ctx.read("turn_queue"))
+    others_to_go = any([q != p for q in ctx.read("turn_queue")])
     phase_of, delays_turn = f.building_phase, f.delays_turn
     found = []  # a plain loop: this runs at every turn of every stage
     for b in dict.fromkeys(owned):
@@ -604,10 +608,10 @@ def activate(ctx: Context, p: Player, b: str, cost: int) -> None:
 @P(changes=True, example="return_coins()")
 def return_coins(ctx: Context) -> None:
     """The coins on activated buildings go back to the general supply."""
-    total = sum(len(a) for a in ctx.read("activated"))
+    total = sum([len(a) for a in ctx.read("activated")])
     if total:
         _add(ctx, "supply_coins", None, total)
-        ctx.write("activated", None, tuple(() for _ in range(ctx.player_count)), "round_end")
+        ctx.write("activated", None, tuple([() for _ in range(ctx.player_count)]), "round_end")
 
 
 @P(changes=True, example="gain_coins(self, 2)")
@@ -626,9 +630,11 @@ def upgradable(ctx: Context, p: Player, by: int, most: int) -> tuple[str, ...]:
     f = _facts(ctx)
     values = {f.building_value[b] for b in ctx.read("building_supply")}
     return tuple(
-        b
-        for b in dict.fromkeys(ctx.read("buildings")[p])
-        if f.building_value[b] + by <= most and f.building_value[b] + by in values
+        [
+            b
+            for b in dict.fromkeys(ctx.read("buildings")[p])
+            if f.building_value[b] + by <= most and f.building_value[b] + by in values
+        ]
     )
 
 
@@ -637,7 +643,7 @@ def buildings_of_value(ctx: Context, value: int) -> tuple[str, ...]:
     """The kinds of building of exactly this value in the supply."""
     f = _facts(ctx)
     supply = set(ctx.read("building_supply"))
-    return tuple(b for b in f.buildings if b in supply and f.building_value[b] == value)
+    return tuple([b for b in f.buildings if b in supply and f.building_value[b] == value])
 
 
 @P(changes=True, example="delay_turn(self)")
@@ -645,7 +651,7 @@ def delay_turn(ctx: Context, p: Player) -> None:
     """p's turn in this stage moves behind every other player still to take theirs."""
     queue = ctx.read("turn_queue")
     if p in queue:
-        ctx.write("turn_queue", None, tuple(q for q in queue if q != p) + (p,), "delay")
+        ctx.write("turn_queue", None, tuple([q for q in queue if q != p]) + (p,), "delay")
 
 
 @P(changes=True, example="add_jokers(self, 1)")
@@ -664,31 +670,31 @@ def double_cards(ctx: Context, p: Player, n: int) -> None:
 @P(example="add_lists(general, personal)")
 def add_lists(ctx: Context, *lists: Sequence[int]) -> tuple[int, ...]:
     """Item-by-item sums of lists of numbers of equal length."""
-    return tuple(sum(items) for items in zip(*lists))
+    return tuple([sum(items) for items in zip(*lists)])
 
 
 @P(example="sums(in_district)")
 def sums(ctx: Context, lists: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The sum of each list of numbers in a list."""
-    return tuple(sum(items) for items in lists)
+    return tuple([sum(items) for items in lists])
 
 
 @P(example="lengths(buildings)")
 def lengths(ctx: Context, lists: Sequence[Sequence[Any]]) -> tuple[int, ...]:
     """The length of each list in a list."""
-    return tuple(len(items) for items in lists)
+    return tuple([len(items) for items in lists])
 
 
 @P(example="plus(hand_bonus, hand_limit)")
 def plus(ctx: Context, items: Sequence[int], n: int) -> tuple[int, ...]:
     """Each number of a list plus n."""
-    return tuple(i + n for i in items)
+    return tuple([i + n for i in items])
 
 
 @P(example="all_at_most(lengths(hand), plus(hand_bonus, 7))")
 def all_at_most(ctx: Context, a: Sequence[int], b: Sequence[int]) -> bool:
     """Whether every number of a is at most the number at the same place in b."""
-    return all(x <= y for x, y in zip(a, b))
+    return all([x <= y for x, y in zip(a, b)])
 
 
 @P(example="district_degrees()")
@@ -697,7 +703,7 @@ def district_degrees(ctx: Context) -> tuple[tuple[int, int], ...]:
     (one [connections, neighbours] pair per district)."""
     f = _facts(ctx)
     board = ctx.rules.board
-    return tuple((len(f.conn_of_district[d]), len(board.region_neighbours(d))) for d in f.districts)
+    return tuple([(len(f.conn_of_district[d]), len(board.region_neighbours(d))) for d in f.districts])
 
 
 @P(example='track_end("doge")')

@@ -225,7 +225,7 @@ def buildable(
 @P(example="built_cells(built)")
 def built_cells(ctx: Context, built: Sequence[tuple[str, Sequence[str]]]) -> tuple[str, ...]:
     """Every space covered by a built tile (``built`` holds [tile, [spaces]] entries)."""
-    return tuple(cell for _, cells in built for cell in cells)
+    return tuple([cell for _, cells in built for cell in cells])
 
 
 @P(example="unsupported_cells(built, has_pillar)")
@@ -248,7 +248,7 @@ def misplaced_markers(
     ctx: Context, marker: Sequence[int | None], has_pillar: Sequence[bool], ground: Sequence[str | None]
 ) -> int:
     """How many pillar markers on the board stand on no pillar or under a city tile."""
-    return sum(1 for m, p, g in zip(marker, has_pillar, ground) if m is not None and (not p or g is not None))
+    return sum([1 for m, p, g in zip(marker, has_pillar, ground) if m is not None and (not p or g is not None)])
 
 
 @P(example="pillars_on(has_pillar, canal_terrain)")
@@ -256,7 +256,7 @@ def pillars_on(ctx: Context, has_pillar: Sequence[bool], terrain: str) -> int:
     """How many pillars stand on squares of a terrain."""
     board, ids = ctx.rules.board, tables(ctx.rules).ids
     where = board.spaces_where(terrain=terrain)
-    return sum(1 for i, p in enumerate(has_pillar) if p and ids[i] in where)
+    return sum([1 for i, p in enumerate(has_pillar) if p and ids[i] in where])
 
 
 @P(example="tally(flatten(reserve))")
@@ -272,7 +272,7 @@ def tally(ctx: Context, items: Sequence[Any]) -> tuple[int, ...]:
 @P(example="sizes(hand)")
 def sizes(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[int, ...]:
     """The length of each list of a list of lists (e.g. each player's hand)."""
-    return tuple(len(items or ()) for items in lists)
+    return tuple([len(items or ()) for items in lists])
 
 
 # -- helpers ----------------------------------------------------------------------------------------

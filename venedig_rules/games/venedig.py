@@ -194,7 +194,7 @@ def _type_counts(f: _Facts, cards: Iterable[str]) -> dict[str, int]:
 
 def _laid_out_by_type(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost) -> dict[str, int]:
     """How many cards of each building type all holders have laid out together."""
-    return _type_counts(f, chain.from_iterable(cards for _, cards in _holders(ctx, laid_out, ghost)))
+    return _type_counts(f, chain.from_iterable([cards for _, cards in _holders(ctx, laid_out, ghost)]))
 
 
 def _split(f: _Facts, cards: Sequence[str], before: int, others: int, building: str) -> tuple[int, int] | None:
@@ -258,7 +258,7 @@ def playable_sets(
     least, limit = max(1, f.constants["cards_play_min"]), f.constants["cards_play_max"]
     out = set()
     for combo in product(*choices):
-        chosen = tuple(sorted(c for part in combo for c in part))
+        chosen = tuple(sorted([c for part in combo for c in part]))
         if least <= len(chosen) <= limit:
             out.add(chosen)
     found = f.playable_cache[key] = tuple(sorted(out))
@@ -310,21 +310,21 @@ def complete_types(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> tuple[str, 
     """The building types whose cards laid out by all together reach (or pass) their need."""
     f = _facts(ctx)
     together = _laid_out_by_type(ctx, f, laid_out, ghost)
-    return tuple(b for b in f.buildings if together.get(b, 0) >= f.need[b])
+    return tuple([b for b in f.buildings if together.get(b, 0) >= f.need[b]])
 
 
 @P(example="building_types(laid_out[p])")
 def building_types(ctx: Context, cards: Sequence[str]) -> tuple[str, ...]:
     """The building types of some cards, each once, in first-seen order."""
     cb = _facts(ctx).card_building
-    return tuple(dict.fromkeys(cb[c] for c in cards))
+    return tuple(dict.fromkeys([cb[c] for c in cards]))
 
 
 @P(example="most_types(laid_out)")
 def most_types(ctx: Context, laid_out: LaidOut) -> int:
     """The largest number of building types any one player has laid out."""
     cb = _facts(ctx).card_building
-    return max((len({cb[c] for c in cards}) for cards in laid_out), default=0)
+    return max([len({cb[c] for c in cards}) for cards in laid_out], default=0)
 
 
 # -- master builder pieces ----------------------------------------------------------------------
@@ -340,7 +340,7 @@ def master_of(ctx: Context, pieces: Pieces, building: str) -> Holder | None:
 @P(example="master_piece = with_holder(master_piece, b, none)")
 def with_holder(ctx: Context, pieces: Pieces, building: str, holder: Holder | None) -> Pieces:
     """The pieces with the piece of ``building`` given to ``holder`` (none: back on its space)."""
-    return tuple((b, holder if b == building else h) for b, h in pieces)
+    return tuple([(b, holder if b == building else h) for b, h in pieces])
 
 
 @P(example="master_piece = masters_after(master_piece, parts[1], laid_out, imaginary_laid_out, p)")
@@ -389,10 +389,10 @@ def pieces_held_rightly(ctx: Context, pieces: Pieces, laid_out: LaidOut, ghost: 
     """Whether every master builder piece is on its space or with a holder who has cards of
     its type laid out, and there is one piece per type with a master builder."""
     f = _facts(ctx)
-    if sorted(b for b, _ in pieces) != sorted(b for b in f.buildings if f.has_master[b]):
+    if sorted([b for b, _ in pieces]) != sorted([b for b in f.buildings if f.has_master[b]]):
         return False
     cards_of = dict(_holders(ctx, laid_out, ghost))
-    return all(holder is None or _count_type(f, cards_of.get(holder, ()), b) > 0 for b, holder in pieces)
+    return all([holder is None or _count_type(f, cards_of.get(holder, ()), b) > 0 for b, holder in pieces])
 
 
 @P(example="involved(b, mode, master, laid_out, active)")
@@ -409,7 +409,7 @@ def involved(
     f = _facts(ctx)
     start = master if isinstance(master, int) else actor
     order = [(start + i) % seats for i in range(seats)]
-    return tuple(p for p in order if _count_type(f, laid_out[p], building) > 0)
+    return tuple([p for p in order if _count_type(f, laid_out[p], building) > 0])
 
 
 # -- the board ----------------------------------------------------------------------------------
@@ -479,7 +479,7 @@ def per_space(ctx: Context, spaces: Sequence[str], values: Sequence[Any]) -> tup
     if len(values) < len(spaces):
         raise RuleRuntimeError(f"per_space(): {len(values)} values for {len(spaces)} spaces")
     where = dict(zip(spaces, values))
-    return tuple(where.get(s) for s in _facts(ctx).spaces)
+    return tuple([where.get(s) for s in _facts(ctx).spaces])
 
 
 @P(example="swamp_spaces(swamp_gold)")
@@ -506,13 +506,13 @@ def _on_swamp(by_name: tuple[tuple[int, str], ...], swamp: PerSpace) -> tuple[st
 def placed(ctx: Context, built: PerSpace, building: str) -> int:
     """How many pieces of a building stand on the board (spaces it covers / its size)."""
     f = _facts(ctx)
-    return sum(1 for b in built if b == building) // f.size[building]
+    return sum([1 for b in built if b == building]) // f.size[building]
 
 
 @P(example="overlaps(built, swamp_gold)")
 def overlaps(ctx: Context, built: PerSpace, swamp: PerSpace) -> int:
     """How many spaces hold both a building and a swamp tile (0 in every legal state)."""
-    return sum(1 for b, w in zip(built, swamp) if b is not None and w is not None)
+    return sum([1 for b, w in zip(built, swamp) if b is not None and w is not None])
 
 
 # -- the gondola track --------------------------------------------------------------------------
@@ -532,14 +532,14 @@ def at_shore(ctx: Context, step: int, site: Sequence[str]) -> bool:
     of either connected district)."""
     f = _facts(ctx)
     touched = f.track.touches(step)
-    return any(f.region[s] in touched for s in site)
+    return any([f.region[s] in touched for s in site])
 
 
 @P(example="gondola_spaces(gondola)")
 def gondola_spaces(ctx: Context, positions: Sequence[int]) -> tuple[int, ...]:
     """The physical track spaces of the gondolas that left the start (10 and 45 are one)."""
     track = _facts(ctx).track
-    return tuple(track.space_of(q) for q in positions if q != track.first)
+    return tuple([track.space_of(q) for q in positions if q != track.first])
 
 
 # -- gold ---------------------------------------------------------------------------------------
@@ -547,7 +547,7 @@ def gondola_spaces(ctx: Context, positions: Sequence[int]) -> tuple[int, ...]:
 def gold_of(ctx: Context, tiles: Sequence[str]) -> int:
     """The gold shown on some tiles."""
     gold = _facts(ctx).gold
-    return sum(gold[t] for t in tiles)
+    return sum([gold[t] for t in tiles])
 
 
 @P(example="exchange_sets(gold_tiles[p], 10)")
@@ -562,7 +562,7 @@ def exchange_sets(ctx: Context, tiles: Sequence[str], amount: int) -> tuple[tupl
         if gold[t] > 0:
             held[t] = held.get(t, 0) + 1
     kinds = tuple(sorted(held, key=lambda t: (gold[t], t)))
-    return _minimal_sets(kinds, tuple(held[t] for t in kinds), tuple(gold[t] for t in kinds), amount)
+    return _minimal_sets(kinds, tuple([held[t] for t in kinds]), tuple([gold[t] for t in kinds]), amount)
 
 
 @lru_cache(maxsize=4096)
@@ -595,8 +595,8 @@ def tiles_for(ctx: Context, tiles: Sequence[str], amount: int) -> tuple[str, ...
     never handed in. None when the tiles do not add up to ``amount``. (For gold that is
     converted without asking the player, as in the short rules' end.)"""
     gold = _facts(ctx).gold
-    ordered = tuple(sorted((t for t in tiles if gold[t] > 0), key=lambda t: (gold[t], t)))
-    return _cheapest(ordered, tuple(gold[t] for t in ordered), amount)
+    ordered = tuple(sorted([t for t in tiles if gold[t] > 0], key=lambda t: (gold[t], t)))
+    return _cheapest(ordered, tuple([gold[t] for t in ordered]), amount)
 
 
 @lru_cache(maxsize=4096)
@@ -610,20 +610,20 @@ def _cheapest(tiles: tuple[str, ...], values: tuple[int, ...], amount: int) -> t
     fits = [t for t in best if t >= amount]
     if not fits:
         return None
-    return tuple(tiles[i] for i in best[min(fits)])
+    return tuple([tiles[i] for i in best[min(fits)]])
 
 
 @P(example='count_of(flatten(gold_tiles), "swamp_tile")')
 def count_of(ctx: Context, items: Sequence[str | None], component: str) -> int:
     """How many of the items (tiles, cards) are copies of a component."""
     comp = _facts(ctx).component
-    return sum(1 for i in items if i is not None and comp.get(i) == component)
+    return sum([1 for i in items if i is not None and comp.get(i) == component])
 
 
 @P(example="max(sizes(hand))")
 def sizes(ctx: Context, lists: Sequence[Sequence[Any]]) -> tuple[int, ...]:
     """The length of each list."""
-    return tuple(len(x) for x in lists)
+    return tuple([len(x) for x in lists])
 
 
 @P(changes=True, example="treasure_supply = shuffled(treasures)")

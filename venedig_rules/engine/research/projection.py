@@ -48,7 +48,7 @@ def projected_scores(game: PlayedGame, when: str = "game_end", decisions: int = 
         return now
     names: dict[str, Any] = {"players": tuple(range(players)), "self": None}
     # the rules run in file order: the first on top of the stack
-    frames = tuple(Frame(code, 0, None, {**names, "item": rule}, shared=True) for code, rule in reversed(found))
+    frames = tuple([Frame(code, 0, None, {**names, "item": rule}, shared=True) for code, rule in reversed(found)])
     try:
         after = Machine(rules, players, State(state.vars, frames, None, state.rng), None).run()
         for _ in range(decisions):

@@ -792,7 +792,7 @@ def _deciding(state: State, player: int) -> tuple[int, ...]:
     if isinstance(pending, PendingChoice):
         return () if pending.player == player else (pending.player,)
     if isinstance(pending, PendingCommits):
-        return tuple(p for p in pending.players if p != player)
+        return tuple([p for p in pending.players if p != player])
     return ()
 
 

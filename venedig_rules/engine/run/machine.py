@@ -228,14 +228,14 @@ class PendingCommits:
 
     def movers(self) -> tuple[int, ...]:
         """The players who must act now: those who have not committed yet, in seat order."""
-        return tuple(p for p, c in zip(self.players, self.commits) if c is None)
+        return tuple([p for p, c in zip(self.players, self.commits) if c is None])
 
     @property
     def actions(self) -> tuple[tuple[Action, ...], ...]:
         """Each taking part player's actions, in order (built once per decision)."""
         built = self._actions
         if built is None:
-            built = tuple(_actions(p, self.label, o, False) for p, o in zip(self.players, self.options))
+            built = tuple([_actions(p, self.label, o, False) for p, o in zip(self.players, self.options)])
             _set_commits_actions(self, built)
         return built
 
@@ -280,7 +280,7 @@ class PendingCommits:
     def revealed(self, player_count: int) -> tuple[Any, ...]:
         """Every player's committed value by seat (None for a player who took no part)."""
         by_player = dict(zip(self.players, self.commits))
-        return tuple(freeze(c[0]) if c is not None else None for c in map(by_player.get, range(player_count)))
+        return tuple([freeze(c[0]) if c is not None else None for c in map(by_player.get, range(player_count))])
 
 
 Pending = PendingChoice | PendingCommits
@@ -535,7 +535,7 @@ class Machine:
 
     def choosers(self, players: Any) -> tuple[int, ...]:
         """The players of a ``choose each``, checked to be seats."""
-        return tuple(self.player_index(p) for p in players)
+        return tuple([self.player_index(p) for p in players])
 
     def options(self, values: Any, label: str, player: int) -> tuple[Any, ...]:
         """One chooser's options at a ``choose each``: there must be some."""
@@ -550,9 +550,9 @@ class Machine:
         """Set up a simultaneous decision; False when nobody takes part (the value is then
         none for everyone)."""
         if not players:
-            L[target] = tuple(None for _ in range(self.player_count))
+            L[target] = tuple([None for _ in range(self.player_count)])
             return False
-        self.pending = PendingCommits(players, label, tuple(options), tuple(None for _ in players), target)
+        self.pending = PendingCommits(players, label, tuple(options), tuple([None for _ in players]), target)
         return True
 
     # -- what compiled code calls: other programs -------------------------------------------------
@@ -802,7 +802,7 @@ class Machine:
     def end(self, winners: tuple[int, ...] | None = None) -> NoReturn:
         """End the game now: the machine stops at once (nothing after this runs)."""
         if not self.over:
-            self.winners = tuple(self.player_index(w) for w in winners) if winners is not None else None
+            self.winners = tuple([self.player_index(w) for w in winners]) if winners is not None else None
             self.over = True
             self.emit(events.game_over())
         raise GameOver
@@ -811,7 +811,7 @@ class Machine:
         return self.rules.copies(kind, self.player_count)
 
     def ids(self, kind: str) -> tuple[str, ...]:
-        return tuple(item["id"] for item in self.rules.items_of(kind))
+        return tuple([item["id"] for item in self.rules.items_of(kind)])
 
     def item(self, ident: str) -> dict[str, Any]:
         return self.rules.item(ident)

@@ -77,7 +77,7 @@ def value_key(value: Any) -> tuple[Any, ...]:
     if isinstance(value, str):
         return (3, value)
     if isinstance(value, (tuple, list)):
-        return (4, tuple(value_key(v) for v in value))
+        return (4, tuple([value_key(v) for v in value]))
     return (5, str(value))
 
 

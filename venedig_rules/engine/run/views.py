@@ -132,7 +132,7 @@ def _redact_change(rules: RulesetBase, event: ChangeEvent, player: int | None, c
     if per is not None and event.get("index") is None and isinstance(value, (list, tuple)):
         # the whole of a per-space or per-player variable: as many hidden items as its parts
         # hold (86 swamp tiles, not the 106 spaces), which the state view shows part by part
-        return {**_safe_copy(event, copies), "value": {"hidden": sum(_held(v) for v in value)}}
+        return {**_safe_copy(event, copies), "value": {"hidden": sum([_held(v) for v in value])}}
     return {**_safe_copy(event, copies), "value": redact(value)}
 
 
