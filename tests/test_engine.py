@@ -1032,6 +1032,26 @@ def test_the_machines_quick_pending_choice_is_the_dataclass_with_every_field():
         quick.player = 0  # type: ignore[misc]
 
 
+def test_the_machines_quick_pending_commits_is_the_dataclass_with_every_field():
+    """``PendingCommits.at_once`` and ``committed`` set the frozen dataclass's slots
+    themselves (speed), as ``PendingChoice.at_once`` does; a commit keeps the actions built."""
+    import dataclasses
+
+    from venedig_rules.engine.run.machine import PendingCommits
+
+    values = ((0, 2), "bid", ((1, 2), (3,)), (None, None), "bids")
+    quick = PendingCommits.at_once(*values)
+    assert quick == PendingCommits(*values) and hash(quick) == hash(PendingCommits(*values))
+    names = [f.name for f in dataclasses.fields(PendingCommits)]
+    assert [name for name in names if hasattr(quick, name)] == names
+    actions = quick.actions
+    after = quick.committed(2, 3)
+    assert after == PendingCommits((0, 2), "bid", ((1, 2), (3,)), (None, (3,)), "bids")
+    assert after._actions is actions and after.movers() == (0,)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        after.label = "x"  # type: ignore[misc]
+
+
 def test_an_option_offered_again_gets_the_action_made_before_but_never_one_of_another_kind():
     """Decisions share the Action of an option offered before (speed), kept apart by player,
     label and the options' kind: ``1`` and ``True`` are equal in Python, yet ``p0 x(1)`` and

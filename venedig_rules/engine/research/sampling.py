@@ -872,7 +872,9 @@ def _pending(
         options[i] = fresh.options[i]
         if commits[i] is not None:
             commits[i] = (options[i][int(rand.random() * len(options[i]))],)
-    return PendingCommits(pending.players, pending.label, tuple(options), tuple(commits), pending.target), frames
+    return PendingCommits.at_once(
+        pending.players, pending.label, tuple(options), tuple(commits), pending.target
+    ), frames
 
 
 def _ask_again(game: PlayedGame, values: dict[str, Any], frames: tuple[Frame, ...]) -> tuple[Any, tuple[Frame, ...]]:

@@ -268,14 +268,25 @@ class PendingCommits:
         """``(value,)`` once ``player`` committed, else None."""
         return self.commits[self.players.index(player)] if player in self.players else None
 
+    @classmethod
+    def at_once(
+        cls,
+        players: tuple[int, ...],
+        label: str,
+        options: tuple[tuple[Any, ...], ...],
+        commits: tuple[tuple[Any] | None, ...],
+        target: str,
+    ) -> PendingCommits:
+        """The same as ``PendingCommits(...)``, as the machine makes one at every commit
+        (:func:`_new_commits`, as :meth:`PendingChoice.at_once`)."""
+        return _new_commits(players, label, options, commits, target, None)
+
     def committed(self, player: int, value: Any) -> PendingCommits:
-        """The decision after ``player`` commits ``value``."""
+        """The decision after ``player`` commits ``value`` (with the actions built already,
+        which are the same: see :attr:`actions`)."""
         i = self.players.index(player)
         commits = self.commits[:i] + ((value,),) + self.commits[i + 1 :]
-        after = PendingCommits(self.players, self.label, self.options, commits, self.target)
-        if self._actions is not None:  # the actions built already are the same (see actions)
-            _set_commits_actions(after, self._actions)
-        return after
+        return _new_commits(self.players, self.label, self.options, commits, self.target, self._actions)
 
     def revealed(self, player_count: int) -> tuple[Any, ...]:
         """Every player's committed value by seat (None for a player who took no part)."""
@@ -296,6 +307,35 @@ class _UnfrozenChoice:
     the object a PendingChoice."""
 
     __slots__ = PendingChoice.__slots__
+
+
+class _UnfrozenCommits:
+    """A PendingCommits' slots, settable: what :func:`_new_commits` fills."""
+
+    __slots__ = PendingCommits.__slots__
+
+
+def _new_commits(
+    players: tuple[int, ...],
+    label: str,
+    options: tuple[tuple[Any, ...], ...],
+    commits: tuple[tuple[Any] | None, ...],
+    target: str,
+    actions: tuple[tuple[Action, ...], ...] | None,
+) -> PendingCommits:
+    """A PendingCommits made as :func:`_new_choice` makes a PendingChoice: a frozen
+    dataclass's ``__init__`` is Python code that sets each field through
+    ``object.__setattr__``, some 3,500 instructions, and the machine makes one at every
+    commit of a simultaneous decision."""
+    made: Any = _UnfrozenCommits()
+    made.players = players
+    made.label = label
+    made.options = options
+    made.commits = commits
+    made.target = target
+    made._actions = actions
+    made.__class__ = PendingCommits
+    return made  # type: ignore[no-any-return]
 
 
 def _new_choice(
@@ -552,7 +592,7 @@ class Machine:
         if not players:
             L[target] = tuple([None for _ in range(self.player_count)])
             return False
-        self.pending = PendingCommits(players, label, tuple(options), tuple([None for _ in players]), target)
+        self.pending = _new_commits(players, label, tuple(options), tuple([None for _ in players]), target, None)
         return True
 
     # -- what compiled code calls: other programs -------------------------------------------------
