@@ -935,7 +935,8 @@ def _make_action(made: dict[Any, Action], player: int, label: str, option: Any) 
     if _made_count >= MADE_MAX:
         _made.clear()  # all the stores start again (``made`` is left to this decision)
         _made_count = 0
-    action = made[option] = Action(player, label, option)
+    # as the tuple it is (see _pass): Action(...) runs the NamedTuple's Python __new__
+    action = made[option] = tuple.__new__(Action, (player, label, option))
     _made_count += 1
     return action
 
