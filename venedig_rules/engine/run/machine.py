@@ -325,8 +325,10 @@ def _new_commits(
 ) -> PendingCommits:
     """A PendingCommits made as :func:`_new_choice` makes a PendingChoice: a frozen
     dataclass's ``__init__`` is Python code that sets each field through
-    ``object.__setattr__``, some 3,500 instructions, and the machine makes one at every
-    commit of a simultaneous decision."""
+    ``object.__setattr__`` (some 7,400 instructions compiled), and the machine makes one at
+    every commit of a simultaneous decision. Written out slot by slot, as there: one
+    function setting either class's slots in a loop by name made the pure package's
+    action 3.4% dearer."""
     made: Any = _UnfrozenCommits()
     made.players = players
     made.label = label
