@@ -430,10 +430,10 @@ class Board:
         if isinstance(where.get("tags"), str):
             where["tags"] = [where["tags"]]
         try:
-            key = tuple(sorted((k, frozenset(v) if k == "tags" else v) for k, v in where.items()))
+            key = tuple(sorted([(k, frozenset(v) if k == "tags" else v) for k, v in where.items()]))
             hash(key)
         except TypeError:
-            return frozenset(sid for sid, a in self._attrs.items() if matches(a, where))
+            return frozenset([sid for sid, a in self._attrs.items() if matches(a, where)])
         found = self._where_cache.get(key)
         if found is None:
             found = self._select(where)
@@ -473,7 +473,11 @@ class Board:
         other = set(other_spaces)
         for space in other:
             self._space(space)
-        return any(n in other for space in spaces for n in self.neighbours(space))
+        for space in spaces:  # a loop, not a generator (compiled: tests/test_compiled_style.py)
+            for n in self.neighbours(space):
+                if n in other:
+                    return True
+        return False
 
     # --- regions and connections ---------------------------------------------------------------
 
