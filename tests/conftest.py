@@ -152,6 +152,16 @@ def state_strings(value: Any) -> Iterator[str]:
             yield from state_strings(item)
 
 
+def compiled_sources() -> list[Path]:
+    """The source files pyproject.toml lists for compiling (``compiled-modules``), sorted."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["compiled-modules"]
+    return sorted({path for pattern in patterns for path in root.glob(pattern) if path.name != "__init__.py"})
+
+
 def midgame(name: str | Path, players: int, seed: int, actions: int) -> Any:
     """A game of ruleset ``name`` after up to ``actions`` random actions (fewer if it ends)."""
     import random

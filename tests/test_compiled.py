@@ -17,12 +17,13 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 from test_packaging import install_wheel, run_installed
+
+from conftest import compiled_sources
 
 ROOT = Path(__file__).resolve().parent.parent
 _MISSING = [name for name in ("Cython", "setuptools", "hatchling") if importlib.util.find_spec(name) is None]
@@ -37,10 +38,7 @@ pytestmark = [
 
 def compiled_modules() -> list[str]:
     """The dotted names of the modules pyproject.toml lists for compiling."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["compiled-modules"]
-    paths = sorted({p for pattern in patterns for p in ROOT.glob(pattern) if p.name != "__init__.py"})
-    return [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in paths]
+    return [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in compiled_sources()]
 
 
 def build_compiled_wheel(into: Path) -> Path:

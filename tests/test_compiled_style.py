@@ -8,8 +8,9 @@ per load, or only to word an error, may use either: ``COLD`` lists it."""
 from __future__ import annotations
 
 import ast
-import tomllib
 from pathlib import Path
+
+from conftest import compiled_sources
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,12 +47,6 @@ COLD = {
     "engine/research/sampling.py:_told": "a seat's knowledge, once per event of the real game",
     "engine/research/sampling.py:_unpin": "a seat's knowledge, once per event of the real game",
 }
-
-
-def compiled_sources() -> list[Path]:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["compiled-modules"]
-    return sorted({path for pattern in patterns for path in ROOT.glob(pattern) if path.name != "__init__.py"})
 
 
 def generators(source: str, name: str) -> set[str]:
