@@ -171,7 +171,7 @@ def right_of(ctx: Context, p: Player) -> Player:
 @P(example="conn_tiles = no_tiles()")
 def no_tiles(ctx: Context) -> tuple[None, ...]:
     """One none per connection: the board before any tile is laid."""
-    return tuple([None for _ in _facts(ctx).connections])
+    return (None,) * len(_facts(ctx).connections)
 
 
 @P(example="free_connections()")
@@ -341,7 +341,7 @@ def _ensure_pile(ctx: Context) -> bool:
         cards = tuple([c for pile in ctx.read("discard") for c in pile]) + tuple(ctx.read("row_discard"))
         if not cards:
             return False
-        ctx.write("discard", None, tuple([() for _ in range(ctx.player_count)]), "reshuffle")
+        ctx.write("discard", None, ((),) * ctx.player_count, "reshuffle")
         ctx.write("row_discard", None, (), "reshuffle")
         ctx.write("draw_pile", None, ctx.shuffled(cards), "shuffle")
         ctx.narrate("reshuffle", {"cards": len(cards)})
@@ -611,7 +611,7 @@ def return_coins(ctx: Context) -> None:
     total = sum([len(a) for a in ctx.read("activated")])
     if total:
         _add(ctx, "supply_coins", None, total)
-        ctx.write("activated", None, tuple([() for _ in range(ctx.player_count)]), "round_end")
+        ctx.write("activated", None, ((),) * ctx.player_count, "round_end")
 
 
 @P(changes=True, example="gain_coins(self, 2)")

@@ -592,9 +592,9 @@ class Machine:
         """Set up a simultaneous decision; False when nobody takes part (the value is then
         none for everyone)."""
         if not players:
-            L[target] = tuple([None for _ in range(self.player_count)])
+            L[target] = (None,) * self.player_count
             return False
-        self.pending = _new_commits(players, label, tuple(options), tuple([None for _ in players]), target, None)
+        self.pending = _new_commits(players, label, tuple(options), (None,) * len(players), target, None)
         return True
 
     # -- what compiled code calls: other programs -------------------------------------------------
