@@ -10,7 +10,11 @@ import asyncio
 import dataclasses
 import io
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +26,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+import venedig_rules
 from venedig_rules.present.render import render_view
 from venedig_rules.web.app import create_app
 from venedig_rules.web.botpool import BotPool, Job, _Unpickler, think
@@ -291,6 +296,53 @@ def test_bots_think_and_boards_are_drawn_in_worker_processes(catalog: Catalog) -
         here = render_view(table.rules, table.game.view(None, lang="de", names=table.names))
         assert drawn["board"] == here and drawn["over"]  # drawn in the worker as this process draws it
     assert pool._executor is None  # the app's shutdown stopped the workers
+
+
+WORKERS_OF_A_SERVER = """
+import os, sys, time
+from venedig_rules.web.botpool import BotPool
+from venedig_rules.web.catalog import Catalog
+
+if __name__ == "__main__":
+    pool = BotPool(Catalog(), workers=2)
+    pool.start()
+    for _ in range(4):
+        pool._pool().submit(os.getpid).result()
+    print(*pool._pool()._processes, flush=True)
+    time.sleep(120)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended and not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
+
+
+def test_the_bot_workers_of_a_killed_server_end_too(tmp_path: Path) -> None:
+    """A server killed at once (kill -9) cannot stop its workers; each watches the server
+    and ends with it, rather than waiting for ever on its queue with a ruleset loaded."""
+    script = tmp_path / "server.py"
+    script.write_text(WORKERS_OF_A_SERVER, encoding="utf-8")
+    # the package under test, wherever it is imported from (a checkout or an installed wheel)
+    env = {**os.environ, "PYTHONPATH": str(Path(venedig_rules.__file__).resolve().parents[1])}
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    assert server.stdout is not None
+    workers = [int(pid) for pid in server.stdout.readline().split()]
+    assert len(workers) == 2 and all(_running(pid) for pid in workers)
+    server.kill()
+    server.wait()
+    deadline = time.monotonic() + 30
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if _running(pid)]
+    for pid in left:  # not to leave them behind when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
 
 
 def test_where_a_table_came_from_is_kept(db: Path, catalog: Catalog) -> None:

@@ -32,9 +32,11 @@ import hashlib
 import io
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -146,7 +148,7 @@ class BotPool:
         if self.workers:
             pool = self._pool()
             for _ in range(self.workers):
-                pool.submit(_ignore_interrupts)
+                pool.submit(_as_worker)
 
     async def _run(self, job: Job) -> str:
         if self.workers == 0:
@@ -164,7 +166,7 @@ class BotPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_as_worker
             )
         return self._executor
 
@@ -236,9 +238,28 @@ def _derived(seed: int, tag: object) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{tag}".encode()).digest()[:8], "big")
 
 
-def _ignore_interrupts() -> None:
-    """Ctrl+C stops the server, which stops the workers: they do not print it themselves."""
+def _as_worker() -> None:
+    """A worker's start. Ctrl+C stops the server, which stops the workers: they do not
+    print it themselves. A server that dies without stopping them (``kill -9``, out of
+    memory) ends them too: each waits on its queue, which it holds a writing end of
+    itself, so without a watch on the server it would wait for ever, its ruleset loaded."""
+    global _watching
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    server = multiprocessing.parent_process()
+    if server is not None and not _watching:
+        _watching = True
+        threading.Thread(target=_end_with, args=(server.sentinel,), name="server-watch", daemon=True).start()
+
+
+#: Whether this worker watches its server already (:func:`_as_worker` runs again as a task
+#: when the server starts its workers, see :meth:`BotPool.start`).
+_watching = False
+
+
+def _end_with(sentinel: int) -> None:
+    """Wait until the process ``sentinel`` belongs to has ended, then end this one."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
 
 
 async def run_bots(table: Table, pool: BotPool, delay: float) -> None:
