@@ -1,7 +1,12 @@
 """The compiled build's declarations (``*.pxd`` beside a module, hatch_build.py): each class
 a ``.pxd`` declares is a class of its ``.py`` file, and every attribute the class's methods
 set is declared. In the compiled build such a class is an extension type with no attributes
-but the declared ones: one set but not declared fails only there, at run time."""
+but the declared ones: one set but not declared fails only there, at run time.
+
+Nothing a ``.pxd`` declares is decorated in its ``.py`` file either: Cython compiles a
+decorated function that a ``.pxd`` makes ``cpdef`` without calling its decorator, and says
+nothing. A primitive's ``@P(...)`` would not run, and the ruleset would lack the primitive
+only in the compiled build."""
 
 from __future__ import annotations
 
@@ -52,6 +57,34 @@ def defined_at_module_level(source: Path) -> set[str]:
     return names
 
 
+def declared_methods(pxd: Path) -> set[str]:
+    """The methods a .pxd file declares, as ``Class.method``."""
+    names: set[str] = set()
+    current = None
+    for line in pxd.read_text(encoding="utf-8").splitlines():
+        if match := re.match(r"cdef class (\w+)", line):
+            current = match[1]
+        elif current is not None and (match := re.match(r"\s+cp?def (?:[\w ]+? )?(\w+)\(", line)):
+            names.add(f"{current}.{match[1]}")
+        elif line and not line[0].isspace() and not line.startswith("#"):
+            current = None
+    return names
+
+
+def decorated(source: Path) -> set[str]:
+    """The top-level functions and classes, and the classes' methods (``Class.method``), of a
+    .py file that carry a decorator."""
+    names: set[str] = set()
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.decorator_list:
+            names.add(node.name)
+        if isinstance(node, ast.ClassDef):
+            for sub in node.body:
+                if isinstance(sub, ast.FunctionDef) and sub.decorator_list:
+                    names.add(f"{node.name}.{sub.name}")
+    return names
+
+
 def assigned(source: Path) -> dict[str, set[str]]:
     """{class: the attributes its methods set on ``self`` (and on another instance it makes
     with ``cls.__new__``)} of a .py file."""
@@ -89,6 +122,29 @@ def test_each_declared_class_declares_every_attribute_it_sets(pxd: Path):
         assert name in sets, f"{pxd.name} declares {name}, which {pxd.with_suffix('.py').name} does not define"
         missing = sets[name] - attributes - {"__dict__"}
         assert not missing, f"{name} sets {sorted(missing)}, which {pxd.name} does not declare"
+
+
+@pytest.mark.parametrize("pxd", PXDS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_nothing_declared_is_decorated(pxd: Path):
+    names = declared_at_module_level(pxd) | set(declared(pxd)) | declared_methods(pxd)
+    both = names & decorated(pxd.with_suffix(".py"))
+    source = pxd.with_suffix(".py").name
+    assert not both, f"{pxd.name} declares {sorted(both)}, decorated in {source}: Cython drops the decorator"
+
+
+def test_the_check_sees_a_declared_function_method_or_class_that_is_decorated(tmp_path: Path):
+    (tmp_path / "m.py").write_text(
+        "@reg\ndef f(ctx):\n    return 1\n\ndef g():\n    return 2\n\n"
+        "@final\nclass A:\n    @property\n    def p(self):\n        return 3\n\n    def q(self):\n        return 4\n"
+    )
+    (tmp_path / "m.pxd").write_text(
+        "cdef class A:\n    cdef public object x\n    cpdef p(self)\n    cpdef list q(self)\n\n"
+        "cpdef f(ctx)\ncpdef g()\n"
+    )
+    names = declared_at_module_level(tmp_path / "m.pxd") | set(declared(tmp_path / "m.pxd"))
+    names |= declared_methods(tmp_path / "m.pxd")
+    assert names == {"A", "A.p", "A.q", "f", "g"}
+    assert names & decorated(tmp_path / "m.py") == {"A", "A.p", "f"}
 
 
 def test_the_check_sees_an_undeclared_attribute_and_a_declared_name_the_module_lacks(tmp_path: Path):
