@@ -1176,6 +1176,15 @@ def _splitmix_below(state, n):
             return state, value % n
 
 
+@pytest.mark.parametrize("n", [0, -3, (1 << 64) + 1, 1 << 200])
+def test_a_bound_of_no_64_bit_draw_is_refused(n):
+    """A bound beyond 2**64 once drew for ever (no 64-bit value fell below its limit)."""
+    from venedig_rules.engine.run import rng
+
+    with pytest.raises(ValueError, match=r"a bound from 1 to 2\*\*64, not"):
+        rng.below(rng.seed_state(1), n)
+
+
 @given(
     st.integers(0, (1 << 64) - 1),
     st.one_of(st.integers(1, 1000), st.integers(1, 1 << 64), st.sampled_from([3 << 62, (1 << 63) + 1, 1 << 64])),

@@ -61,8 +61,8 @@ def _mix(z: int) -> int:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """(new state, a uniform integer in ``range(n)``), without modulo bias."""
-    if n <= 0:
-        raise ValueError(f"below() needs a positive bound, not {n}")
+    if not 0 < n <= 1 << 64:  # (beyond 2**64 no draw would ever fall below the limit)
+        raise ValueError(f"below() needs a bound from 1 to 2**64, not {n}")
     limit = (1 << 64) - ((1 << 64) % n)
     while True:
         state = _advance(state)
