@@ -9,3 +9,8 @@ cimport cython
 
 @cython.locals(n=Py_ssize_t, start=Py_ssize_t, nested=bint)
 cpdef Py_ssize_t _items_left(value, Py_ssize_t left, dict seen, Py_ssize_t depth) except? -1
+
+# a list grown an item at a time (``out += x`` in a loop) counts its items at every step:
+# the remembered count of the list so far is a C call away
+cpdef Py_ssize_t items(value) except? -1
+cdef _remember(value, Py_ssize_t count)

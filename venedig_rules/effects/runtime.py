@@ -217,7 +217,13 @@ def join(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
                 break
         else:
             return out
-    total = items(a) + items(b)
+    if len(b) == 1 and type(b[0]) is not tuple:  # out += x: one item more, no walk of [x]
+        item = b[0]
+        if type(item) is int and not -MAX_INT <= item <= MAX_INT:
+            too_big_int(item)
+        total = items(a) + 1
+    else:
+        total = items(a) + items(b)
     if total > MAX_ITEMS:
         _too_many()
     _remember(out, total)  # the next out += [...] counts from here
