@@ -625,6 +625,24 @@ def test_from_json_refuses_a_tampered_event_log_with_a_recomputed_checksum(rules
     )
 
 
+def _moves_to_a_seat(data: dict) -> list[dict]:
+    return [e for e in data["events"] if e["type"] == "move" and isinstance(e["to"][1], int)]
+
+
+@pytest.mark.parametrize("kind", [bool, float])
+def test_from_json_refuses_a_seat_number_of_another_kind_with_a_recomputed_checksum(rules, kind):
+    # to Python true is 1 and 1.0 is 1: a save compared with == took either for the seat, and
+    # gave a game whose save is not the one loaded (found by test_fuzz on the compiled build)
+    data = saved(rules)
+    moved = next(e for e in _moves_to_a_seat(data) if e["to"][1] in (0, 1))
+    moved["to"][1] = kind(moved["to"][1])
+    refused(rules, with_checksum(data), "events does not follow")
+
+
+def test_from_json_refuses_a_field_the_game_does_not_write_with_a_recomputed_checksum(rules):
+    refused(rules, with_checksum({**saved(rules), "comment": None}), "fields comment differ")
+
+
 def test_from_json_refuses_a_bad_player_count_with_a_recomputed_checksum(rules):
     data = saved(rules)
     data["players"] = 9

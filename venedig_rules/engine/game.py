@@ -729,12 +729,16 @@ class Game:
         except Exception as exc:
             raise SaveFileError(f"its actions cannot be replayed: {exc}") from None
         replayed = game.to_json()
+        # compared as JSON text, not with ==: to Python true is 1 and 1.0 is 1, so a save whose
+        # event named seat true was taken for seat 1's, and its game then saved something else
         for part in ("state", "events"):
-            if replayed[part] != data.get(part):
+            if part not in data or not _same_json(replayed[part], data[part]):
                 raise SaveFileError(f"its {part} does not follow from its seed and actions")
         # every other field too (the ruleset's name, ...): a save is exactly what it replays to
         differing = sorted(
-            str(k) for k in set(replayed) | set(data) if k != "checksum" and replayed.get(k) != data.get(k)
+            str(k)
+            for k in set(replayed) | set(data)
+            if k != "checksum" and (k not in replayed or k not in data or not _same_json(replayed[k], data[k]))
         )
         if differing:
             raise SaveFileError(f"its fields {', '.join(differing)} differ from the game its actions replay to")
@@ -852,6 +856,16 @@ def _short(text: str) -> str:
     return text if len(text) <= 80 else f"{text[:60]}...{text[-14:]}"
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same, kinds and all (``true`` is not ``1``)."""
+    return _json_text(a) == _json_text(b)
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as canonical JSON (sorted keys, no spaces): what a save holds, kinds and all."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _checksum(body: dict[str, Any]) -> str:
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = _json_text(body)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
