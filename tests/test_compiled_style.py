@@ -19,6 +19,7 @@ COLD = {
     "engine/game.py:_offered": "words the refusal of an illegal action",
     "engine/game.py:_why_illegal": "words the refusal of an illegal action",
     "engine/game.py:from_json": "loads a save",
+    "engine/game.py:_check_replayed": "loads a save",
     "engine/game.py:_kept_types": "checks a save's values",
     "engine/run/machine.py:_initial_vars": "once per game",
     "engine/run/notation.py:value_text": "an action's text, made once per action kept",

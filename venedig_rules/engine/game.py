@@ -728,20 +728,7 @@ class Game:
                 game.apply(action)
         except Exception as exc:
             raise SaveFileError(f"its actions cannot be replayed: {exc}") from None
-        replayed = game.to_json()
-        # compared as JSON text, not with ==: to Python true is 1 and 1.0 is 1, so a save whose
-        # event named seat true was taken for seat 1's, and its game then saved something else
-        for part in ("state", "events"):
-            if part not in data or not _same_json(replayed[part], data[part]):
-                raise SaveFileError(f"its {part} does not follow from its seed and actions")
-        # every other field too (the ruleset's name, ...): a save is exactly what it replays to
-        differing = sorted(
-            str(k)
-            for k in set(replayed) | set(data)
-            if k != "checksum" and (k not in replayed or k not in data or not _same_json(replayed[k], data[k]))
-        )
-        if differing:
-            raise SaveFileError(f"its fields {', '.join(differing)} differ from the game its actions replay to")
+        _check_replayed(game.to_json(), data)
         return game
 
     def _complete_history(self) -> UndoHistory:
@@ -854,6 +841,24 @@ def _shown(value: Any) -> str:
 
 def _short(text: str) -> str:
     return text if len(text) <= 80 else f"{text[:60]}...{text[-14:]}"
+
+
+def _check_replayed(replayed: dict[str, Any], data: dict[str, Any]) -> None:
+    """A SaveFileError unless ``data`` is exactly ``replayed``, the save of the game its
+    actions replay to. Compared as JSON text, not with ==: to Python true is 1 and 1.0 is 1,
+    so a save whose event named seat true was taken for seat 1's, and its game then saved
+    something else."""
+    for part in ("state", "events"):
+        if part not in data or not _same_json(replayed[part], data[part]):
+            raise SaveFileError(f"its {part} does not follow from its seed and actions")
+    # every other field too (the ruleset's name, ...): a save is exactly what it replays to
+    differing = sorted(
+        str(k)
+        for k in set(replayed) | set(data)
+        if k != "checksum" and (k not in replayed or k not in data or not _same_json(replayed[k], data[k]))
+    )
+    if differing:
+        raise SaveFileError(f"its fields {', '.join(differing)} differ from the game its actions replay to")
 
 
 def _same_json(a: Any, b: Any) -> bool:
