@@ -705,10 +705,10 @@ class Game:
                 f"({rules.rules_hash[:12]}...)"
             )
         try:
-            checksum = _checksum({k: v for k, v in data.items() if k != "checksum"})
+            text = _json_text({k: v for k, v in data.items() if k != "checksum"})
         except (ValueError, TypeError, RecursionError):  # not JSON: a huge number, a loop, a key of another kind
             raise SaveFileError("the file holds data that is not JSON: it was changed or damaged") from None
-        if data.get("checksum") != checksum:
+        if data.get("checksum") != _digest(text):
             raise SaveFileError("the checksum does not match: the file was changed or damaged")
         players, seed, actions = data.get("players"), data.get("seed"), data.get("actions")
         if (
@@ -728,7 +728,7 @@ class Game:
                 game.apply(action)
         except Exception as exc:
             raise SaveFileError(f"its actions cannot be replayed: {exc}") from None
-        _check_replayed(game.to_json(), data)
+        _check_replayed(game.to_json(), data, text)
         return game
 
     def _complete_history(self) -> UndoHistory:
@@ -843,27 +843,24 @@ def _short(text: str) -> str:
     return text if len(text) <= 80 else f"{text[:60]}...{text[-14:]}"
 
 
-def _check_replayed(replayed: dict[str, Any], data: dict[str, Any]) -> None:
-    """A SaveFileError unless ``data`` is exactly ``replayed``, the save of the game its
-    actions replay to. Compared as JSON text, not with ==: to Python true is 1 and 1.0 is 1,
-    so a save whose event named seat true was taken for seat 1's, and its game then saved
-    something else."""
+def _check_replayed(replayed: dict[str, Any], data: dict[str, Any], text: str) -> None:
+    """A SaveFileError unless ``data`` (``text`` as JSON, its checksum left out) is exactly
+    ``replayed``, the save of the game its actions replay to. Compared as JSON text, not with
+    ==: to Python true is 1 and 1.0 is 1, so a save whose event named seat true was taken for
+    seat 1's, and its game then saved something else."""
+    body = {k: v for k, v in replayed.items() if k != "checksum"}
+    if _json_text(body) == text:
+        return
+    # not the same: which part, for the message (every field counts, the ruleset's name too)
     for part in ("state", "events"):
-        if part not in data or not _same_json(replayed[part], data[part]):
+        if part not in data or _json_text(body[part]) != _json_text(data[part]):
             raise SaveFileError(f"its {part} does not follow from its seed and actions")
-    # every other field too (the ruleset's name, ...): a save is exactly what it replays to
     differing = sorted(
         str(k)
-        for k in set(replayed) | set(data)
-        if k != "checksum" and (k not in replayed or k not in data or not _same_json(replayed[k], data[k]))
+        for k in set(body) | set(data)
+        if k != "checksum" and (k not in body or k not in data or _json_text(body[k]) != _json_text(data[k]))
     )
-    if differing:
-        raise SaveFileError(f"its fields {', '.join(differing)} differ from the game its actions replay to")
-
-
-def _same_json(a: Any, b: Any) -> bool:
-    """Whether two JSON values are the same, kinds and all (``true`` is not ``1``)."""
-    return _json_text(a) == _json_text(b)
+    raise SaveFileError(f"its fields {', '.join(differing)} differ from the game its actions replay to")
 
 
 def _json_text(value: Any) -> str:
@@ -871,6 +868,9 @@ def _json_text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _checksum(body: dict[str, Any]) -> str:
-    text = _json_text(body)
+def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _checksum(body: dict[str, Any]) -> str:
+    return _digest(_json_text(body))
