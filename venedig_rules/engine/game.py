@@ -39,6 +39,7 @@ from .run.notation import (
 )
 from .run.ruleset_base import RulesetBase
 from .run.undohistory import UndoHistory, UndoPoint
+from .run.untracked import settle_events
 from .run.views import GameView, json_safe
 from .seat.played import Played
 
@@ -118,6 +119,8 @@ class Game:
         self._play = Played(
             rules, players, seed, run.run(), events, UndoHistory(), record=record, keep=keep, unrecorded=run.unrecorded
         )
+        if settle_events is not None:  # the compiled build: the log out of the collector's walks
+            settle_events(events, 0)
 
     @classmethod
     def from_played(cls, played: Played) -> Game:
@@ -489,6 +492,10 @@ class Game:
             play.state = before
             del events[n_events:]
             raise
+        if settle_events is not None and len(events) >> 6 != n_events >> 6:
+            # the compiled build (engine/run/untracked.py says why), 64 events at a time:
+            # every event since the last multiple of 64 (one call, not one an action)
+            settle_events(events, n_events >> 6 << 6)
         if play.record:
             # the state goes into the undo history: its decision's actions are built again if
             # an undo comes back to it, rather than kept for every action of the game

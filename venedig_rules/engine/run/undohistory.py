@@ -28,6 +28,7 @@ from weakref import ref
 
 from .machine import State
 from .notation import Action
+from .untracked import untrack_weak_refs
 
 #: The states before at least this many last actions are kept (undo, table undo, a bot's
 #: apply-then-undo need no replay).
@@ -71,6 +72,8 @@ class UndoHistory:
                 kept = states[i]
                 if i % CHECKPOINT and type(kept) is State:
                     states[i] = ref(kept)  # (a global of its own: a module attribute is a look-up)
+            if untrack_weak_refs is not None:  # the compiled build (untracked.py says why)
+                untrack_weak_refs(states, self._weak_below, stop)
             self._weak_below = stop
 
     def last(self, actions: Sequence[Action], step: Step) -> UndoPoint:
