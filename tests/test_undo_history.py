@@ -87,6 +87,22 @@ def test_a_position_held_keeps_its_state_so_continues_still_tells_by_identity():
     assert not game.continues(held)  # taken back past it, though played on
 
 
+def test_a_state_nothing_else_holds_is_dropped_at_once_and_one_held_is_kept_by_weak_reference():
+    rules = vr.load("saeulen")
+    game, chooser = rules.new_game(2, seed=3), random.Random(3)
+    for _ in range(CHECKPOINT + 3):
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    held = game.position  # the state before the next action, held here
+    for _ in range(4 * CHECKPOINT):
+        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
+    kept = game.played.history._states
+    weak = [i for i, k in enumerate(kept) if type(k) is weakref.ref]
+    # no weak reference made for a state only the history held: an object fewer an action
+    assert weak == [held.actions] and weak[0] % CHECKPOINT
+    assert sum(k is None for k in kept) > 2 * CHECKPOINT
+    assert kept[held.actions]() is held.state
+
+
 def test_a_clone_undoes_on_its_own_and_leaves_its_original_whole():
     game, saves = played("venedig", seed=6, actions=90)
     clone = game.clone()

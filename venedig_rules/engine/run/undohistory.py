@@ -5,9 +5,11 @@ would be most of what a recorded game keeps (460 of 810 KB in a 2-player Säulen
 the garbage collector would walk all of it again and again during play. The history keeps
 strongly only the states before the last ``RECENT`` actions and before every
 ``CHECKPOINT``-th action; the others it keeps by weak reference, alive for as long as
-something else holds them (a ``Position``, a clone, the game itself). A state that is
-gone is made again when an undo needs it, by replaying the game's own actions from the
-nearest state still kept: the rules are deterministic, so it equals the one dropped.
+something else holds them (a ``Position``, a clone, the game itself), and one that nothing
+else holds when it is let go of it drops at once (a weak reference is an object more for
+the garbage collector to count, one an action). A state that is gone is made again when an
+undo needs it, by replaying the game's own actions from the nearest state still kept: the
+rules are deterministic, so it equals the one dropped.
 
 >>> import venedig_rules as vr
 >>> game = vr.load("tests/rulesets/lagoon").new_game(players=2, seed=3)
@@ -23,6 +25,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from sys import getrefcount
 from typing import NamedTuple
 from weakref import ref
 
@@ -40,6 +43,17 @@ CHECKPOINT = 16
 Step = Callable[[State, Action], State]
 
 
+def _count_when_alone() -> int:
+    """What ``getrefcount`` says of an item a list alone holds, read as ``append`` reads
+    it: a local's reference counts in both builds, the call's argument only in Python's."""
+    items = [object()]
+    kept = items[0]
+    return getrefcount(kept)
+
+
+_ALONE = _count_when_alone()
+
+
 class UndoPoint(NamedTuple):
     """Where an undo of one action goes back to: the state before it, and the length the
     event log had then."""
@@ -54,7 +68,7 @@ class UndoHistory:
     __slots__ = ("_events", "_states", "_weak_below")
 
     def __init__(self) -> None:
-        self._states: list[State | ref[State]] = []
+        self._states: list[State | ref[State] | None] = []  # None: a state dropped
         self._events: list[int] = []
         self._weak_below = 0  # every entry below this but the checkpoints is a weak reference
 
@@ -71,7 +85,8 @@ class UndoHistory:
             for i in range(self._weak_below, stop):
                 kept = states[i]
                 if i % CHECKPOINT and type(kept) is State:
-                    states[i] = ref(kept)  # (a global of its own: a module attribute is a look-up)
+                    # (``ref``, a global of its own: a module attribute is a look-up)
+                    states[i] = ref(kept) if getrefcount(kept) > _ALONE else None
             if untrack_weak_refs is not None:  # the compiled build (untracked.py says why)
                 untrack_weak_refs(states, self._weak_below, stop)
             self._weak_below = stop
@@ -117,5 +132,7 @@ class UndoHistory:
         return state
 
 
-def _alive(kept: State | ref[State]) -> State | None:
-    return kept if type(kept) is State else kept()  # type: ignore[operator]
+def _alive(kept: State | ref[State] | None) -> State | None:
+    if type(kept) is State:
+        return kept
+    return None if kept is None else kept()  # type: ignore[operator]
