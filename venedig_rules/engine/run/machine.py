@@ -32,6 +32,7 @@ from . import events
 from . import rng as rnglib
 from .events import ChoiceEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
+from .ordered import rising
 from .views import json_safe
 
 if TYPE_CHECKING:
@@ -1009,6 +1010,8 @@ def _options_of_kind(values: Any, label: str) -> tuple[tuple[Any, ...], str | No
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
     if len(values) < 2:  # none or one: nothing to sort (a third of Rialto's decisions offer none)
         return values, UNKNOWN_KIND
+    if rising is not None and rising(values):  # the compiled build (ordered.py says why)
+        return values, ("str" if type(values[0]) is str else "int")
     kind = _plain_kind(values)
     if kind is not None:  # one plain kind: Python's order is value_key's order
         # sorted first, then each value unlike the one before it: equal options lie side by

@@ -1,0 +1,23 @@
+"""The compiled build's ``ordered`` module: see ``ordered.py``, its pure twin, for why.
+
+Compiled in place of ``ordered.py`` (``compiled-modules`` in pyproject.toml).
+"""
+
+
+def rising(tuple options):
+    """Whether ``options`` are all words, or all whole numbers (not ``True`` or ``False``),
+    each greater than the one before (so sorting them and dropping repeats keeps them)."""
+    cdef Py_ssize_t i, n = len(options)
+    if n == 0:
+        return False
+    first = options[0]
+    cdef type kind = type(first)
+    if kind is not str and kind is not int:
+        return False
+    last = first
+    for i in range(1, n):
+        value = options[i]
+        if type(value) is not kind or not last < value:
+            return False
+        last = value
+    return True
