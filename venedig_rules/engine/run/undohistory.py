@@ -5,9 +5,9 @@ would be most of what a recorded game keeps (460 of 810 KB in a 2-player Säulen
 the garbage collector would walk all of it again and again during play. The history keeps
 strongly only the states before the last ``RECENT`` actions and before every
 ``CHECKPOINT``-th action; the others it keeps by weak reference, alive for as long as
-something else holds them (a ``Position``, a clone, the game itself), and one that nothing
-else holds when it is let go of it drops at once (a weak reference is an object more for
-the garbage collector to count, one an action). A state that is gone is made again when an
+something else holds them (a ``Position``, a clone, the game itself); a state nothing else
+holds at that moment is dropped at once (a weak reference would be one object more an
+action for the garbage collector to count). A state that is gone is made again when an
 undo needs it, by replaying the game's own actions from the nearest state still kept: the
 rules are deterministic, so it equals the one dropped.
 
