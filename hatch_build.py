@@ -1,13 +1,17 @@
 """The wheel's build hook: the engine's hot modules compiled with Cython (pure-Python mode:
-the ``.py`` files as they are) into a platform wheel, and in every wheel the bundled
-rulesets' generated modules.
+the ``.py`` files as they are, and two ``.pyx`` sources) into a platform wheel, and in every
+wheel the bundled rulesets' generated modules.
 
 Which modules: ``compiled-modules`` in ``pyproject.toml``
 (``[tool.hatch.build.targets.wheel.hooks.custom]``), one path or glob a line, ``__init__.py``
 left out. The wheel keeps every ``.py`` file beside its compiled module (Python imports the
 compiled one first), so tracebacks, ``inspect`` and the doctests still find the source. A
 ``.pxd`` file beside a module (``engine/run/machine.pxd``) makes the classes it names extension
-types with their attributes declared: Cython reads it, Python never does.
+types with their attributes declared: Cython reads it, Python never does. A ``.pyx`` in the
+list is a module of Cython's own for what Python code cannot do (``engine/run/untracked.pyx``)
+or what would cost the pure package more than it saves (``engine/run/ordered.pyx``); its
+``.py`` twin, which the pure package imports, sets each of its functions to None, and the
+engine skips the step then (tests/test_compiled_style.py checks the two name the same).
 
 The generated modules: each bundled ruleset's DSL compiled to Python source (which the
 engine otherwise generates and runs with ``exec`` at a ruleset's first game) is written into

@@ -162,6 +162,12 @@ def compiled_sources() -> list[Path]:
     return sorted({path for pattern in patterns for path in root.glob(pattern) if path.name != "__init__.py"})
 
 
+def runs_compiled(module: Any) -> bool:
+    """Whether ``module`` was imported as its compiled extension module, not its ``.py`` file
+    (a twin module's compiled-only tests run only then: see tests/test_compiled.py)."""
+    return not str(module.__file__).endswith(".py")
+
+
 def midgame(name: str | Path, players: int, seed: int, actions: int) -> Any:
     """A game of ruleset ``name`` after up to ``actions`` random actions (fewer if it ends)."""
     import random

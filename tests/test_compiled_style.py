@@ -8,6 +8,7 @@ per load, or only to word an error, may use either: ``COLD`` lists it."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from conftest import compiled_sources
@@ -88,3 +89,20 @@ def test_the_check_finds_a_generator_expression_outside_init():
     source = "def hot(xs):\n    return tuple(x for x in xs)\n\n\ndef __init__(xs):\n    return any(x for x in xs)\n"
     assert generators(source, "probe.py") == {"probe.py:hot"}
     assert generators("def hot(xs):\n    return tuple([x for x in xs])\n", "probe.py") == set()
+
+
+def test_a_cython_source_has_a_pure_twin_that_names_its_functions():
+    """A module compiled from a ``.pyx`` of its own (its ``.py`` twin is what the pure package
+    imports) offers the same public names in both: the twin sets each to None, which the
+    engine reads as "not in this build"."""
+    twins = [path for path in compiled_sources() if path.suffix == ".pyx"]
+    assert {p.name for p in twins} >= {"untracked.pyx", "ordered.pyx"}
+    for pyx in twins:
+        compiled = set(re.findall(r"^def ([a-z]\w*)\(", pyx.read_text(encoding="utf-8"), re.MULTILINE))
+        pure = {
+            node.target.id: node.value
+            for node in ast.parse(pyx.with_suffix(".py").read_text(encoding="utf-8")).body
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+        }
+        assert compiled and set(pure) == compiled, f"{pyx.name}: {sorted(compiled)}; its twin: {sorted(pure)}"
+        assert all(isinstance(v, ast.Constant) and v.value is None for v in pure.values()), pyx.name

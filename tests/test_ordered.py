@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import runs_compiled
 from venedig_rules.engine.run import machine, ordered
 
-COMPILED = not ordered.__file__.endswith(".py")
+COMPILED = runs_compiled(ordered)
 compiled_only = pytest.mark.skipif(not COMPILED, reason="only the compiled build walks (ordered.pyx)")
 
 #: Options of the kinds decisions offer, mixed as a ruleset may mix them.

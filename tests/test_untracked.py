@@ -15,10 +15,11 @@ import weakref
 import pytest
 
 import venedig_rules as vr
+from conftest import runs_compiled
 from venedig_rules.engine import game as engine_game
 from venedig_rules.engine.run import untracked
 
-COMPILED = not untracked.__file__.endswith(".py")
+COMPILED = runs_compiled(untracked)
 compiled_only = pytest.mark.skipif(not COMPILED, reason="only the compiled build can untrack (untracked.pyx)")
 #: A game settles its events 64 at a time: the last ones may still be tracked.
 BATCH = 64
