@@ -1,5 +1,5 @@
 """The wheel's build hook: the engine's hot modules compiled with Cython (pure-Python mode:
-the ``.py`` files as they are, and two ``.pyx`` sources) into a platform wheel, and in every
+the ``.py`` files as they are, and a few ``.pyx`` sources) into a platform wheel, and in every
 wheel the bundled rulesets' generated modules.
 
 Which modules: ``compiled-modules`` in ``pyproject.toml``
@@ -9,7 +9,8 @@ compiled one first), so tracebacks, ``inspect`` and the doctests still find the 
 ``.pxd`` file beside a module (``engine/run/machine.pxd``) makes the classes it names extension
 types with their attributes declared: Cython reads it, Python never does. A ``.pyx`` in the
 list is a module of Cython's own for what Python code cannot do (``engine/run/untracked.pyx``)
-or what would cost the pure package more than it saves (``engine/run/ordered.pyx``); its
+or what would cost the pure package more than it saves (``engine/run/ordered.pyx``,
+``games/_saeulen_walks.pyx``); its
 ``.py`` twin, which the pure package imports, sets each of its functions to None, and the
 engine skips the step then (tests/test_compiled_style.py checks the two name the same).
 
@@ -140,7 +141,8 @@ def modules(root: Path, patterns: list[str]) -> list[Path]:
         if not matches:
             raise FileNotFoundError(f"compiled-modules: {pattern!r} names no file")
         found += [path for path in matches if path.name != "__init__.py" and path not in found]
-    return found
+    # a glob of .py files takes in the pure twin of a listed .pyx too: the .pyx is compiled
+    return [path for path in found if not (path.suffix == ".py" and path.with_suffix(".pyx") in found)]
 
 
 def generated_modules(root: Path, into: Path) -> dict[str, Path]:

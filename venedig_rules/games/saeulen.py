@@ -31,6 +31,7 @@ from typing import Any
 from ..effects.constant_kinds import ConstantKind
 from ..effects.context import Context, RulesQuery
 from ..effects.registry import Registry
+from . import _saeulen_walks
 
 #: The game.yaml constants and item params this module's Python reads (tests/test_reads.py
 #: checks this against the source): the check that every declared datum is read counts them.
@@ -76,6 +77,10 @@ class Tables:
         #: each land square in order: (its index, whether it lies by the canal, its land neighbours)
         self.land_around: tuple[tuple[int, bool, tuple[int, ...]], ...] = tuple(
             (i, i in self.by_canal, self.land_neighbours[i]) for i in self.land
+        )
+        #: the compiled build's walks over these tables in C (None in the pure package)
+        self.walks: _saeulen_walks.Walks | None = (
+            None if _saeulen_walks.board is None else _saeulen_walks.board(self.land_around, self.land_neighbours)
         )
         #: tile id -> {space index of the placement's first pillar cell: candidates}
         self.anchored: dict[str, dict[int, tuple[Placement, ...]]] = {}
@@ -154,7 +159,8 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     starts = _spot_indexes(t, has_pillar, ())
     sizes = _area_sizes(t, has_pillar, starts, need)
     most = max(sizes, default=0)
-    return tuple([t.ids[i] for i, size in zip(starts, sizes) if size == most])
+    ids = t.ids  # (read once: a comprehension would look it up for every square)
+    return tuple([ids[i] for i, size in zip(starts, sizes) if size == most])
 
 
 @P(example="free_pillars(has_pillar, marker, ground)")
@@ -163,7 +169,8 @@ def free_pillars(
 ) -> tuple[str, ...]:
     """The pillars with neither a city tile nor a pillar marker on them."""
     t = tables(ctx.rules)
-    return tuple([t.ids[i] for i in _free(t, has_pillar, ground) if marker[i] is None])
+    ids = t.ids
+    return tuple([ids[i] for i in _free(t, has_pillar, ground) if marker[i] is None])
 
 
 # -- city tiles -------------------------------------------------------------------------------------
@@ -278,15 +285,22 @@ def sizes(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[int, ...
 # -- helpers ----------------------------------------------------------------------------------------
 # The board walks are plain loops that build lists: compiled, saeulen.pxd types their square
 # numbers as C integers, which a comprehension's own variable or a generator would not be.
+# The compiled build walks the hottest ones in C, over the tables' ``walks``
+# (_saeulen_walks.py says why); the pure package has none.
 def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
-    return tuple([t.ids[i] for i in _spot_indexes(t, has_pillar, placed)])
+    ids = t.ids
+    return tuple([ids[i] for i in _spot_indexes(t, has_pillar, placed)])
 
 
 def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> list[int]:
     """:func:`_spots` as space indexes, in order."""
     if placed:
+        if t.walks is not None:
+            return t.walks.spots_beside(placed, t.index, has_pillar)
         near = {n for s in placed for n in t.neighbours[t.index[s]]}
         return [i for i in sorted(near) if i in t.land_set and not has_pillar[i]]
+    if t.walks is not None:
+        return t.walks.spot_starts(has_pillar)
     # each free land square in order, kept when it lies by the canal or beside a pillar
     # (no set of candidates to build and sort: this runs at every Pitch Dipper)
     found = []
@@ -312,10 +326,13 @@ def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -
     memo = t.free_memo
     if memo is not None and memo.has_pillar is has_pillar and memo.ground is ground:
         return memo.squares
-    found = []
-    for i in t.land:
-        if has_pillar[i] and ground[i] is None:
-            found.append(i)
+    if t.walks is not None:
+        found = t.walks.free_squares(has_pillar, ground)
+    else:
+        found = []
+        for i in t.land:
+            if has_pillar[i] and ground[i] is None:
+                found.append(i)
     if type(has_pillar) is tuple and type(ground) is tuple:  # values that cannot change
         t.free_memo = _FreeMemo(has_pillar, ground, found)
     return found
@@ -338,6 +355,8 @@ def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], ne
     answers every square of ``firsts`` in it: the starts of a Pitch Dipper lie mostly in one
     or two areas, so this walks the free land about once (a walk per square stopped at
     ``need`` squares walked most of it again for each of some forty starts)."""
+    if t.walks is not None:
+        return t.walks.area_sizes(has_pillar, firsts, need)
     # each square walked is marked with its area's number (from 2: never taken for a pillar's
     # True), so one look tells a neighbour already walked or under a pillar, and a later
     # start its area; a list, as the board's squares are numbered (no set or dict per walk)
