@@ -88,6 +88,8 @@ class Tables:
         self.rank: dict[str, dict[tuple[str, ...], int]] = {}
         #: pile -> its tops (piles change rarely; see pile_tops)
         self.tops: dict[tuple[str, ...], tuple[str, ...]] = {}
+        #: the pile pile_tops was last asked about, and its tops
+        self.last_tops: tuple[Any, tuple[str, ...]] = (None, ())
         #: the board _free was last asked about, and its answer
         self.free_memo: _FreeMemo | None = None
         self.shape_order: tuple[str, ...] = tuple(s["id"] for s in rules.items("tiles", "shapes"))
@@ -179,6 +181,9 @@ def pile_tops(ctx: Context, pile: tuple[str, ...]) -> tuple[str, ...]:
     """The top tile of each shape pile (the first tile of each shape in ``pile``), in the
     order of the shapes in tiles.yaml; empty piles give nothing."""
     t = tables(ctx.rules)
+    last = t.last_tops
+    if last[0] is pile:  # asked again of the very same pile (no hash of its tiles)
+        return last[1]
     found = t.tops.get(pile)
     if found is None:
         tops: dict[str, str] = {}
@@ -191,6 +196,7 @@ def pile_tops(ctx: Context, pile: tuple[str, ...]) -> tuple[str, ...]:
         if len(t.tops) > 10_000:
             t.tops.clear()
         t.tops[tuple(pile)] = found
+    t.last_tops = (pile, found)  # one object, set at once (see _free)
     return found
 
 
