@@ -116,6 +116,15 @@ def test_a_square_off_the_board_is_an_error_not_a_read_beyond_it():
         _saeulen_walks.board(((0, False, (1,)),), ((1,), (7,)))
 
 
+@compiled_only
+def test_a_board_too_large_for_the_c_stack_is_walked_in_python():
+    assert _saeulen_walks.board is not None
+    assert _saeulen_walks.board((), ((),) * 512) is not None
+    assert _saeulen_walks.board((), ((),) * 513) is None
+    with pytest.raises(ValueError, match="at most 512"):
+        type(TABLES.walks)((), ((),) * 513)
+
+
 def played(seed: int) -> list[Any]:
     """The events of a random 3-player game of Säulen."""
     chooser = random.Random(seed)

@@ -35,5 +35,8 @@ class Walks(Protocol):
 
 
 #: ``board(land_around, land_neighbours)``: the :class:`Walks` over the board of a
-#: ``saeulen.Tables`` (its ``land_around`` and ``land_neighbours``).
-board: Callable[[tuple[tuple[int, bool, tuple[int, ...]], ...], tuple[tuple[int, ...], ...]], Walks] | None = None
+#: ``saeulen.Tables`` (its ``land_around`` and ``land_neighbours``); None for a board of
+#: more than 512 squares, whose walks' marks would not fit on the C stack.
+board: Callable[[tuple[tuple[int, bool, tuple[int, ...]], ...], tuple[tuple[int, ...], ...]], Walks | None] | None = (
+    None
+)

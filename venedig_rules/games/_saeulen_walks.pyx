@@ -14,7 +14,8 @@ from cpython.object cimport PyObject_IsTrue
 from libc.string cimport memset
 
 cdef enum:
-    # a board of up to this many squares is read into the C stack (Säulen's has 136)
+    # the most squares a board walked in C may have: a walk's marks and queue are on the C
+    # stack (Säulen's board has 136 squares; a larger one is walked by saeulen.py)
     STACK_SQUARES = 512
 
 
@@ -26,8 +27,8 @@ cdef inline int _true(value) except -1:
 def board(tuple land_around, tuple land_neighbours):
     """The walks over a board of ``saeulen.Tables``: its land squares in order (each as
     (square, whether it lies by the canal, its land neighbours)) and each square's land
-    neighbours."""
-    return Walks(land_around, land_neighbours)
+    neighbours; None for a board of more than 512 squares."""
+    return Walks(land_around, land_neighbours) if len(land_neighbours) <= STACK_SQUARES else None
 
 
 cdef class Walks:
@@ -43,6 +44,8 @@ cdef class Walks:
         cdef Py_ssize_t i, k, at = 0, links = 0
         self.squares = len(land_neighbours)
         self.lands = len(land_around)
+        if self.squares > STACK_SQUARES:
+            raise ValueError(f"a board of {self.squares} squares: the walks in C take at most {STACK_SQUARES}")
         for around in land_neighbours:
             links += len(around)
         self.land = <Py_ssize_t *> PyMem_Malloc((self.lands + self.squares + 1 + links + 1) * sizeof(Py_ssize_t))
@@ -84,105 +87,76 @@ cdef class Walks:
         """``saeulen._area_sizes``: for each free land square of ``firsts``, how many free
         land squares are joined to it edge to edge, counted up to ``need``."""
         cdef tuple board = self._values(has_pillar)
-        cdef Py_ssize_t stack[3 * STACK_SQUARES]
-        cdef Py_ssize_t *mark = stack
-        if self.squares > STACK_SQUARES:
-            mark = <Py_ssize_t *> PyMem_Malloc(3 * self.squares * sizeof(Py_ssize_t))
-            if mark is NULL:
-                raise MemoryError()
         # mark: 0 free and not walked, 1 under a pillar, from 2 the number of the area walked
-        cdef Py_ssize_t *area = mark + self.squares
-        cdef Py_ssize_t *sizes = area + self.squares
+        cdef Py_ssize_t mark[STACK_SQUARES]
+        cdef Py_ssize_t area[STACK_SQUARES]
+        cdef Py_ssize_t sizes[STACK_SQUARES]
         cdef Py_ssize_t i, n, k, head, length, number, areas = 0
         out = []
-        try:
-            for i in range(self.squares):
-                mark[i] = _true(board[i])
-            for first in firsts:
-                i = self._square(first)
-                number = mark[i]
-                if number == 0:
-                    number = areas + 2
-                    mark[i] = number
-                    area[0] = i
-                    length = 1
-                    head = 0
-                    while head < length:
-                        i = area[head]
-                        head += 1
-                        for k in range(self.starts[i], self.starts[i + 1]):
-                            n = self.neighbours[k]
-                            if mark[n] == 0:
-                                mark[n] = number
-                                area[length] = n
-                                length += 1
-                    sizes[areas] = need if need < length else length
-                    areas += 1
-                elif number == 1:  # (never asked: the starts are free squares)
-                    raise ValueError(f"square {i} has a pillar: it starts no area")
-                out.append(sizes[number - 2])
-        finally:
-            if mark is not stack:
-                PyMem_Free(mark)
+        for i in range(self.squares):
+            mark[i] = _true(board[i])
+        for first in firsts:
+            i = self._square(first)
+            number = mark[i]
+            if number == 0:
+                number = areas + 2
+                mark[i] = number
+                area[0] = i
+                length = 1
+                head = 0
+                while head < length:
+                    i = area[head]
+                    head += 1
+                    for k in range(self.starts[i], self.starts[i + 1]):
+                        n = self.neighbours[k]
+                        if mark[n] == 0:
+                            mark[n] = number
+                            area[length] = n
+                            length += 1
+                sizes[areas] = need if need < length else length
+                areas += 1
+            elif number == 1:  # (never asked: the starts are free squares)
+                raise ValueError(f"square {i} has a pillar: it starts no area")
+            out.append(sizes[number - 2])
         return out
 
     def spot_starts(self, has_pillar):
         """``saeulen._spot_indexes`` with nothing placed yet: each free land square in
         order that lies by the canal or beside a pillar."""
-        cdef char stack[STACK_SQUARES]
-        cdef char *pillars = stack
-        if self.squares > STACK_SQUARES:
-            pillars = <char *> PyMem_Malloc(self.squares)
-            if pillars is NULL:
-                raise MemoryError()
+        cdef tuple board = self._values(has_pillar)
+        cdef char pillars[STACK_SQUARES]
         cdef Py_ssize_t s, i, k
-        cdef tuple board
         found = []
-        try:
-            board = self._values(has_pillar)
-            for i in range(self.squares):
-                pillars[i] = _true(board[i])
-            for s in range(self.lands):
-                i = self.land[s]
-                if pillars[i]:
-                    continue
-                if self.by_canal[i]:
+        for i in range(self.squares):
+            pillars[i] = _true(board[i])
+        for s in range(self.lands):
+            i = self.land[s]
+            if pillars[i]:
+                continue
+            if self.by_canal[i]:
+                found.append(i)
+                continue
+            for k in range(self.starts[i], self.starts[i + 1]):
+                if pillars[self.neighbours[k]]:
                     found.append(i)
-                    continue
-                for k in range(self.starts[i], self.starts[i + 1]):
-                    if pillars[self.neighbours[k]]:
-                        found.append(i)
-                        break
-        finally:
-            if pillars is not stack:
-                PyMem_Free(pillars)
+                    break
         return found
 
     def spots_beside(self, placed, dict index, has_pillar):
         """``saeulen._spot_indexes`` with squares ``placed`` (their ids, numbered by
         ``index``): each free land square beside one of them, in order."""
-        cdef char stack[STACK_SQUARES]
-        cdef char *near = stack
-        if self.squares > STACK_SQUARES:
-            near = <char *> PyMem_Malloc(self.squares)
-            if near is NULL:
-                raise MemoryError()
+        cdef tuple board = self._values(has_pillar)
+        cdef char near[STACK_SQUARES]
         cdef Py_ssize_t i, k
-        cdef tuple board
         found = []
-        try:
-            board = self._values(has_pillar)
-            memset(near, 0, self.squares)
-            for square in placed:
-                i = self._square(index[square])
-                for k in range(self.starts[i], self.starts[i + 1]):
-                    near[self.neighbours[k]] = 1
-            for i in range(self.squares):  # in order: no sort
-                if near[i] and not _true(board[i]):
-                    found.append(i)
-        finally:
-            if near is not stack:
-                PyMem_Free(near)
+        memset(near, 0, self.squares)
+        for square in placed:
+            i = self._square(index[square])
+            for k in range(self.starts[i], self.starts[i + 1]):
+                near[self.neighbours[k]] = 1
+        for i in range(self.squares):  # in order: no sort
+            if near[i] and not _true(board[i]):
+                found.append(i)
         return found
 
     def free_squares(self, has_pillar, ground):
