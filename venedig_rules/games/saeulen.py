@@ -88,8 +88,8 @@ class Tables:
         self.rank: dict[str, dict[tuple[str, ...], int]] = {}
         #: pile -> its tops (piles change rarely; see pile_tops)
         self.tops: dict[tuple[str, ...], tuple[str, ...]] = {}
-        #: the pile pile_tops was last asked about, and its tops
-        self.last_tops: tuple[Any, tuple[str, ...]] = (None, ())
+        #: the pile pile_tops was last asked about, and its tops (an empty pile has none)
+        self.last_tops: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         #: the board _free was last asked about, and its answer
         self.free_memo: _FreeMemo | None = None
         self.shape_order: tuple[str, ...] = tuple(s["id"] for s in rules.items("tiles", "shapes"))
