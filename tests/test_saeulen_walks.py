@@ -99,13 +99,13 @@ def test_a_board_given_as_lists_walks_as_the_same_tuples():
 def test_a_square_off_the_board_is_an_error_not_a_read_beyond_it():
     walks = TABLES.walks
     empty = (False,) * SQUARES
-    with pytest.raises(IndexError, match="not on a board of 136 squares"):
+    with pytest.raises(IndexError, match=f"not on a board of {SQUARES} squares"):
         walks.area_sizes(empty, [SQUARES], 3)
-    with pytest.raises(IndexError, match="for each of 136 squares, not 135"):
+    with pytest.raises(IndexError, match=f"for each of {SQUARES} squares, not {SQUARES - 1}"):
         walks.area_sizes(empty[:-1], [0], 3)
-    with pytest.raises(IndexError, match="for each of 136 squares, not 137"):
+    with pytest.raises(IndexError, match=f"for each of {SQUARES} squares, not {SQUARES + 1}"):
         walks.spot_starts(empty + (False,))
-    with pytest.raises(IndexError, match="for each of 136 squares, not 0"):
+    with pytest.raises(IndexError, match=f"for each of {SQUARES} squares, not 0"):
         walks.free_squares((True,) * SQUARES, ())
     with pytest.raises(KeyError):
         walks.spots_beside(["nowhere"], TABLES.index, empty)

@@ -15,7 +15,7 @@ from libc.string cimport memset
 
 cdef enum:
     # the most squares a board walked in C may have: a walk's marks and queue are on the C
-    # stack (Säulen's board has 136 squares; a larger one is walked by saeulen.py)
+    # stack (the bundled board fits several times over; a larger one is walked by saeulen.py)
     STACK_SQUARES = 512
 
 
