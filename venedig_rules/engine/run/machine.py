@@ -28,7 +28,7 @@ from ...effects.context import CallRequestLike, Ref
 from ...effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int, too_many_events
 from ...errors import Location, RuleRuntimeError
 from ...limits import MAX_CALL_DEPTH, MAX_EVENTS, MAX_INT, MAX_STEPS
-from . import events
+from . import events, rngloops
 from . import rng as rnglib
 from .events import ChoiceEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
@@ -37,6 +37,11 @@ from .views import json_safe
 
 if TYPE_CHECKING:
     from .ruleset_base import RulesetBase
+
+#: The generator's draws: rngloops' C loops in the compiled build, rng's own in the pure
+#: package (the same states and numbers).
+_below = rngloops.below or rnglib.below
+_shuffled = rngloops.shuffled or rnglib.shuffled
 
 #: How deep effects may call each other (procedures, item effects, scoring rules).
 MAX_DEPTH = MAX_CALL_DEPTH
@@ -815,13 +820,13 @@ class Machine:
             self.emit(events.move(item, [source, source_index], [target, target_index]))
 
     def shuffled(self, items: Iterable[Any]) -> tuple[Any, ...]:
-        self.rng, out = rnglib.shuffled(self.rng, tuple(items))
+        self.rng, out = _shuffled(self.rng, tuple(items))
         return out
 
     def random_below(self, n: int) -> int:
         if not 0 < n <= MAX_INT:
             raise RuleRuntimeError(f"random() needs a number from 1 to {MAX_INT}, got {n!r}")
-        self.rng, value = rnglib.below(self.rng, n)
+        self.rng, value = _below(self.rng, n)
         return value
 
     def emit(self, event: Event) -> None:
