@@ -192,9 +192,9 @@ def _type_counts(f: _Facts, cards: Iterable[str]) -> dict[str, int]:
     return out
 
 
-def _laid_out_by_type(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost) -> dict[str, int]:
+def _laid_out_by_type(f: _Facts, laid_out: LaidOut, ghost: Ghost) -> dict[str, int]:
     """How many cards of each building type all holders have laid out together."""
-    return _type_counts(f, chain.from_iterable([cards for _, cards in _holders(ctx, laid_out, ghost)]))
+    return _type_counts(f, chain(chain.from_iterable(laid_out), ghost or ()))
 
 
 def _split(f: _Facts, cards: Sequence[str], before: int, others: int, building: str) -> tuple[int, int] | None:
@@ -216,15 +216,21 @@ def _by_type(f: _Facts, cards: Iterable[str]) -> dict[str, list[str]]:
     return out
 
 
-def _counts(ctx: Context, f: _Facts, laid_out: LaidOut, ghost: Ghost, who: Holder, building: str) -> tuple[int, int]:
-    """(cards of the type laid out by ``who``, by everybody else)."""
+def _counts(f: _Facts, laid_out: LaidOut, ghost: Ghost, who: Holder, building: str) -> tuple[int, int]:
+    """(cards of the type laid out by ``who``, by everybody else). The holders walked as
+    _holders lists them, without the list: asked for each type of a hand at every turn."""
     mine = others = 0
-    for holder, cards in _holders(ctx, laid_out, ghost):
+    for holder, cards in enumerate(laid_out):
         n = _count_type(f, cards, building)
         if holder == who:
             mine += n
         else:
             others += n
+    n = _count_type(f, ghost or (), building)
+    if f.imaginary == who:
+        mine += n
+    else:
+        others += n
     return mine, others
 
 
@@ -247,7 +253,7 @@ def playable_sets(
     groups = _by_type(f, hand)
     choices = []
     for building, cards in sorted(groups.items()):
-        mine, others = _counts(ctx, f, laid_out, ghost, who, building)
+        mine, others = _counts(f, laid_out, ghost, who, building)
         cards = sorted(cards)
         ok = [
             tuple(cards[:n])
@@ -275,7 +281,7 @@ def split_play(
     f = _facts(ctx)
     alone, joint = [], []
     for building, group in _by_type(f, cards).items():
-        mine, others = _counts(ctx, f, laid_out, ghost, who, building)
+        mine, others = _counts(f, laid_out, ghost, who, building)
         split = _split(f, group, mine, others, building)
         if split is None:
             raise RuleRuntimeError(f"{who!r} may not lay out {group!r}: more {building} cards than it needs")
@@ -296,7 +302,7 @@ def builds_ready(
     f = _facts(ctx)
     out = []
     alone = _type_counts(f, alone_sets)
-    together = _laid_out_by_type(ctx, f, laid_out, ghost)
+    together = _laid_out_by_type(f, laid_out, ghost)
     for b in f.buildings:
         need = f.need[b]
         out += [(b, "alone")] * (alone.get(b, 0) // need)
@@ -309,7 +315,7 @@ def builds_ready(
 def complete_types(ctx: Context, laid_out: LaidOut, ghost: Ghost) -> tuple[str, ...]:
     """The building types whose cards laid out by all together reach (or pass) their need."""
     f = _facts(ctx)
-    together = _laid_out_by_type(ctx, f, laid_out, ghost)
+    together = _laid_out_by_type(f, laid_out, ghost)
     return tuple([b for b in f.buildings if together.get(b, 0) >= f.need[b]])
 
 
@@ -356,8 +362,8 @@ def masters_after(
     out = []
     for b, holder in pieces:
         if b in types and f.has_master[b] and holder != who:
-            mine, _ = _counts(ctx, f, laid_out, ghost, who, b)
-            theirs = _counts(ctx, f, laid_out, ghost, holder, b)[0] if holder is not None else -1
+            mine, _ = _counts(f, laid_out, ghost, who, b)
+            theirs = _counts(f, laid_out, ghost, holder, b)[0] if holder is not None else -1
             if mine > theirs:
                 holder = who
         out.append((b, holder))
