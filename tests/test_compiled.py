@@ -107,6 +107,7 @@ def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_rules_a
         "tests/test_ordered.py",
         "tests/test_rngloops.py",
         "tests/test_saeulen_walks.py",
+        "tests/test_venedig_walks.py",
         "tests/test_sampling.py",
         "tests/test_projection.py",
         "tests/test_bots.py",

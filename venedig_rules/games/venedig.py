@@ -38,6 +38,7 @@ from ..effects.constant_kinds import ConstantKind
 from ..effects.context import Context, RulesQuery, per_ruleset
 from ..effects.registry import Player, Registry
 from ..errors import RuleRuntimeError
+from . import _venedig_walks
 
 #: The game.yaml constants and item params this module's Python reads (tests/test_reads.py
 #: checks this against the source): the check that every declared datum is read counts them.
@@ -148,6 +149,10 @@ class _Facts:
         #: (swamp value, swamp_spaces' answer) of the last call, the value by identity; one
         #: tuple for the same reason as free_memo
         self.swamp_memo: tuple[PerSpace | None, tuple[str, ...]] = (None, ())
+        #: the compiled build's walk of by_name in C (None in the pure package)
+        self.swamp_walk: _venedig_walks.SpaceOrder | None = (
+            None if _venedig_walks.order is None else _venedig_walks.order(self.by_name)
+        )
         self.constants: dict[str, Any] = {
             name: rules.constant(name)
             for name in (
@@ -494,13 +499,15 @@ def swamp_spaces(ctx: Context, swamp: PerSpace) -> tuple[str, ...]:
     f = _facts(ctx)
     memo = f.swamp_memo
     if memo[0] is not swamp:  # after every drain
-        memo = f.swamp_memo = (swamp, _on_swamp(f.by_name, swamp))
+        walk = f.swamp_walk
+        memo = f.swamp_memo = (swamp, _on_swamp(f.by_name, swamp) if walk is None else walk.occupied(swamp))
     return memo[1]
 
 
 def _on_swamp(by_name: tuple[tuple[int, str], ...], swamp: PerSpace) -> tuple[str, ...]:
     """The spaces with a swamp tile, in the order of ``by_name`` (index, space) pairs. A plain
-    loop: compiled, venedig.pxd types the index as a C integer."""
+    loop: compiled, venedig.pxd types the index as a C integer (and the compiled build walks
+    in C instead, _venedig_walks.py)."""
     found = []
     for i, space in by_name:
         if swamp[i] is not None:

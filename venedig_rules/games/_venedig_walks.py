@@ -1,0 +1,35 @@
+"""Venedig's walk of the swamp in C (compiled build); nothing in the pure package.
+
+``venedig.swamp_spaces`` lists the spaces a swamp tile lies on, sorted, after every drain:
+it walks the board's spaces in the order of their names and looks up each one's value in
+the per-space value (``swamp_gold``). Compiled from Python, each space's place is read as
+an object and turned into a C integer again at every step, 1.6% of a compiled Venedig
+action. ``_venedig_walks.pyx``, compiled in place of this module (Python imports an
+extension module before the source beside it), keeps the places in a C array made once per
+ruleset. In Python the array would be a list and the walk ``venedig._on_swamp``'s own loop,
+so here :data:`order` is None and venedig.py walks as before. Both give the same spaces in
+the same order.
+
+>>> import types, venedig_rules as vr
+>>> from venedig_rules.games import _venedig_walks, venedig
+>>> facts = venedig._facts(types.SimpleNamespace(rules=vr.load("venedig")))
+>>> swamp = (None,) * (len(facts.spaces) - 1) + ("tile",)
+>>> facts.swamp_walk is None or facts.swamp_walk.occupied(swamp) == (facts.spaces[-1],)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+
+class SpaceOrder(Protocol):
+    """The board's spaces in the order of their names (the compiled ``SpaceOrder``)."""
+
+    def occupied(self, values: Sequence[Any]) -> tuple[str, ...]: ...
+
+
+#: ``order(by_name)``: the :class:`SpaceOrder` of venedig's ``_Facts.by_name``, each space's
+#: (place in a per-space value, name) in the order of the names.
+order: Callable[[tuple[tuple[int, str], ...]], SpaceOrder] | None = None
