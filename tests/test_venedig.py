@@ -1046,18 +1046,37 @@ def test_building_sites_answers_each_game_right_when_another_game_asks_in_betwee
     expected = [{b: V.building_sites(ctx, b, *where, None) for b in f.sites} for where in positions]
     mine, other = positions
 
-    class OtherGameAsksFirst(dict):
+    class Interruption:
         armed = True
 
-        def __getitem__(self, building):
+        def other_game_asks(self, building):
             if self.armed:
                 self.armed = False
                 assert V.building_sites(ctx, building, *other, None) == expected[1][building]
+
+    class OtherGameAsksFirst(dict, Interruption):  # where the pure package reads the sites
+        def __getitem__(self, building):
+            self.other_game_asks(building)
             return super().__getitem__(building)
 
+    class OtherGameWalksFirst(Interruption):  # where the compiled build walks them in C
+        def __init__(self, walk):
+            self.walk = walk
+
+        def free_mask(self, *args):
+            return self.walk.free_mask(*args)
+
+        def free_sites(self, building, mask):
+            self.other_game_asks(building)
+            return self.walk.free_sites(building, mask)
+
     for building in f.sites:
-        interrupting = OtherGameAsksFirst(f.sites)
-        monkeypatch.setattr(f, "sites", interrupting)
+        if f.site_walk is None:
+            interrupting = OtherGameAsksFirst(f.sites)
+            monkeypatch.setattr(f, "sites", interrupting)
+        else:
+            interrupting = OtherGameWalksFirst(f.site_walk)
+            monkeypatch.setattr(f, "site_walk", interrupting)
         f.free_memo = None  # so that this call finds its free spaces afresh
         assert V.building_sites(ctx, building, *mine, None) == expected[0][building]
         assert not interrupting.armed

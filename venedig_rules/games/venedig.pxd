@@ -11,6 +11,8 @@ cpdef tuple _on_swamp(tuple by_name, swamp)
 @cython.locals(k=Py_ssize_t, j=Py_ssize_t, out=list)
 cpdef tuple _free_sites(tuple sites, tuple indexes, list free)
 
+cpdef _free_mask(built, swamp, list blocked, walk)
+
 # The laid-out cards' helpers, called by the primitives several times a turn: declared here,
 # a call is a C call instead of one through Python's call protocol.
 cpdef list _holders(ctx, laid_out, ghost)

@@ -86,7 +86,7 @@ class _FreeMemo:
         built: PerSpace,
         swamp: PerSpace,
         blocked: Sequence[str] | None,
-        free: list[bool],
+        free: Any,
         sites: dict[str, tuple[tuple[str, ...], ...]],
     ):
         self.built, self.swamp, self.blocked, self.free, self.sites = built, swamp, blocked, free, sites
@@ -152,6 +152,12 @@ class _Facts:
         #: the compiled build's walk of by_name in C (None in the pure package)
         self.swamp_walk: _venedig_walks.SpaceOrder | None = (
             None if _venedig_walks.order is None else _venedig_walks.order(self.by_name)
+        )
+        #: and of the building sites (None in the pure package)
+        self.site_walk: _venedig_walks.Sites | None = (
+            None
+            if _venedig_walks.sites is None
+            else _venedig_walks.sites(self.site_indexes, self.sites, len(self.spaces))
         )
         self.constants: dict[str, Any] = {
             name: rules.constant(name)
@@ -433,18 +439,34 @@ def building_sites(
     in the building's shape (or on a connection of its ``site`` kind, for a Ponte)."""
     f = _facts(ctx)
     memo = f.free_memo
+    walk = f.site_walk  # the compiled build's walks in C (_venedig_walks.py)
     if memo is None or memo.built is not built or memo.swamp is not swamp or memo.blocked is not blocked:
-        # by space index: a site is then checked by its spaces' indexes (_free_sites)
-        free = [building_on is None and swamp_on is None for building_on, swamp_on in zip(built, swamp)]
+        places = []  # the blocked spaces' indexes (a name that is no space blocks nothing)
         for space in blocked or ():
-            i = f.index.get(space)  # a name that is no space blocks nothing
+            i = f.index.get(space)
             if i is not None:
-                free[i] = False
-        memo = f.free_memo = _FreeMemo(built, swamp, blocked, free, {})
+                places.append(i)
+        memo = f.free_memo = _FreeMemo(built, swamp, blocked, _free_mask(built, swamp, places, walk), {})
     found = memo.sites.get(building)
     if found is None:
-        found = memo.sites[building] = _free_sites(f.sites[building], f.site_indexes[building], memo.free)
+        if walk is None:
+            found = _free_sites(f.sites[building], f.site_indexes[building], memo.free)
+        else:
+            found = walk.free_sites(building, memo.free)
+        memo.sites[building] = found
     return found
+
+
+def _free_mask(built: PerSpace, swamp: PerSpace, blocked: list[int], walk: _venedig_walks.Sites | None) -> Any:
+    """Which spaces are free, by space index (a site is then checked by its spaces' indexes):
+    no building, no swamp tile, not ``blocked``. A list of bools, or the compiled walk's
+    bytes, which only it reads."""
+    if walk is not None:
+        return walk.free_mask(built, swamp, blocked)
+    free = [building_on is None and swamp_on is None for building_on, swamp_on in zip(built, swamp)]
+    for i in blocked:
+        free[i] = False
+    return free
 
 
 def _free_sites(
