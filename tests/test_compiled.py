@@ -106,6 +106,7 @@ def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_rules_a
         "tests/test_untracked.py",
         "tests/test_ordered.py",
         "tests/test_rngloops.py",
+        "tests/test_slotted.py",
         "tests/test_saeulen_walks.py",
         "tests/test_venedig_walks.py",
         "tests/test_sampling.py",

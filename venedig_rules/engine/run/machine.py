@@ -28,7 +28,7 @@ from ...effects.context import CallRequestLike, Ref
 from ...effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int, too_many_events
 from ...errors import Location, RuleRuntimeError
 from ...limits import MAX_CALL_DEPTH, MAX_EVENTS, MAX_INT, MAX_STEPS
-from . import events, rngloops
+from . import events, rngloops, slotted
 from . import rng as rnglib
 from .events import ChoiceEvent, Event, MoveEvent, RulesetEvent
 from .notation import PASS, Action, value_key
@@ -321,6 +321,15 @@ class _UnfrozenCommits:
     __slots__ = PendingCommits.__slots__
 
 
+#: Each decision's fields in order (the order of the makers' values below).
+_CHOICE_FIELDS = tuple([f.name for f in fields(PendingChoice)])
+_COMMITS_FIELDS = tuple([f.name for f in fields(PendingCommits)])
+#: The compiled build's makers of decisions, which write the slots at once (slotted.py says
+#: why); None in the pure package, which fills the twin classes above.
+_make_choice = None if slotted.maker is None else slotted.maker(PendingChoice, _CHOICE_FIELDS)
+_make_commits = None if slotted.maker is None else slotted.maker(PendingCommits, _COMMITS_FIELDS)
+
+
 def _new_commits(
     players: tuple[int, ...],
     label: str,
@@ -335,6 +344,8 @@ def _new_commits(
     every commit of a simultaneous decision. Written out slot by slot, as there: one
     function setting either class's slots in a loop by name made the pure package's
     action 3.4% dearer."""
+    if _make_commits is not None:
+        return _make_commits(players, label, options, commits, target, actions)  # type: ignore[no-any-return]
     made: Any = _UnfrozenCommits()
     made.players = players
     made.label = label
@@ -352,7 +363,10 @@ def _new_choice(
     """A PendingChoice (:meth:`PendingChoice.at_once`), its slots set plainly on a twin
     class of the very same slots, which then becomes a PendingChoice (``__class__``
     assignment, allowed between classes of one layout): each slot's setter called as a
-    function costs more than twice as much, and the machine makes one at every decision."""
+    function costs more than twice as much, and the machine makes one at every decision.
+    The compiled build writes the slots of a PendingChoice at once instead (slotted.py)."""
+    if _make_choice is not None:
+        return _make_choice(player, label, options, optional, target, secret, None, kind)  # type: ignore[no-any-return]
     made: Any = _UnfrozenChoice()
     made.player = player
     made.label = label
