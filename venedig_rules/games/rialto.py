@@ -490,11 +490,14 @@ def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[in
     (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
     count as one and further Jokers one each; then a doubled card counts twice."""
     f = _facts(ctx)
+    # each variable read once, not once a player (a read is a call of the machine)
+    played, extra_cards, extra_jokers = ctx.read("played"), ctx.read("extra_cards"), ctx.read("extra_jokers")
+    doubles = ctx.read("doubles")
     out = []
     for p in range(ctx.player_count):
-        n, j = _type_and_jokers(f, ctx.read("played")[p], kind)
-        extra = ctx.read("extra_cards")[p]
-        j += ctx.read("extra_jokers")[p]
+        n, j = _type_and_jokers(f, played[p], kind)
+        extra = extra_cards[p]
+        j += extra_jokers[p]
         n = n + extra  # a converted card is played as a card of the type
         if n >= 1:
             total = n + j
@@ -503,7 +506,7 @@ def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[in
         else:
             total = 0
         if total >= 1:
-            total += ctx.read("doubles")[p]
+            total += doubles[p]
         out.append(total)
     return tuple(out)
 
@@ -522,10 +525,12 @@ def bonus_winner(ctx: Context, counts: Sequence[int], least: int) -> Player | No
 @P(changes=True, example="end_stage()")
 def end_stage(ctx: Context) -> None:
     """Every player's played cards go face-down onto his own discard pile; stage helpers reset."""
+    # read once: each player's part is written once, after it is read
+    played_by, discard = ctx.read("played"), ctx.read("discard")
     for p in range(ctx.player_count):
-        played = ctx.read("played")[p]
+        played = played_by[p]
         if played:
-            ctx.write("discard", p, ctx.read("discard")[p] + played, "discard")
+            ctx.write("discard", p, discard[p] + played, "discard")
             ctx.write("played", p, (), "discard")
     zero = (0,) * ctx.player_count
     for name in ("extra_cards", "extra_jokers", "doubles"):
