@@ -12,7 +12,7 @@ cdef class _Span:
     cdef public bint is_list
 
 
-@cython.locals(n=Py_ssize_t, k=Py_ssize_t, j=Py_ssize_t, u=double)
+@cython.locals(n=Py_ssize_t, k=Py_ssize_t, j=Py_ssize_t, at=Py_ssize_t, step=Py_ssize_t, u=double)
 cpdef _fill(list rest, list open_, list flat, draw)
 
 @cython.locals(span=_Span, out=dict, parts=dict, part=list)

@@ -728,10 +728,12 @@ def _fill(rest: list[Any], open_: list[int], flat: list[Any], draw: Callable[[],
     n = len(rest)
     for k in range(n):
         u = draw()
-        j = k + int(u * (n - k))
+        step = int(u * (n - k))  # (typed: compiled, the float's whole part is a C cast)
+        j = k + step
         item = rest[j]
         rest[j] = rest[k]
-        flat[open_[k]] = item
+        at = open_[k]  # (a typed local: compiled, ``flat[at]`` is then the list's own store)
+        flat[at] = item
 
 
 def _place_pinned(pinned: list[_Pin], left: dict[Any, int], flat: list[Any], draw: Callable[[], float]) -> set[int]:
