@@ -5,7 +5,6 @@ walks in Python, the C walks' own tests are skipped."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import venedig_rules as vr
-from conftest import runs_compiled
+from conftest import midgame, runs_compiled
 from venedig_rules.games import _saeulen_walks, saeulen
 
 COMPILED = runs_compiled(_saeulen_walks)
@@ -125,18 +124,14 @@ def test_a_board_too_large_for_the_c_stack_is_walked_in_python():
         type(TABLES.walks)((), ((),) * 513)
 
 
-def played(seed: int) -> list[Any]:
-    """The events of a random 3-player game of Säulen."""
-    chooser = random.Random(seed)
-    game = vr.load("saeulen").new_game(3, seed)
-    while not game.is_over:
-        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-    return list(game.events)
-
-
 @compiled_only
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_game_played_with_the_c_walks_is_the_game_python_plays(seed):
     in_c = played(seed)
     with python_walks():
         assert played(seed) == in_c
+
+
+def played(seed: int) -> list[Any]:
+    """The events of a random 3-player game of Säulen, played to its end."""
+    return list(midgame("saeulen", 3, seed, actions=100_000).events)

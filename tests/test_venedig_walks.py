@@ -5,7 +5,6 @@ walks in Python, the C walk's own tests are skipped."""
 
 from __future__ import annotations
 
-import random
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import venedig_rules as vr
-from conftest import runs_compiled
+from conftest import midgame, runs_compiled
 from venedig_rules.games import _venedig_walks, venedig
 
 COMPILED = runs_compiled(_venedig_walks)
@@ -125,18 +124,14 @@ def test_the_sites_walk_refuses_what_lies_off_the_board():
     assert small.free_sites("c", small.free_mask((None,) * 3, (None,) * 3, [2])) == ()
 
 
-def played(seed: int) -> list[Any]:
-    """The events of a random 3-player game of Venedig."""
-    chooser = random.Random(seed)
-    game = vr.load("venedig").new_game(3, seed)
-    while not game.is_over:
-        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-    return list(game.events)
-
-
 @compiled_only
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_game_played_with_the_c_walk_is_the_game_python_plays(seed):
     in_c = played(seed)
     with python_walk():
         assert played(seed) == in_c
+
+
+def played(seed: int) -> list[Any]:
+    """The events of a random 3-player game of Venedig, played to its end."""
+    return list(midgame("venedig", 3, seed, actions=100_000).events)
