@@ -9,8 +9,8 @@ compiled one first), so tracebacks, ``inspect`` and the doctests still find the 
 ``.pxd`` file beside a module (``engine/run/machine.pxd``) makes the classes it names extension
 types with their attributes declared: Cython reads it, Python never does. A ``.pyx`` in the
 list is a module of Cython's own for what Python code cannot do (``engine/run/untracked.pyx``)
-or what would cost the pure package more than it saves (``engine/run/ordered.pyx``,
-``games/_saeulen_walks.pyx``); its
+or what would cost the pure package more than it saves (``engine/run/ordered.pyx``, the C
+walks of ``games/_saeulen_walks.pyx``: pyproject.toml says what each is for); its
 ``.py`` twin, which the pure package imports, sets each of its functions to None, and the
 engine skips the step then (tests/test_compiled_style.py checks the two name the same).
 

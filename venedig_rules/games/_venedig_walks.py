@@ -12,8 +12,8 @@ the same order.
 
 ``venedig.building_sites`` likewise finds the free sites of a building: which spaces are
 free (no building, no swamp tile, not drained this turn), then each candidate site whose
-spaces all are (up to some two hundred sites of one to three spaces a building). Compiled
-from Python, that was 2.6% of a compiled Venedig action; the compiled :class:`Sites` holds
+spaces all are (a building shaped to fit anywhere has a candidate site wherever it fits).
+Compiled from Python, that was 2.6% of a compiled Venedig action; the compiled :class:`Sites` holds
 every building's candidate sites as places in C arrays and the free spaces as one byte
 each. Here :data:`sites` is None.
 

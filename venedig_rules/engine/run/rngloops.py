@@ -1,11 +1,11 @@
 """The generator's draws on C integers (compiled build); nothing in the pure package.
 
-A game draws from :mod:`rng` whenever it shuffles or rolls: in Venedig some 50 draws a
-shuffle of the draw pile. Compiled from Python, each draw still makes the bound's limit,
+A game draws from :mod:`rng` whenever it shuffles or rolls: a draw for each item of a
+shuffled pile. Compiled from Python, each draw still makes the bound's limit,
 the new state and the number as Python integers, and a tuple for each answer.
 ``rngloops.pyx``, compiled in place of this module (Python imports an extension module
-before the source beside it), draws SplitMix64's numbers and rejects as :mod:`rng` does, on
-64-bit C integers, and shuffles in one C loop. In Python that arithmetic would cost more
+before the source beside it), draws with rng's own C steps of SplitMix64 and rejects as
+:mod:`rng` does, on 64-bit C integers, and shuffles in one C loop. In Python that arithmetic would cost more
 than it saves (the masks that keep it within 64 bits), so here :data:`below` and
 :data:`shuffled` are None and the machine draws from :mod:`rng`. Both give the same states
 and numbers for every state and bound (``tests/test_rngloops.py``).

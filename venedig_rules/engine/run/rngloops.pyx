@@ -1,32 +1,27 @@
 """The compiled build's ``rngloops`` module: see ``rngloops.py``, its pure twin, for why.
 
 Compiled in place of ``rngloops.py`` (``compiled-modules`` in pyproject.toml). The steps are
-rng.py's: a state advances by the golden gamma and is mixed into the number, and a bound's
-draws at or above the largest multiple of the bound below 2**64 are drawn again. Unsigned
-64-bit C arithmetic wraps exactly as rng.py's masks make Python's.
+rng.py's own C functions (``_advance`` and ``_mix``, which ``rng.pxd`` declares), so the
+generator is written once; this module adds rng.py's rejection around them: a bound's draws
+at or above the largest multiple of the bound below 2**64 are drawn again.
 """
 
 from libc.stdint cimport uint64_t
 
 from . import rng as _rng
+from .rng cimport _advance, _mix
 
-cdef uint64_t _GOLDEN = 0x9E3779B97F4A7C15ULL
-cdef uint64_t _MIX1 = 0xBF58476D1CE4E5B9ULL
-cdef uint64_t _MIX2 = 0x94D049BB133111EBULL
 cdef uint64_t _TOP = 0xFFFFFFFFFFFFFFFFULL
 
 
-cdef inline uint64_t _draw(uint64_t* state, uint64_t n) noexcept:
+cdef inline uint64_t _draw(uint64_t* state, uint64_t n):
     """A number in range(n) (n >= 1), the state advanced past the draws it took. rng.py keeps
     a draw below 2**64 - 2**64 % n; 2**64 % n is (2**64 - n) % n, which is -n % n here."""
     cdef uint64_t highest = _TOP - (0 - n) % n  # the largest draw kept
     cdef uint64_t z
     while True:
-        state[0] += _GOLDEN
-        z = state[0]
-        z = (z ^ (z >> 30)) * _MIX1
-        z = (z ^ (z >> 27)) * _MIX2
-        z ^= z >> 31
+        state[0] = _advance(state[0])
+        z = _mix(state[0])
         if z <= highest:
             return z % n
 
