@@ -101,6 +101,7 @@ def test_a_cython_source_has_a_pure_twin_that_names_its_functions():
         "ordered.pyx",
         "_saeulen_walks.pyx",
         "rngloops.pyx",
+        "slotted.pyx",
         "_venedig_walks.pyx",
     }
     for pyx in twins:
