@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from reference.machine import ReferenceGame
+from reference.machine import ReferenceGame, ReferenceMachine
 
 import venedig_rules as vr
 from venedig_rules.bots import ISMCTSBot, RandomBot, play_out
@@ -379,3 +379,15 @@ def test_the_generated_code_plays_every_game_as_the_reference_interpreter(name):
             action = chooser.choice(legal)
             game.apply(action)
             reference.apply(action)
+
+
+def test_the_reference_game_acts_on_the_reference_machine():
+    """The comparison above compares two engines: a reference game's actions run on the
+    reference machine (its ``_resume`` overrides the game's, which the compiled build calls
+    as a C function from ``apply`` and ``apply_legal``)."""
+    rules = vr.load(str(LAGOON))
+    reference = ReferenceGame(rules, 2, seed=7)
+    reference.apply(reference.legal_actions(reference.to_move[0])[0])
+    reference.apply_legal(0, reference.to_move[0])
+    assert type(reference._machine) is ReferenceMachine
+    assert type(rules.new_game(2, seed=7).apply_legal(0, 1)._machine) is not ReferenceMachine
