@@ -1070,6 +1070,24 @@ def test_the_machines_quick_pending_commits_is_the_dataclass_with_every_field():
         after.label = "x"  # type: ignore[misc]
 
 
+def test_the_games_reading_of_a_decisions_actions_is_the_decisions_own():
+    """``actions_of`` and ``forget_actions``, what the game calls at every action, give
+    and let go of what the decision's own methods do, for either kind of decision and for
+    every player (none for one not to move)."""
+    from venedig_rules.engine.run.machine import PendingChoice, PendingCommits, actions_of, forget_actions
+
+    choice = PendingChoice(1, "place", ("a", "b"), True, "cells")
+    commits = PendingCommits((0, 2), "bid", ((1, 2), (3,)), (None, (3,)), "bids")
+    for pending in (choice, commits):
+        for player in range(4):
+            assert actions_of(pending, player) == pending.legal_actions(player)
+        forget_actions(pending)
+        assert pending._actions is None
+        assert actions_of(pending, 0) is actions_of(pending, 0)  # built once, then kept
+    assert [str(a) for a in actions_of(choice, 1)] == ["p1 place(a)", "p1 place(b)", "p1 pass"]
+    assert actions_of(commits, 2) == () and [str(a) for a in actions_of(commits, 0)] == ["p0 bid(1)", "p0 bid(2)"]
+
+
 def test_an_option_offered_again_gets_the_action_made_before_but_never_one_of_another_kind():
     """Decisions share the Action of an option offered before (speed), kept apart by player,
     label and the options' kind: ``1`` and ``True`` are equal in Python, yet ``p0 x(1)`` and

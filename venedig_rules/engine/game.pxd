@@ -1,11 +1,12 @@
 # The compiled build's declarations for game.py (see engine/run/machine.pxd): the game's
 # record is typed, so that the game reads its fields (and its state's) as C fields at every
 # action, and so is its machine, whose ``start`` and ``resume`` an action then calls as C
-# functions. The machine type is cimported under a name of its own: game.py makes machines
-# by the module's global ``Machine``, which the tests' reference machine (a subclass)
-# replaces (tests/reference/machine.py), and which a cimported ``Machine`` would shadow.
+# functions (as it calls the machine module's ``actions_of`` and ``forget_actions``). The
+# machine type is cimported under a name of its own: game.py makes machines by the
+# module's global ``Machine``, which the tests' reference machine (a subclass) replaces
+# (tests/reference/machine.py), and which a cimported ``Machine`` would shadow.
 
-from venedig_rules.engine.run.machine cimport Machine as MachineType
+from venedig_rules.engine.run.machine cimport Machine as MachineType, actions_of, forget_actions
 from venedig_rules.engine.seat.played cimport Played
 
 

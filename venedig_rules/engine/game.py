@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
 from ..limits import MAX_SEED_BITS, SEED_BITS
 from .run.events import Event
-from .run.machine import Machine, Pending, State, initial_state
+from .run.machine import Machine, Pending, State, actions_of, forget_actions, initial_state
 from .run.notation import (
     Action,
     ActionSyntaxError,
@@ -179,7 +179,7 @@ class Game:
         pending = state.pending
         if pending is None or state.over:
             return []
-        return list(pending.legal_actions(player))
+        return list(actions_of(pending, player))
 
     def _seat(self, player: Any) -> int:
         """``player`` when it is a seat of this game (a whole number from 0), else a GameArgumentError."""
@@ -423,8 +423,8 @@ class Game:
         pending = state.pending
         if type(action) is Action and type(action.player) is int and pending is not None and not state.over:
             # a plain loop: faster than any(map(is_, ...)) in Python 3.11, a C loop compiled
-            for offered in pending.legal_actions(action.player):
-                if offered is action:
+            for legal in actions_of(pending, action.player):
+                if legal is action:
                     # one of the very actions legal_actions gave: nothing to check or compare
                     return self._resume(pending, action)
         action = plain_action(action)  # typed fields of bounded size, or IllegalActionError
@@ -466,7 +466,7 @@ class Game:
         state = self._play.state
         pending = state.pending
         player = self._only_mover() if player is None else self._seat(player)
-        actions = pending.legal_actions(player) if pending is not None and not state.over else ()
+        actions = actions_of(pending, player) if pending is not None and not state.over else ()
         if type(index) is not int or not 0 <= index < len(actions) or pending is None:
             raise IllegalActionError(
                 f"no legal action {index!r} of player {player}: "
@@ -499,7 +499,7 @@ class Game:
         if play.record:
             # the state goes into the undo history: its decision's actions are built again if
             # an undo comes back to it, rather than kept for every action of the game
-            pending.forget_actions()
+            forget_actions(pending)
             play.history.append(before, n_events)
         else:
             play.unrecorded += self._machine.unrecorded

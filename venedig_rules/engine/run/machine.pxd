@@ -83,3 +83,9 @@ cpdef _new_choice(player, label, options, optional, target, secret, kind)
 cpdef _new_commits(players, label, options, commits, target, actions)
 @cython.locals(frame=Frame)
 cpdef Frame _frame(code, pc, target, names, owned)
+
+# A decision's actions as the game asks them at every action (engine/game.pxd cimports
+# these): C calls from the game, where the decision's methods are Python calls.
+cpdef _choice_actions(pending)
+cpdef actions_of(pending, player)
+cpdef forget_actions(pending)

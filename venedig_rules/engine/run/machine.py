@@ -164,10 +164,7 @@ class PendingChoice:
         # not functools.cached_property: it takes a lock on every first use (Python 3.11),
         # and every decision is a first use
         built = self._actions
-        if built is None:
-            built = _actions(self.player, self.label, self.options, self.optional, self._kind)
-            _set_choice_actions(self, built)
-        return built
+        return _choice_actions(self) if built is None else built
 
     def forget_actions(self) -> None:
         """Let go of the legal actions built (a state the undo history keeps: they are built
@@ -306,6 +303,33 @@ Pending = PendingChoice | PendingCommits
 # decisions' caches), at half the cost of ``object.__setattr__``.
 (_set_choice_actions,) = (getattr(PendingChoice, f.name).__set__ for f in fields(PendingChoice) if f.name == "_actions")
 (_set_commits_actions,) = (getattr(PendingCommits, f.name).__set__ for f in fields(PendingCommits) if not f.init)
+
+
+def _choice_actions(pending: PendingChoice) -> tuple[Action, ...]:
+    """A one-player decision's actions, built and kept (its first use)."""
+    built = _actions(pending.player, pending.label, pending.options, pending.optional, pending._kind)
+    _set_choice_actions(pending, built)
+    return built
+
+
+def actions_of(pending: Pending, player: int) -> tuple[Action, ...]:
+    """``pending.legal_actions(player)``, as the game asks it at every action (to list a
+    seat's actions, and to find the one applied among them): a one-player decision's
+    actions are read here, not through two method calls (compiled, this is a C call)."""
+    if type(pending) is PendingChoice:
+        if player != pending.player:
+            return ()
+        built = pending._actions
+        return _choice_actions(pending) if built is None else built
+    return pending.legal_actions(player)
+
+
+def forget_actions(pending: Pending) -> None:
+    """``pending.forget_actions()``, as the game calls it after every recorded action."""
+    if type(pending) is PendingChoice:
+        _set_choice_actions(pending, None)
+    else:
+        _set_commits_actions(pending, None)
 
 
 class _UnfrozenChoice:
