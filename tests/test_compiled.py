@@ -101,6 +101,7 @@ def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_rules_a
         "tests/test_engine.py",
         "tests/test_venedig.py",
         "tests/test_rialto.py",
+        "tests/test_registry.py",
         "tests/test_saeulen.py",
         "tests/test_undo_history.py",
         "tests/test_untracked.py",

@@ -102,6 +102,23 @@ def assigned(source: Path) -> dict[str, set[str]]:
     return found
 
 
+def cpdef_registrations(source: Path) -> dict[str, tuple[str, str | None]]:
+    """{function: (the return annotation an ``add_cpdef`` call gives it, the one its def
+    carries)} of a .py file: Cython drops a cpdef function's return annotation, and the
+    call gives it again (``Registry.add_cpdef``)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    returns = {
+        n.name: ast.unparse(n.returns) if n.returns else None for n in tree.body if isinstance(n, ast.FunctionDef)
+    }
+    found: dict[str, tuple[str, str | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_cpdef":
+            fn, given = node.args[0], node.args[1]
+            assert isinstance(fn, ast.Name) and isinstance(given, ast.Constant), ast.unparse(node)
+            found[fn.id] = (given.value, returns.get(fn.id))
+    return found
+
+
 def test_there_are_declarations_to_check():
     assert {p.name for p in PXDS} >= {"machine.pxd", "undohistory.pxd", "context.pxd", "rng.pxd"}
 
@@ -156,3 +173,18 @@ def test_the_check_sees_an_undeclared_attribute_and_a_declared_name_the_module_l
     assert assigned(tmp_path / "m.py")["A"] - declared(tmp_path / "m.pxd")["A"] == {"y"}
     assert declared_at_module_level(tmp_path / "m.pxd") == {"K", "L", "f", "g"}
     assert declared_at_module_level(tmp_path / "m.pxd") - defined_at_module_level(tmp_path / "m.py") == {"L", "f", "g"}
+
+
+@pytest.mark.parametrize("pxd", PXDS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_primitive_registered_after_its_def_is_declared_cpdef_with_its_own_return_annotation(pxd: Path):
+    for name, (given, written) in cpdef_registrations(pxd.with_suffix(".py")).items():
+        assert name in declared_at_module_level(pxd), f"{name} is registered by add_cpdef but not cpdef in {pxd.name}"
+        assert given == written, f"add_cpdef gives {name} the return annotation {given!r}; its def has {written!r}"
+
+
+def test_the_check_sees_a_return_annotation_given_again_that_is_not_the_defs(tmp_path: Path):
+    (tmp_path / "m.py").write_text(
+        "def f(ctx) -> tuple[int, ...]:\n    return ()\n\n\ndef g(ctx) -> int:\n    return 1\n\n\n"
+        'R.add_cpdef(f, "tuple[int, ...]", example="f()")\nR.add_cpdef(g, "str")\n'
+    )
+    assert cpdef_registrations(tmp_path / "m.py") == {"f": ("tuple[int, ...]", "tuple[int, ...]"), "g": ("str", "int")}

@@ -101,6 +101,22 @@ def test_a_missing_return_annotation_fails_at_registration():
         Registry().primitive()(odd)
 
 
+def test_a_function_registered_after_its_def_gets_the_return_annotation_cython_drops():
+    """``add_cpdef`` registers as the decorator does; the return annotation it gives stands in
+    for the def's only where the function lacks one (a cpdef function, compiled)."""
+    reg = Registry()
+
+    def counts(ctx: Context, n: int) -> tuple[int, ...]:
+        return (n,)
+
+    assert reg.add_cpdef(counts, "tuple[int, ...]", example="counts(2)") is counts
+    prim = reg.primitives["counts"]
+    assert (prim.result, [p.name for p in prim.params], prim.example) == ("list", ["n"], "counts(2)")
+    del counts.__annotations__["return"]  # what Cython leaves of a cpdef function
+    reg.add_cpdef(counts, "int", changes=True)
+    assert (reg.primitives["counts"].result, reg.primitives["counts"].changes) == ("int", True)
+
+
 @pytest.mark.parametrize("registry", [CORE, venedig.PRIMITIVES, saeulen.PRIMITIVES, rialto.PRIMITIVES])
 def test_every_primitive_is_registered_from_a_fully_annotated_function(registry):
     for prim in registry.primitives.values():

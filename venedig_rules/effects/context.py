@@ -117,6 +117,22 @@ class Context(Protocol):
     def call_rules(self, when: str, bindings: dict[str, Any]) -> tuple[CallRequestLike, ...]: ...
 
 
+class StateAccess:
+    """The machine's reads and writes of the state as a class: the engine's machine derives
+    from it. It holds nothing and adds nothing in Python; the compiled build declares it an
+    extension type (``effects/context.pxd``), so that a game module, which knows the
+    effects layer but not the engine, can type the ``ctx`` of its busiest functions as one
+    (``games/rialto.pxd``) and call ``read`` and ``write`` as C functions, not by name."""
+
+    __slots__ = ()
+
+    def read(self, name: str, index: Any = None) -> Any:
+        raise NotImplementedError
+
+    def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
+        raise NotImplementedError
+
+
 class Ref:
     """A state variable (optionally one player's or space's value) a primitive may change."""
 

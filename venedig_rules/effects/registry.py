@@ -167,6 +167,15 @@ class Registry:
 
         return register
 
+    def add_cpdef(self, fn: F, returns: str, **options: Any) -> F:
+        """Register ``fn`` as :meth:`primitive` does (``options`` are its), for a function
+        its module's ``.pxd`` makes ``cpdef`` (to type its ``ctx``, as ``games/rialto.pxd``
+        does): Cython drops such a function's decorators and the return annotation of its
+        Python face, so the module registers it after its def, giving that annotation again
+        as ``returns`` (``tests/test_pxd.py`` checks that it is the def's)."""
+        fn.__annotations__.setdefault("return", returns)
+        return self.primitive(**options)(fn)
+
 
 def _params(fn: Callable[..., Any], signature: inspect.Signature) -> tuple[tuple[Param, ...], bool]:
     """The DSL parameters of ``fn`` (after ``ctx``) and whether it takes free keywords."""

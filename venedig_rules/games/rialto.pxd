@@ -5,16 +5,31 @@
 
 cimport cython
 
+from venedig_rules.effects.context cimport StateAccess
+
 
 @cython.locals(of_kind=Py_ssize_t, jokers=Py_ssize_t)
 cpdef tuple _type_and_jokers(f, cards, kind)
 
-cpdef _add(ctx, name, index, amount)
+cpdef _add(StateAccess ctx, name, index, amount)
 
-cpdef _set_doge_order(ctx, order)
+cpdef _set_doge_order(StateAccess ctx, order)
 
-cpdef bint _ensure_pile(ctx) except -1
+cpdef bint _ensure_pile(StateAccess ctx) except -1
 
-cpdef _draw(ctx, target)
+cpdef _draw(StateAccess ctx, target)
 
-cpdef _unactivate(ctx, p, b)
+cpdef _unactivate(StateAccess ctx, p, b)
+
+
+# The primitives that read and write the state most often in a game, with their ``ctx``
+# typed as the machine's base class (as the helpers' above), so that each ``ctx.read`` and
+# ``ctx.write`` is a C call of the machine's method rather than one looked up by name.
+# Cython drops the decorators of a function it makes ``cpdef`` (and its return annotation):
+# rialto.py registers these after their definitions instead (``Registry.add_cpdef``). The
+# generated code always passes its machine; a caller passing None would reach C code
+# without a check, so the module is compiled with ``nonecheck`` (rialto.py's first line).
+cpdef play_options(StateAccess ctx, p, kind, missing, alone)
+cpdef stage_counts(StateAccess ctx, kind, missing, alone)
+cpdef end_stage(StateAccess ctx)
+cpdef activatable(StateAccess ctx, p, phase, cost)

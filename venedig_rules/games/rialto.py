@@ -1,3 +1,4 @@
+# cython: nonecheck=True
 """Rialto: the mechanics too procedural for the effect DSL, as primitives.
 
 The flow of the game (rounds, phases, stages, every decision) is DSL in
@@ -443,7 +444,6 @@ def convert_card(ctx: Context, p: Player, card: str) -> None:
     _add(ctx, "extra_cards", p, 1)
 
 
-@P(example='play_options(self, "doge", jokers_for_missing_type, joker_alone_allowed)')
 def play_options(ctx: Context, p: Player, kind: str, missing: int, alone: bool) -> tuple[tuple[int, int], ...]:
     """The plays open to p in a stage: [cards of the type, Jokers] from his hand.
 
@@ -461,6 +461,13 @@ def play_options(ctx: Context, p: Player, kind: str, missing: int, alone: bool) 
             if n + extra >= 1 or ((have == 0 or alone) and j + virtual >= missing):
                 out.append((n, j))
     return tuple(out)
+
+
+PRIMITIVES.add_cpdef(
+    play_options,
+    "tuple[tuple[int, int], ...]",
+    example='play_options(self, "doge", jokers_for_missing_type, joker_alone_allowed)',
+)
 
 
 @P(changes=True, example='play_cards(self, "doge", [2, 1])')
@@ -484,7 +491,6 @@ def play_cards(ctx: Context, p: Player, kind: str, pick: Sequence[int]) -> None:
     ctx.write("played", p, ctx.read("played")[p] + tuple(laid), "play")
 
 
-@P(example='stage_counts("doge", jokers_for_missing_type, joker_alone_allowed)')
 def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[int, ...]:
     """How many cards of the stage's type each player counts (by seat): cards of the type
     (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
@@ -511,6 +517,11 @@ def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[in
     return tuple(out)
 
 
+PRIMITIVES.add_cpdef(
+    stage_counts, "tuple[int, ...]", example='stage_counts("doge", jokers_for_missing_type, joker_alone_allowed)'
+)
+
+
 @P(example="bonus_winner(counts, bonus_needs_cards)")
 def bonus_winner(ctx: Context, counts: Sequence[int], least: int) -> Player | None:
     """The player with the most cards counted (at least ``least``); ties by the Doge track;
@@ -522,7 +533,6 @@ def bonus_winner(ctx: Context, counts: Sequence[int], least: int) -> Player | No
     return winner
 
 
-@P(changes=True, example="end_stage()")
 def end_stage(ctx: Context) -> None:
     """Every player's played cards go face-down onto his own discard pile; stage helpers reset."""
     # read once: each player's part is written once, after it is read
@@ -536,6 +546,9 @@ def end_stage(ctx: Context) -> None:
     for name in ("extra_cards", "extra_jokers", "doubles"):
         if ctx.read(name) != zero:
             ctx.write(name, None, zero, "reset")
+
+
+PRIMITIVES.add_cpdef(end_stage, "None", changes=True, example="end_stage()")
 
 
 # -- buildings -------------------------------------------------------------------------------
@@ -580,7 +593,6 @@ def _unactivate(ctx: Context, p: int, b: str) -> None:
     _add(ctx, "supply_coins", None, 1)
 
 
-@P(example="activatable(self, 1, activation_cost)")
 def activatable(ctx: Context, p: Player, phase: int, cost: int) -> tuple[str, ...]:
     """p's buildings of a phase without a coin on them, if p has the coins to activate one;
     a building that delays its owner's turn (param ``delays_turn``, yellow 1) is left out
@@ -600,6 +612,9 @@ def activatable(ctx: Context, p: Player, phase: int, cost: int) -> tuple[str, ..
         if phase_of[b] == phase and owned.count(b) > active.count(b) and (others_to_go or not delays_turn[b]):
             found.append(b)
     return tuple(found)
+
+
+PRIMITIVES.add_cpdef(activatable, "tuple[str, ...]", example="activatable(self, 1, activation_cost)")
 
 
 @P(changes=True, example="activate(self, b, activation_cost)")

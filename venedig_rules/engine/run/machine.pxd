@@ -14,6 +14,8 @@
 
 cimport cython
 
+from venedig_rules.effects.context cimport StateAccess
+
 
 cdef class CallRequest:
     cdef public object code, names, returns
@@ -31,7 +33,7 @@ cdef class State:
     cdef object __weakref__
 
 
-cdef class Machine:
+cdef class Machine(StateAccess):
     cdef public object rules, compiled, code, player_count, everyone, vars, frames, pending
     cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth, events_left
     cdef public object _indexed, _player_vars

@@ -24,7 +24,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ...effects.compile import Function, Generated
-from ...effects.context import CallRequestLike, Ref
+from ...effects.context import CallRequestLike, Ref, StateAccess
 from ...effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int, too_many_events
 from ...errors import Location, RuleRuntimeError
 from ...limits import MAX_CALL_DEPTH, MAX_EVENTS, MAX_INT, MAX_STEPS
@@ -453,7 +453,7 @@ class GameOver(Exception):
     """Raised by ``end_game()`` / ``win()`` to stop the machine wherever it is."""
 
 
-class Machine:
+class Machine(StateAccess):
     """A game's state while the machine runs: the context primitives see as ``ctx``.
 
     ``events`` is the game's event list, appended to in place (the game cuts it back when
