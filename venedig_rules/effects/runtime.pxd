@@ -14,3 +14,7 @@ cpdef Py_ssize_t _items_left(value, Py_ssize_t left, dict seen, Py_ssize_t depth
 # the remembered count of the list so far is a C call away
 cpdef Py_ssize_t items(value) except? -1
 cdef _remember(value, Py_ssize_t count)
+
+# a value made immutable (lists to tuples): the machine freezes every decision's value and
+# every binding it hands a rule item, as a C call (engine/run/machine.pxd cimports it)
+cpdef freeze(value)

@@ -15,6 +15,7 @@
 cimport cython
 
 from venedig_rules.effects.context cimport StateAccess
+from venedig_rules.effects.runtime cimport freeze
 
 
 cdef class CallRequest:
@@ -85,6 +86,10 @@ cpdef _new_choice(player, label, options, optional, target, secret, kind)
 cpdef _new_commits(players, label, options, commits, target, actions)
 @cython.locals(frame=Frame)
 cpdef Frame _frame(code, pc, target, names, owned)
+@cython.locals(request=CallRequest)
+cpdef CallRequest _request(code, names)
+@cython.locals(state=State)
+cpdef State _state(vars, frames, pending, rng, over, winners)
 
 # A decision's actions as the game asks them at every action (engine/game.pxd cimports
 # these): C calls from the game, where the decision's methods are Python calls.

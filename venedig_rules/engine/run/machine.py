@@ -119,6 +119,16 @@ def _frame(code: str, pc: int, target: str | None, names: Locals, owned: bool) -
     return frame
 
 
+def _request(code: str, names: dict[str, Any]) -> CallRequest:
+    """``CallRequest(code, names)``, as the machine makes one for every rule item it runs
+    (:meth:`Machine.call_item`): compiled, its fields are set as a struct's (see _frame)."""
+    request = CallRequest.__new__(CallRequest)
+    request.code = code
+    request.names = names
+    request.returns = True
+    return request
+
+
 @dataclass(frozen=True, slots=True)
 class PendingChoice:
     """One player's decision: ``options`` in legal-action order; an ``optional`` one may
@@ -437,6 +447,26 @@ class State:
         }
 
 
+def _state(
+    vars: dict[str, Any],
+    frames: tuple[Frame, ...],
+    pending: Pending | None,
+    rng: int,
+    over: bool,
+    winners: tuple[int, ...] | None,
+) -> State:
+    """``State(...)``, as the machine makes one at the end of every action
+    (:meth:`Machine.freeze`): compiled, its fields are set as a struct's (see _frame)."""
+    state = State.__new__(State)
+    state.vars = vars
+    state.frames = frames
+    state.pending = pending
+    state.rng = rng
+    state.over = over
+    state.winners = winners
+    return state
+
+
 def initial_state(rules: RulesetBase, players: int, seed: int) -> State:
     """The snapshot before the flow's first statement."""
     # the same for every game of a player count (its values are never changed in place)
@@ -733,10 +763,10 @@ class Machine(StateAccess):
 
     def freeze(self) -> State:
         if self.over:
-            return State(self.vars, (), None, self.rng, self.over, self.winners)
+            return _state(self.vars, (), None, self.rng, self.over, self.winners)
         for frame in self.frames:
             frame.shared = True
-        return State(self.vars, tuple(self.frames), self.pending, self.rng, self.over, self.winners)
+        return _state(self.vars, tuple(self.frames), self.pending, self.rng, self.over, self.winners)
 
     # -- what primitives use ---------------------------------------------------------------
     def player_index(self, p: Any) -> int:
@@ -921,7 +951,7 @@ class Machine(StateAccess):
         code, names = self.rules.item_call(ident, field)
         names.update({k: freeze(v) for k, v in bindings.items()})
         names["players"] = self.everyone
-        return (CallRequest(code, names),)
+        return (_request(code, names),)
 
     def call_rules(self, when: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         names = {"players": self.everyone, **{k: freeze(v) for k, v in bindings.items()}}
