@@ -29,7 +29,13 @@ cpdef _unactivate(StateAccess ctx, p, b)
 # rialto.py registers these after their definitions instead (``Registry.add_cpdef``). The
 # generated code always passes its machine; a caller passing None would reach C code
 # without a check, so the module is compiled with ``nonecheck`` (rialto.py's first line).
+# Their loops over ranges run on C integers (the counts a hand's cards give, the seats).
+@cython.locals(have=Py_ssize_t, jokers=Py_ssize_t, n=Py_ssize_t, j=Py_ssize_t)
 cpdef play_options(StateAccess ctx, p, kind, missing, alone)
+@cython.locals(count=Py_ssize_t, _=Py_ssize_t)
+cpdef play_cards(StateAccess ctx, p, kind, pick)
+@cython.locals(p=Py_ssize_t)
 cpdef stage_counts(StateAccess ctx, kind, missing, alone)
+@cython.locals(p=Py_ssize_t)
 cpdef end_stage(StateAccess ctx)
 cpdef activatable(StateAccess ctx, p, phase, cost)

@@ -470,7 +470,6 @@ PRIMITIVES.add_cpdef(
 )
 
 
-@P(changes=True, example='play_cards(self, "doge", [2, 1])')
 def play_cards(ctx: Context, p: Player, kind: str, pick: Sequence[int]) -> None:
     """Lay the chosen cards ([cards of the type, Jokers]) from p's hand in front of him."""
     n, j = pick
@@ -489,6 +488,9 @@ def play_cards(ctx: Context, p: Player, kind: str, pick: Sequence[int]) -> None:
             laid.append(card)
     ctx.write("hand", p, tuple(hand), "play")
     ctx.write("played", p, ctx.read("played")[p] + tuple(laid), "play")
+
+
+PRIMITIVES.add_cpdef(play_cards, "None", changes=True, example='play_cards(self, "doge", [2, 1])')
 
 
 def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[int, ...]:
