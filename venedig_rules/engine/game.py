@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
 from ..limits import MAX_SEED_BITS, SEED_BITS
 from .run.events import Event
-from .run.machine import Machine, Pending, State, actions_of, forget_actions, initial_state
+from .run.machine import Machine, Pending, PendingChoice, State, actions_of, forget_actions, initial_state
 from .run.notation import (
     Action,
     ActionSyntaxError,
@@ -167,6 +167,8 @@ class Game:
         pending = state.pending
         if pending is None or state.over:
             return ()
+        if type(pending) is PendingChoice:  # a search asks at every step: no method call
+            return (pending.player,)
         return pending.movers()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
