@@ -183,6 +183,14 @@ def midgame(name: str | Path, players: int, seed: int, actions: int) -> Any:
     return game
 
 
+def played_out(name: str | Path, players: int, seed: int) -> list[Any]:
+    """The events of a random game of ruleset ``name``, played to its end as :func:`midgame`
+    chooses (what a test of a compiled walk compares with the same game walked in Python)."""
+    game = midgame(name, players, seed, actions=100_000)
+    assert game.is_over
+    return list(game.events)
+
+
 @pytest.fixture(scope="module")
 def catalog() -> Any:
     """The web server's catalog of the bundled rulesets (the web tests'; needs the web extra)."""

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import venedig_rules as vr
-from conftest import midgame, runs_compiled
+from conftest import played_out, runs_compiled
 from venedig_rules.games import _saeulen_walks, saeulen
 
 COMPILED = runs_compiled(_saeulen_walks)
@@ -127,11 +127,6 @@ def test_a_board_too_large_for_the_c_stack_is_walked_in_python():
 @compiled_only
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_game_played_with_the_c_walks_is_the_game_python_plays(seed):
-    in_c = played(seed)
+    in_c = played_out("saeulen", 3, seed)
     with python_walks():
-        assert played(seed) == in_c
-
-
-def played(seed: int) -> list[Any]:
-    """The events of a random 3-player game of Säulen, played to its end."""
-    return list(midgame("saeulen", 3, seed, actions=100_000).events)
+        assert played_out("saeulen", 3, seed) == in_c

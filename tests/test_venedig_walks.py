@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import venedig_rules as vr
-from conftest import midgame, runs_compiled
+from conftest import played_out, runs_compiled
 from venedig_rules.games import _venedig_walks, venedig
 
 COMPILED = runs_compiled(_venedig_walks)
@@ -127,11 +127,6 @@ def test_the_sites_walk_refuses_what_lies_off_the_board():
 @compiled_only
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_game_played_with_the_c_walk_is_the_game_python_plays(seed):
-    in_c = played(seed)
+    in_c = played_out("venedig", 3, seed)
     with python_walk():
-        assert played(seed) == in_c
-
-
-def played(seed: int) -> list[Any]:
-    """The events of a random 3-player game of Venedig, played to its end."""
-    return list(midgame("venedig", 3, seed, actions=100_000).events)
+        assert played_out("venedig", 3, seed) == in_c
