@@ -273,10 +273,11 @@ class ISMCTSBot:
     ) -> _Step:
         """Another seat's random move: no step in the tree when it turns out secret."""
         action = choice(rand, actions)
-        events = game.played.events  # the sample's own log, read in place (game.events copies it)
-        seen = len(events)
+        played = game.played  # the sample's own log, read in place (game.events copies it)
+        seen = len(played.log)
         game.apply(action)
-        hidden = any([e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in events[seen:]])
+        told = played.events[seen:]  # (read after the move: its events are made dicts then)
+        hidden = any([e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in told])
         secret[label] = hidden
         if hidden:
             return _Step(None, False)

@@ -37,6 +37,7 @@ from .run.notation import (
     plain_action,
     same_value,
 )
+from .run.records import Logged
 from .run.ruleset_base import RulesetBase
 from .run.undohistory import UndoHistory, UndoPoint
 from .run.untracked import settle_events
@@ -113,7 +114,7 @@ class Game:
             )
         seed = secret_seed() if seed is None else checked_seed(seed)
         players, keep = int(players), _kept_types(keep_events, record)
-        events: list[Event] = []  # every event (none kept when not recording, but those of keep)
+        events: list[Logged] = []  # every event (none kept when not recording, but those of keep)
         run = Machine(rules, players, initial_state(rules, players, seed), *_event_sink(events, record, keep))
         self._machine: Machine | None = run
         self._play = Played(
@@ -245,7 +246,7 @@ class Game:
     def position(self) -> Position:
         """Where the game stands now, to ask :meth:`continues` later (cheap: nothing is copied)."""
         play = self._play
-        return Position(len(play.actions), len(play.events) + play.unrecorded, play.state)
+        return Position(len(play.actions), len(play.log) + play.unrecorded, play.state)
 
     def continues(self, position: Position) -> bool:
         """Whether the game is at ``position`` or went on from it: no ``undo`` took it back
@@ -315,7 +316,7 @@ class Game:
             raise GameArgumentError(f"a view is a seat's or a spectator's, not both (seat {_shown(player)})")
         seat = None if player is None else self._seat(player)
         if not self._play.record:
-            if type(since) is not int or since != len(self._play.events) + self._play.unrecorded:
+            if type(since) is not int or since != len(self._play.log) + self._play.unrecorded:
                 raise self._not_recorded(
                     f"the events since {_shown(since)} in a view (ask view(p, since=game.position.events))"
                 )
@@ -479,7 +480,7 @@ class Game:
     def _resume(self, pending: Pending, action: Action) -> Game:
         """Apply a legal ``action`` at ``pending``; the game is left as it was when a rule fails."""
         play = self._play
-        before, events = play.state, play.events
+        before, events = play.state, play.log  # (counted and cut, never read: see Played)
         n_events = len(events)
         # the machine read from the game at each use, not bound to a local: compiled, the
         # attribute is typed (engine/game.pxd) and its methods are called as C functions
@@ -492,7 +493,7 @@ class Game:
             play.state = self._machine.resume(pending, action)
         except Exception:
             play.state = before
-            del events[n_events:]
+            play.cut_events(n_events)
             raise
         if settle_events is not None and len(events) >> 6 != n_events >> 6:
             # the compiled build (engine/run/untracked.py says why), 64 events at a time:
@@ -535,7 +536,7 @@ class Game:
         if not play.actions:
             raise IndexError("nothing to undo")
         play.state, n_events = self._complete_history().pop(play.actions, self._step)
-        del play.events[n_events:]
+        play.cut_events(n_events)
         play.actions.pop()
         play.legal = None
         return self
@@ -783,7 +784,7 @@ class Game:
             )
         except TypeError:  # keys of mixed kinds: to_json() makes them all text first
             text = json.dumps(s.to_json(), sort_keys=True)
-        return (text, len(self._play.events) + self._play.unrecorded, len(self._play.actions))
+        return (text, len(self._play.log) + self._play.unrecorded, len(self._play.actions))
 
     def check_invariants(self) -> list[str]:
         """The messages of the ruleset's invariants that do not hold now (those declared
@@ -805,8 +806,8 @@ class Game:
 
 
 def _event_sink(
-    events: list[Event], record: bool, keep: frozenset[str]
-) -> tuple[list[Event] | None, frozenset[str] | None]:
+    events: list[Logged], record: bool, keep: frozenset[str]
+) -> tuple[list[Logged] | None, frozenset[str] | None]:
     """What a machine running a game appends its events to, and which types it keeps."""
     if record:
         return events, None

@@ -50,7 +50,7 @@ from ..run.undohistory import UndoHistory
 from ..seat.played import Played, PlayedGame, SampleOrigin
 
 if TYPE_CHECKING:
-    from ..run.events import Event
+    from ..run.records import Logged
     from ..run.ruleset_base import RulesetBase
 
 
@@ -112,7 +112,7 @@ def sample(game: G, player: int, seed: int, attempts: int = ATTEMPTS, rand: rand
     played = game.played
     state = played.state
     dealt = _dealt(game, player, knowledge.plan(state), seed, random.Random(seed) if rand is None else rand, attempts)
-    events = cast("list[Event]", list(knowledge.concealed))
+    events = cast("list[Logged]", list(knowledge.concealed))
     # a new record: no actions, no undo history, and none of the game's views (its events are others)
     out = Played(
         played.rules,
@@ -125,6 +125,7 @@ def sample(game: G, player: int, seed: int, attempts: int = ATTEMPTS, rand: rand
         keep=played.keep,
         unrecorded=played.unrecorded,
         origin=SampleOrigin(player, knowledge.frozen_pins(), dealt.vars, len(events)),
+        unpacked=len(events),  # dicts all: a search reads each sample's new events only
     )
     return type(game).from_played(out)
 

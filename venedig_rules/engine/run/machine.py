@@ -28,11 +28,12 @@ from ...effects.context import CallRequestLike, Ref, StateAccess
 from ...effects.runtime import RULE_FAILURES, STOP, Stop, freeze, out_of_steps, sized, too_big_int, too_many_events
 from ...errors import Location, RuleRuntimeError
 from ...limits import MAX_CALL_DEPTH, MAX_EVENTS, MAX_INT, MAX_STEPS
-from . import events, rngloops, slotted
+from . import events, records, rngloops, slotted
 from . import rng as rnglib
-from .events import ChoiceEvent, Event, MoveEvent, RulesetEvent
+from .events import Event
 from .notation import PASS, Action, value_key
 from .ordered import rising
+from .records import CHANGE_RECORD, CHOICE_RECORD, MOVE_RECORD, PART_RECORD, RULESET_RECORD, Logged
 from .views import json_safe
 
 if TYPE_CHECKING:
@@ -497,7 +498,7 @@ class Machine(StateAccess):
         rules: RulesetBase,
         players: int,
         state: State,
-        events: list[Event] | None,
+        events: list[Logged] | None,
         keep: frozenset[str] | None = None,
     ):
         self.rules = rules
@@ -506,7 +507,7 @@ class Machine(StateAccess):
         self.player_count = players
         self.everyone = tuple(range(players))
         self.record = events is not None and keep is None
-        self.events: list[Event] = events if events is not None else []
+        self.events: list[Logged] = events if events is not None else []
         self.keep = keep if events is not None and keep else None  # types kept when not recording all
         self._indexed = rules.indexed_vars
         self._player_vars = rules.player_vars
@@ -547,18 +548,11 @@ class Machine(StateAccess):
             else:
                 self.unrecorded += 1
         elif self.record:
-            # events.choice(), built in place: this runs at every action (a secret choice's
-            # value is shown to the chooser only)
-            made: ChoiceEvent = {
-                "type": "choice",
-                "player": action.player,
-                "label": pending.label,
-                "value": value,
-                "passed": action.name == PASS,
-            }
-            if pending.secret:
-                made["hidden"] = True
-            self.events.append(made)
+            # a record of events.choice() (records.py says why): this runs at every action (a
+            # secret choice's value is shown to the chooser only)
+            self.events.append(
+                (CHOICE_RECORD, action.player, pending.label, value, action.name == PASS, pending.secret)
+            )
         elif self.keep:
             self.emit(events.choice(action.player, pending.label, value, action.name == PASS, pending.secret))
         else:
@@ -819,8 +813,9 @@ class Machine(StateAccess):
             self.vars[name] = value
             if why is not None:
                 if self.record:
-                    # events.change(), built in place: this runs at every step (so do move and narrate)
-                    self.events.append({"type": "change", "var": name, "value": value, "why": why})
+                    # a record of events.change() (records.py): this runs at every step (so do
+                    # move and narrate)
+                    self.events.append((CHANGE_RECORD, name, value, why))
                 elif self.keep is None:
                     self.unrecorded += 1
                 else:
@@ -835,7 +830,7 @@ class Machine(StateAccess):
         self.vars[name] = tuple(changed)
         if why is not None:
             if self.record:
-                self.events.append({"type": "change", "var": name, "value": value, "why": why, "index": index})
+                self.events.append((PART_RECORD, name, value, why, index))
             elif self.keep is None:
                 self.unrecorded += 1
             else:
@@ -874,14 +869,9 @@ class Machine(StateAccess):
         if self.events_left < 0:
             too_many_events()
         if self.record:
-            # events.move(), built in place: this runs at every step (so do change and narrate)
-            event: MoveEvent = {
-                "type": "move",
-                "item": item,
-                "from": [source, source_index],
-                "to": [target, target_index],
-            }
-            self.events.append(event)
+            # a record of events.move() (records.py): this runs at every step (so do change
+            # and narrate)
+            self.events.append((MOVE_RECORD, item, source, source_index, target, target_index))
         elif self.keep is None:
             self.unrecorded += 1
         else:
@@ -904,14 +894,16 @@ class Machine(StateAccess):
             self.unrecorded += 1
 
     def narrate(self, kind: str, fields: dict[str, Any]) -> None:
+        """Emit an event of the ruleset's own ``kind``. A recording machine keeps ``fields``
+        in its record until the log is read (records.py): the caller's dict, made for this
+        event, of values the rules made (frozen)."""
         self.events_left -= 1
         if self.events_left < 0:
             too_many_events()
-        if self.record or (self.keep and kind in self.keep):
-            event: RulesetEvent = {"type": kind}
-            for key, value in fields.items():
-                event[key] = value if type(value) in _JSON_ATOMS else json_safe(value)
-            self.events.append(event)
+        if self.record:
+            self.events.append((RULESET_RECORD, kind, fields))
+        elif self.keep and kind in self.keep:
+            self.events.append(records.ruleset_event(kind, fields))
         else:
             self.unrecorded += 1
 
@@ -1095,8 +1087,6 @@ def _options_of_kind(values: Any, label: str) -> tuple[tuple[Any, ...], str | No
 
 #: The kinds of item a short list may hold without a closer look at its size.
 _PLAIN: frozenset[type] = frozenset({str, bool, type(None)})
-#: The kinds of value JSON holds as they are (an event field of another kind is copied).
-_JSON_ATOMS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 
 
 def _base_locals(players: int) -> Locals:

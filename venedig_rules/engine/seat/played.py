@@ -21,7 +21,10 @@ keep of a game is declared here and goes when the game goes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from ..run.records import Logged, unpack
+from ..run.untracked import settle_events
 
 if TYPE_CHECKING:
     from ..run.events import Event
@@ -59,8 +62,8 @@ class SampleOrigin:
 class Played:
     """Everything a game's play consists of: ``rules``, ``players``, ``seed``; ``record``
     (whether it keeps its events and undo history) and ``keep`` (the event types it keeps
-    all the same when not); ``state``; ``events`` (every event kept) and ``unrecorded``
-    (those not kept, which still count in positions); ``actions`` as applied; ``history``
+    all the same when not); ``state``; ``events`` (every event kept: see below) and
+    ``unrecorded`` (those not kept, which still count in positions); ``actions`` as applied; ``history``
     (the undo points, one per action); ``legal`` (each mover's legal actions, None until
     asked). And what the engine's modules keep of the game, each None until first asked:
     ``views`` (the seats' logs and what they share, :mod:`.logs`), ``knowledge`` (each
@@ -70,16 +73,23 @@ class Played:
     Only :class:`~venedig_rules.engine.game.Game` changes a game's record; the modules that
     describe and research a game read it, and keep their own slots (the last four) up to
     date.
+
+    ``events`` gives the log as event dicts. The machine appends the events of every step
+    as compact records (:mod:`~venedig_rules.engine.run.records`) to ``log``, the very same
+    list, and ``events`` makes those since it last did into their dicts, in place, before
+    it gives the list: read it again after the game goes on (not a list kept from before),
+    and cut it back through :meth:`cut_events`. ``log`` is for the engine, which counts and
+    appends without reading an event.
     """
 
     # a plain class: a dataclass compiles its methods when the engine is imported
     __slots__ = (
         "actions",
-        "events",
         "history",
         "keep",
         "knowledge",
         "legal",
+        "log",
         "origin",
         "players",
         "record",
@@ -87,6 +97,7 @@ class Played:
         "seed",
         "state",
         "texts",
+        "unpacked",
         "unrecorded",
         "views",
     )
@@ -97,7 +108,7 @@ class Played:
         players: int,
         seed: int,
         state: State,
-        events: list[Event],
+        events: list[Logged],
         history: UndoHistory,
         *,
         record: bool = True,
@@ -105,10 +116,13 @@ class Played:
         unrecorded: int = 0,
         actions: list[Action] | None = None,
         origin: SampleOrigin | None = None,
+        unpacked: int = 0,
     ):
         self.rules, self.players, self.seed = rules, players, seed
         self.record, self.keep = record, keep
-        self.state, self.events, self.unrecorded = state, events, unrecorded
+        self.state, self.unrecorded = state, unrecorded
+        self.log: list[Logged] = events
+        self.unpacked = unpacked  # log[:unpacked] are event dicts; after them records may come
         self.actions: list[Action] = [] if actions is None else actions
         self.history = history
         self.legal: dict[int, tuple[Action, ...]] | None = None
@@ -116,6 +130,22 @@ class Played:
         self.views: ViewLogs | None = None
         self.knowledge: dict[int, SeatMemo] | None = None
         self.texts: dict[int, SeatMemo] | None = None
+
+    @property
+    def events(self) -> list[Event]:
+        """The log, every record in it made its event dict (see the class)."""
+        log, start = self.log, self.unpacked
+        if start < len(log):
+            unpack(log, start)
+            if settle_events is not None:  # the compiled build: the new dicts untracked too (untracked.py)
+                settle_events(log, start)
+            self.unpacked = len(log)
+        return cast("list[Event]", log)  # (records no more: all unpacked)
+
+    def cut_events(self, n: int) -> None:
+        """Cut the log back to its first ``n`` events (an undo, a failed action)."""
+        del self.log[n:]
+        self.unpacked = min(self.unpacked, n)
 
     def copy(self) -> Played:
         """The record of a clone: the same state and legal actions (never changed in
@@ -128,7 +158,8 @@ class Played:
         other.record = self.record
         other.keep = self.keep
         other.state = self.state
-        other.events = list(self.events)
+        other.log = list(self.log)  # records as they are: a clone's are read when its log is
+        other.unpacked = self.unpacked
         other.unrecorded = self.unrecorded
         other.actions = list(self.actions)
         other.history = self.history.copy()
