@@ -39,7 +39,7 @@ def test_a_recorded_log_reads_as_the_dicts_a_game_keeping_every_kind_makes_at_on
     direct = rules.new_game(rules.players.start, 5, record=False, keep_events=every_kind(rules))
     for action in recorded.actions:
         direct.apply(action)
-    assert recorded.played.log is not direct.played.log
+    assert recorded.played.logged is not direct.played.logged
     assert recorded.events == direct.events
     assert [list(e) for e in recorded.events] == [list(e) for e in direct.events]  # keys in the same order
 
@@ -71,7 +71,7 @@ def test_reading_the_log_again_gives_the_very_same_dicts():
     assert all(type(e) is dict for e in first)
     assert all(a is b for a, b in zip(game.played.events, first, strict=True))
     game.apply(game.legal_actions(game.to_move[0])[0])
-    assert any(type(e) is tuple for e in game.played.log[len(first) :])  # the move's records, not read yet
+    assert any(type(e) is tuple for e in game.played.logged[len(first) :])  # the move's records, not read yet
     after = game.played.events
     assert all(type(e) is dict for e in after)
     assert all(a is b for a, b in zip(after, first))
@@ -85,9 +85,9 @@ def test_the_log_reads_as_dicts_after_an_undo_and_more_play():
     read = len(game.played.events)
     for _ in range(12):
         game.undo()
-    assert len(game.played.log) < read
+    assert len(game.played.logged) < read
     chooser = random.Random(9)
-    while len(game.played.log) <= read + 5 and not game.is_over:
+    while len(game.played.logged) <= read + 5 and not game.is_over:
         game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
     log = game.played.events
     assert all(type(e) is dict for e in log)
@@ -99,11 +99,11 @@ def test_the_log_reads_as_dicts_after_an_undo_and_more_play():
 
 def test_a_clone_reads_its_records_and_leaves_its_originals_as_they_are():
     game = played(vr.load("saeulen"), seed=2, actions=30)
-    original = list(game.played.log)
+    original = list(game.played.logged)
     clone = game.clone()
-    assert any(type(e) is tuple for e in clone.played.log)
+    assert any(type(e) is tuple for e in clone.played.logged)
     assert clone.events == game.clone().events
-    assert game.played.log == original  # the original's records untouched by the clone's read
+    assert game.played.logged == original  # the original's records untouched by the clone's read
     assert clone.events == game.events
 
 
@@ -113,6 +113,6 @@ def test_cutting_the_log_back_cuts_back_what_was_read_of_it():
     played_record = game.played
     played_record.cut_events(len(read) - 2)
     assert played_record.unpacked == len(read) - 2
-    played_record.log.append((records.CHANGE_RECORD, "x", 1, "set"))  # as the machine appends
+    played_record.logged.append((records.CHANGE_RECORD, "x", 1, "set"))  # as the machine appends
     assert played_record.events[-1] == events.change("x", 1, "set")
     assert played_record.events[:-1] == read[:-2]

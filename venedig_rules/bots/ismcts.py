@@ -274,7 +274,7 @@ class ISMCTSBot:
         """Another seat's random move: no step in the tree when it turns out secret."""
         action = choice(rand, actions)
         played = game.played  # the sample's own log, read in place (game.events copies it)
-        seen = len(played.log)
+        seen = len(played.logged)
         game.apply(action)
         told = played.events[seen:]  # (read after the move: its events are made dicts then)
         hidden = any([e.get("player") == mover and (e["type"] == "commit" or e.get("hidden")) for e in told])

@@ -246,7 +246,7 @@ class Game:
     def position(self) -> Position:
         """Where the game stands now, to ask :meth:`continues` later (cheap: nothing is copied)."""
         play = self._play
-        return Position(len(play.actions), len(play.log) + play.unrecorded, play.state)
+        return Position(len(play.actions), len(play.logged) + play.unrecorded, play.state)
 
     def continues(self, position: Position) -> bool:
         """Whether the game is at ``position`` or went on from it: no ``undo`` took it back
@@ -316,7 +316,7 @@ class Game:
             raise GameArgumentError(f"a view is a seat's or a spectator's, not both (seat {_shown(player)})")
         seat = None if player is None else self._seat(player)
         if not self._play.record:
-            if type(since) is not int or since != len(self._play.log) + self._play.unrecorded:
+            if type(since) is not int or since != len(self._play.logged) + self._play.unrecorded:
                 raise self._not_recorded(
                     f"the events since {_shown(since)} in a view (ask view(p, since=game.position.events))"
                 )
@@ -480,7 +480,7 @@ class Game:
     def _resume(self, pending: Pending, action: Action) -> Game:
         """Apply a legal ``action`` at ``pending``; the game is left as it was when a rule fails."""
         play = self._play
-        before, events = play.state, play.log  # (counted and cut, never read: see Played)
+        before, events = play.state, play.logged  # (counted and cut, never read: see Played)
         n_events = len(events)
         # the machine read from the game at each use, not bound to a local: compiled, the
         # attribute is typed (engine/game.pxd) and its methods are called as C functions
@@ -784,7 +784,7 @@ class Game:
             )
         except TypeError:  # keys of mixed kinds: to_json() makes them all text first
             text = json.dumps(s.to_json(), sort_keys=True)
-        return (text, len(self._play.log) + self._play.unrecorded, len(self._play.actions))
+        return (text, len(self._play.logged) + self._play.unrecorded, len(self._play.actions))
 
     def check_invariants(self) -> list[str]:
         """The messages of the ruleset's invariants that do not hold now (those declared

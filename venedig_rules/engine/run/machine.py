@@ -813,8 +813,7 @@ class Machine(StateAccess):
             self.vars[name] = value
             if why is not None:
                 if self.record:
-                    # a record of events.change() (records.py): this runs at every step (so do
-                    # move and narrate)
+                    # a record of events.change() (records.py): this runs at every step
                     self.events.append((CHANGE_RECORD, name, value, why))
                 elif self.keep is None:
                     self.unrecorded += 1

@@ -9,7 +9,7 @@ from venedig_rules.engine.run.undohistory cimport UndoHistory
 
 
 cdef class Played:
-    cdef public object actions, keep, knowledge, legal, log, origin, players
+    cdef public object actions, keep, knowledge, legal, logged, origin, players
     cdef public object record, rules, seed, texts, unrecorded, views
     cdef public Py_ssize_t unpacked
     cdef public State state

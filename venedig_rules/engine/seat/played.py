@@ -75,11 +75,11 @@ class Played:
     date.
 
     ``events`` gives the log as event dicts. The machine appends the events of every step
-    as compact records (:mod:`~venedig_rules.engine.run.records`) to ``log``, the very same
-    list, and ``events`` makes those since it last did into their dicts, in place, before
-    it gives the list: read it again after the game goes on (not a list kept from before),
-    and cut it back through :meth:`cut_events`. ``log`` is for the engine, which counts and
-    appends without reading an event.
+    as compact records (:mod:`~venedig_rules.engine.run.records`) to ``logged``, the very
+    same list, and ``events`` makes those since it last did into their dicts, in place,
+    before it gives the list: read it again after the game goes on (not a list kept from
+    before), and cut it back through :meth:`cut_events`. ``logged`` is for the engine, which
+    counts and appends without reading an event.
     """
 
     # a plain class: a dataclass compiles its methods when the engine is imported
@@ -89,7 +89,7 @@ class Played:
         "keep",
         "knowledge",
         "legal",
-        "log",
+        "logged",
         "origin",
         "players",
         "record",
@@ -121,8 +121,8 @@ class Played:
         self.rules, self.players, self.seed = rules, players, seed
         self.record, self.keep = record, keep
         self.state, self.unrecorded = state, unrecorded
-        self.log: list[Logged] = events
-        self.unpacked = unpacked  # log[:unpacked] are event dicts; after them records may come
+        self.logged: list[Logged] = events
+        self.unpacked = unpacked  # logged[:unpacked] are event dicts; after them records may come
         self.actions: list[Action] = [] if actions is None else actions
         self.history = history
         self.legal: dict[int, tuple[Action, ...]] | None = None
@@ -134,7 +134,7 @@ class Played:
     @property
     def events(self) -> list[Event]:
         """The log, every record in it made its event dict (see the class)."""
-        log, start = self.log, self.unpacked
+        log, start = self.logged, self.unpacked
         if start < len(log):
             unpack(log, start)
             if settle_events is not None:  # the compiled build: the new dicts untracked too (untracked.py)
@@ -144,7 +144,7 @@ class Played:
 
     def cut_events(self, n: int) -> None:
         """Cut the log back to its first ``n`` events (an undo, a failed action)."""
-        del self.log[n:]
+        del self.logged[n:]
         self.unpacked = min(self.unpacked, n)
 
     def copy(self) -> Played:
@@ -158,7 +158,7 @@ class Played:
         other.record = self.record
         other.keep = self.keep
         other.state = self.state
-        other.log = list(self.log)  # records as they are: a clone's are read when its log is
+        other.logged = list(self.logged)  # records as they are: a clone's are read when its log is
         other.unpacked = self.unpacked
         other.unrecorded = self.unrecorded
         other.actions = list(self.actions)
