@@ -37,7 +37,7 @@ cdef class State:
 cdef class Machine(StateAccess):
     cdef public object rules, compiled, code, player_count, everyone, vars, frames, pending
     cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth, events_left
-    cdef public object _indexed, _player_vars
+    cdef public object _indexed, _player_vars, _spaces
 
     # a typed state: its fields are read as C fields, not looked up by name
     cpdef start(self, State state)
@@ -58,7 +58,7 @@ cdef class Machine(StateAccess):
     cpdef run(self)
     @cython.locals(frame=Frame, caller=Frame, frames=list)
     cpdef _run(self)
-    @cython.locals(frame=Frame)
+    @cython.locals(frame=Frame, state=State)
     cpdef freeze(self)
     cpdef emit(self, event)
     cpdef narrate(self, kind, fields)
@@ -88,8 +88,6 @@ cpdef _new_commits(players, label, options, commits, target, actions)
 cpdef Frame _frame(code, pc, target, names, owned)
 @cython.locals(request=CallRequest)
 cpdef CallRequest _request(code, names)
-@cython.locals(state=State)
-cpdef State _state(vars, frames, pending, rng, over, winners)
 
 # A decision's actions as the game asks them at every action (engine/game.pxd cimports
 # these): C calls from the game, where the decision's methods are Python calls.

@@ -448,26 +448,6 @@ class State:
         }
 
 
-def _state(
-    vars: dict[str, Any],
-    frames: tuple[Frame, ...],
-    pending: Pending | None,
-    rng: int,
-    over: bool,
-    winners: tuple[int, ...] | None,
-) -> State:
-    """``State(...)``, as the machine makes one at the end of every action
-    (:meth:`Machine.freeze`): compiled, its fields are set as a struct's (see _frame)."""
-    state = State.__new__(State)
-    state.vars = vars
-    state.frames = frames
-    state.pending = pending
-    state.rng = rng
-    state.over = over
-    state.winners = winners
-    return state
-
-
 def initial_state(rules: RulesetBase, players: int, seed: int) -> State:
     """The snapshot before the flow's first statement."""
     # the same for every game of a player count (its values are never changed in place)
@@ -511,6 +491,7 @@ class Machine(StateAccess):
         self.keep = keep if events is not None and keep else None  # types kept when not recording all
         self._indexed = rules.indexed_vars
         self._player_vars = rules.player_vars
+        self._spaces = rules.space_indexes
         self.start(state)
 
     def start(self, state: State) -> Machine:
@@ -562,7 +543,10 @@ class Machine(StateAccess):
         frame.own()[pending.target] = freeze(value)
         frame.pc += 1  # from the decision's case to the one after it
         self.pending = None
-        return self.run()
+        try:  # (run's own, without its call: this is every action's)
+            return self._run()
+        except RULE_FAILURES as exc:
+            self._raise_located(exc)
 
     def run(self) -> State:
         """Run to the next decision or the end; a rule that fails raises a RuleRuntimeError
@@ -756,11 +740,21 @@ class Machine(StateAccess):
         return value
 
     def freeze(self) -> State:
+        """The state the machine stands at, as a snapshot (its frames marked shared). Its
+        fields are set one by one: compiled, as a struct's, where ``State(...)`` is a Python
+        call that parses its arguments first."""
+        state = State.__new__(State)
+        state.vars = self.vars
         if self.over:
-            return _state(self.vars, (), None, self.rng, self.over, self.winners)
-        for frame in self.frames:
-            frame.shared = True
-        return _state(self.vars, tuple(self.frames), self.pending, self.rng, self.over, self.winners)
+            state.frames, state.pending = (), None
+        else:
+            for frame in self.frames:
+                frame.shared = True
+            state.frames, state.pending = tuple(self.frames), self.pending
+        state.rng = self.rng
+        state.over = self.over
+        state.winners = self.winners
+        return state
 
     # -- what primitives use ---------------------------------------------------------------
     def player_index(self, p: Any) -> int:
@@ -782,7 +776,9 @@ class Machine(StateAccess):
     def _slot(self, name: str, index: Any) -> int:
         if name in self._player_vars:
             return index if type(index) is int and 0 <= index < self.player_count else self.player_index(index)
-        return self.space_index(index)
+        # a space's place looked up here: the ruleset's space_index is two calls more, for its error
+        slot = self._spaces.get(index) if type(index) is str else None
+        return slot if slot is not None else self.space_index(index)
 
     def write(self, name: str, index: Any, value: Any, why: str | None = "set") -> None:
         """Set a state variable (one player's or space's part with ``index``) and emit a

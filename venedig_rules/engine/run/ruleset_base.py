@@ -102,12 +102,14 @@ class RulesetBase:
         return tuple(grid_spaces(self.data.get("board") or {}))
 
     @cached_property
-    def _space_index(self) -> dict[str, int]:
+    def space_indexes(self) -> dict[str, int]:
+        """Each board space's place in a per-space value, by its id (``space_ids`` in order)."""
         return {s: i for i, s in enumerate(self.space_ids)}
 
     def space_index(self, space: Any) -> int:
+        """A board space's place in a per-space value; a RuleRuntimeError for what is no space."""
         try:
-            return self._space_index[space]
+            return self.space_indexes[space]
         except (KeyError, TypeError):
             raise RuleRuntimeError(
                 f"{space!r} is not a board space{did_you_mean(str(space), self.space_ids)}"
