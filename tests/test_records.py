@@ -116,3 +116,11 @@ def test_cutting_the_log_back_cuts_back_what_was_read_of_it():
     played_record.logged.append((records.CHANGE_RECORD, "x", 1, "set"))  # as the machine appends
     assert played_record.events[-1] == events.change("x", 1, "set")
     assert played_record.events[:-1] == read[:-2]
+
+
+def test_unpacking_makes_dicts_of_the_records_it_is_given_and_leaves_the_rest():
+    # what the machine appends while a log is read is left for the next read
+    kept = {"type": "game_over"}
+    log = [kept, (records.CHANGE_RECORD, "x", 1, "set"), (records.MOVE_RECORD, "c", "a", None, "b", 0)]
+    records.unpack(log, 0, 2)
+    assert log[0] is kept and log[1] == events.change("x", 1, "set") and type(log[2]) is tuple

@@ -6,13 +6,14 @@ decision, a ruleset's own), and most logs are never read event by event: a bot's
 balance run's games are played out and dropped. A dict an event cost as much to make as
 the write it tells of, and the dicts and the ``from`` and ``to`` lists of moves were the
 objects the cyclic garbage collector counted and walked. So the machine appends a tuple of
-the event's values for those four kinds (:data:`CHANGE_RECORD` ... :data:`RULESET_RECORD` first), and
-the game's record (``Played.events``, engine/seat/played.py) makes each the dict of
-:mod:`.events` the first time the log is read, in place: whoever reads a log reads dicts,
-the same dicts, with their keys in the same order, as the machine made before.
+the event's values for those four kinds (its kind of record first, :data:`CHANGE_RECORD`
+and the others below), and the game's record (``Played.events``, engine/seat/played.py)
+makes each the dict of :mod:`.events` the first time the log is read, in place: whoever
+reads a log reads dicts, the same dicts, with their keys in the same order, as the machine
+made before.
 
 >>> log = [(CHANGE_RECORD, "points", 3, "+="), (MOVE_RECORD, "c4", "deck", None, "hand", 0)]
->>> unpack(log, 0)
+>>> unpack(log, 0, len(log))
 >>> log[0]
 {'type': 'change', 'var': 'points', 'value': 3, 'why': '+='}
 >>> log[1]
@@ -46,10 +47,10 @@ Logged = Event | tuple[Any, ...]
 _JSON_ATOMS: frozenset[type] = frozenset({str, int, bool, float, type(None)})
 
 
-def unpack(log: list[Logged], start: int) -> None:
-    """Make each record in ``log[start:]`` the event dict it stands for, in place (an event
-    that is a dict already stays the very same object)."""
-    for i in range(start, len(log)):
+def unpack(log: list[Logged], start: int, stop: int) -> None:
+    """Make each record in ``log[start:stop]`` the event dict it stands for, in place (an
+    event that is a dict already stays the very same object)."""
+    for i in range(start, stop):
         record = log[i]
         if type(record) is tuple:
             log[i] = event_of(record)

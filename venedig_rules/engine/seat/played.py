@@ -63,12 +63,12 @@ class Played:
     """Everything a game's play consists of: ``rules``, ``players``, ``seed``; ``record``
     (whether it keeps its events and undo history) and ``keep`` (the event types it keeps
     all the same when not); ``state``; ``events`` (every event kept: see below) and
-    ``unrecorded`` (those not kept, which still count in positions); ``actions`` as applied; ``history``
-    (the undo points, one per action); ``legal`` (each mover's legal actions, None until
-    asked). And what the engine's modules keep of the game, each None until first asked:
-    ``views`` (the seats' logs and what they share, :mod:`.logs`), ``knowledge`` (each
-    seat's, for sampling), ``origin`` (a sample's) and ``texts`` (each seat's
-    information-state texts).
+    ``unrecorded`` (those not kept, which still count in positions); ``actions`` as
+    applied; ``history`` (the undo points, one per action); ``legal`` (each mover's legal
+    actions, None until asked). And what the engine's modules keep of the game, each None
+    until first asked: ``views`` (the seats' logs and what they share, :mod:`.logs`),
+    ``knowledge`` (each seat's, for sampling), ``origin`` (a sample's) and ``texts`` (each
+    seat's information-state texts).
 
     Only :class:`~venedig_rules.engine.game.Game` changes a game's record; the modules that
     describe and research a game read it, and keep their own slots (the last four) up to
@@ -135,11 +135,12 @@ class Played:
     def events(self) -> list[Event]:
         """The log, every record in it made its event dict (see the class)."""
         log, start = self.logged, self.unpacked
-        if start < len(log):
-            unpack(log, start)
+        stop = len(log)  # (once: what a move appends meanwhile is for the next read)
+        if start < stop:
+            unpack(log, start, stop)
             if settle_events is not None:  # the compiled build: the new dicts untracked too (untracked.py)
                 settle_events(log, start)
-            self.unpacked = len(log)
+            self.unpacked = stop
         return cast("list[Event]", log)  # (records no more: all unpacked)
 
     def cut_events(self, n: int) -> None:
