@@ -468,9 +468,11 @@ class Machine(StateAccess):
     """A game's state while the machine runs: the context primitives see as ``ctx``.
 
     ``events`` is the game's event list, appended to in place (the game cuts it back when
-    a run fails); None for a game that keeps no events (``record=False``), which only
-    counts them in ``unrecorded``. ``keep``: with ``events``, keep only the events of these
-    types (decision events, ``game_over`` and the ruleset's own), count the others.
+    a run fails): the events of every step as records (:mod:`.records`; the game's
+    ``Played.events`` makes them dicts when read), the others as dicts. None for a game
+    that keeps no events (``record=False``), which only counts them in ``unrecorded``.
+    ``keep``: with ``events``, keep only the events of these types (decision events,
+    ``game_over`` and the ruleset's own), as dicts, and count the others.
     """
 
     def __init__(
