@@ -105,6 +105,7 @@ def test_the_compiled_build_plays_the_golden_playthroughs_and_passes_the_rules_a
         "tests/test_saeulen.py",
         "tests/test_undo_history.py",
         "tests/test_untracked.py",
+        "tests/test_records.py",
         "tests/test_ordered.py",
         "tests/test_rngloops.py",
         "tests/test_slotted.py",
