@@ -168,13 +168,14 @@ def runs_compiled(module: Any) -> bool:
     return not str(module.__file__).endswith(".py")
 
 
-def midgame(name: str | Path, players: int, seed: int, actions: int) -> Any:
-    """A game of ruleset ``name`` after up to ``actions`` random actions (fewer if it ends)."""
+def midgame(name: str | Path, players: int, seed: int, actions: int, **options: Any) -> Any:
+    """A game of ruleset ``name`` after up to ``actions`` random actions (fewer if it ends);
+    ``options`` are ``new_game``'s (``record``, ``keep_events``)."""
     import random
 
     import venedig_rules as vr
 
-    game = vr.load(name).new_game(players, seed=seed)
+    game = vr.load(name).new_game(players, seed=seed, **options)
     chooser = random.Random(seed)
     for _ in range(actions):
         if game.is_over:

@@ -10,18 +10,16 @@ from pathlib import Path
 import pytest
 
 import venedig_rules as vr
+from conftest import midgame
 from venedig_rules.engine.run import events, records
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 BUNDLED = ["venedig", "saeulen", "rialto"]
 
 
-def played(rules: vr.Ruleset, seed: int, actions: int, **options) -> vr.Game:
-    game = rules.new_game(rules.players.start, seed, **options)
-    chooser = random.Random(seed)
-    while len(game.actions) < actions and not game.is_over:
-        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-    return game
+def played(name: str, seed: int, actions: int) -> vr.Game:
+    """A random game of ``name`` (the fewest players it allows) after up to ``actions`` actions."""
+    return midgame(name, vr.load(name).players.start, seed, actions)
 
 
 def every_kind(rules: vr.Ruleset) -> tuple[str, ...]:
@@ -34,7 +32,7 @@ def test_a_recorded_log_reads_as_the_dicts_a_game_keeping_every_kind_makes_at_on
     # a game without record that keeps every kind makes each event a dict at once, by the
     # constructors of events.py: the recorded game's records must read as those very dicts
     rules = vr.load(name)
-    recorded = played(rules, seed=5, actions=10_000)
+    recorded = played(name, seed=5, actions=10_000)
     assert recorded.is_over
     direct = rules.new_game(rules.players.start, 5, record=False, keep_events=every_kind(rules))
     for action in recorded.actions:
@@ -66,7 +64,7 @@ def test_each_kind_of_record_is_the_event_its_constructor_makes():
 
 def test_reading_the_log_again_gives_the_very_same_dicts():
     # a seat's knowledge tells a log it has read by the identity of its last event
-    game = played(vr.load("rialto"), seed=3, actions=40)
+    game = played("rialto", seed=3, actions=40)
     first = list(game.played.events)
     assert all(type(e) is dict for e in first)
     assert all(a is b for a, b in zip(game.played.events, first, strict=True))
@@ -81,7 +79,7 @@ def test_the_log_reads_as_dicts_after_an_undo_and_more_play():
     # read, undo below what was read, play on past it, read again: the records after the
     # cut are made dicts too (the record of what was read is cut back with the log)
     rules = vr.load("venedig")
-    game = played(rules, seed=4, actions=60)
+    game = played("venedig", seed=4, actions=60)
     read = len(game.played.events)
     for _ in range(12):
         game.undo()
@@ -98,7 +96,7 @@ def test_the_log_reads_as_dicts_after_an_undo_and_more_play():
 
 
 def test_a_clone_reads_its_records_and_leaves_its_originals_as_they_are():
-    game = played(vr.load("saeulen"), seed=2, actions=30)
+    game = played("saeulen", seed=2, actions=30)
     original = list(game.played.logged)
     clone = game.clone()
     assert any(type(e) is tuple for e in clone.played.logged)
@@ -108,7 +106,7 @@ def test_a_clone_reads_its_records_and_leaves_its_originals_as_they_are():
 
 
 def test_cutting_the_log_back_cuts_back_what_was_read_of_it():
-    game = played(vr.load(str(LAGOON)), seed=1, actions=6)
+    game = played(str(LAGOON), seed=1, actions=6)
     read = list(game.events)
     played_record = game.played
     played_record.cut_events(len(read) - 2)

@@ -15,7 +15,7 @@ import weakref
 import pytest
 
 import venedig_rules as vr
-from conftest import runs_compiled
+from conftest import midgame, runs_compiled
 from venedig_rules.engine import game as engine_game
 from venedig_rules.engine.run import untracked
 from venedig_rules.engine.seat import played as played_module
@@ -27,11 +27,7 @@ BATCH = 64
 
 
 def played(name: str, seed: int, actions: int, **options) -> vr.Game:
-    game = vr.load(name).new_game(3, seed, **options)
-    chooser = random.Random(seed)
-    while len(game.actions) < actions and not game.is_over:
-        game.apply(chooser.choice(game.legal_actions(game.to_move[0])))
-    return game
+    return midgame(name, 3, seed, actions, **options)
 
 
 def tracked_containers(events: list[dict]) -> list[int]:
