@@ -32,7 +32,7 @@ effect: |
 
 def test_every_value_is_located_by_pointer():
     src = loads(TEXT, "x.yaml")
-    where = {p: (loc.line, loc.column) for p, loc in src.positions.values.items()}
+    where = {p: (line, column) for p, (_, line, column) in src.positions.values.items()}
     assert where["/game/id"] == (2, 7)
     assert where["/game/players/max"] == (3, 26)
     assert where["/game/list/1"] == (6, 7)

@@ -26,7 +26,8 @@ from typing import NamedTuple
 class Location(NamedTuple):
     """A place in a file: 1-based line and column. ``line`` 0 means the whole file.
 
-    (A named tuple: a large rule file has one per value, made fast and cheap to keep.)
+    (A named tuple, cheap to make: a :class:`~venedig_rules.data.positions.PositionMap` keeps
+    each value's place as a plain tuple and makes a ``Location`` of it when asked.)
     """
 
     file: str

@@ -26,8 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import Location
-from .positions import Plain, PositionMap, Source, Span
+from .positions import Plain, PositionMap, Source
 from .resources import rules_root
 
 #: The shipped parses, beside this module.
@@ -46,10 +45,10 @@ def shipped_source(text: str, display: str, at: str = "") -> Source | None:
     try:
         entry = json.loads(body[span[0] : span[1]])  # only the entries of the files read are decoded
         positions = PositionMap(texts={display: text.splitlines()})
-        positions.values = {at + p: Location(display, line, column) for p, (line, column) in entry["values"].items()}
-        positions.keys = {at + p: Location(display, line, column) for p, (line, column) in entry["keys"].items()}
+        positions.values = {at + p: (display, line, column) for p, (line, column) in entry["values"].items()}
+        positions.keys = {at + p: (display, line, column) for p, (line, column) in entry["keys"].items()}
         positions.spans = {
-            at + p: Span(Location(display, line, column), end_line, style)
+            at + p: (display, line, column, end_line, style)
             for p, (line, column, end_line, style) in entry["spans"].items()
         }
         return Source(display, entry["data"], positions)
@@ -75,9 +74,9 @@ def render() -> str:
         p = source.positions
         entry = {
             "data": source.data,
-            "values": {ptr: [loc.line, loc.column] for ptr, loc in p.values.items()},
-            "keys": {ptr: [loc.line, loc.column] for ptr, loc in p.keys.items()},
-            "spans": {ptr: [s.start.line, s.start.column, s.end_line, s.style] for ptr, s in p.spans.items()},
+            "values": {ptr: [line, column] for ptr, (_, line, column) in p.values.items()},
+            "keys": {ptr: [line, column] for ptr, (_, line, column) in p.keys.items()},
+            "spans": {ptr: [line, column, end, style] for ptr, (_, line, column, end, style) in p.spans.items()},
         }
         files[_digest(text)] = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
     # one line of index (each entry's place in the body), then the entries, one a line

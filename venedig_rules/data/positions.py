@@ -41,13 +41,30 @@ def split_pointer(ptr: str) -> list[str]:
     return [p.replace("~1", "/").replace("~0", "~") for p in ptr[1:].split("/")]
 
 
-@dataclass(frozen=True)
-class Span:
-    """A string scalar's extent in its file, to locate offsets inside it."""
+#: A location as a :class:`PositionMap` keeps it: ``(file, line, column)``, a plain tuple.
+#: A ruleset keeps one for every value and key of its files, thousands; the cyclic garbage
+#: collector stops walking a plain tuple of strings and numbers the first time it sees one,
+#: but walks a named tuple (a :class:`Location`) in every collection of its generation.
+Where = tuple[str, int, int]
+#: A string scalar's extent as a map keeps it (plain, for the same reason): the fields of
+#: :class:`Span`.
+StoredSpan = tuple[str, int, int, int, str | None]
 
-    start: Location
+
+class Span(NamedTuple):
+    """A string scalar's extent in its file, to locate offsets inside it: where it starts,
+    the line it ends on and its YAML style (``|``, ``>``, a quote or None)."""
+
+    file: str
+    line: int
+    column: int
     end_line: int
     style: str | None
+
+    @property
+    def start(self) -> Location:
+        """Where the scalar starts."""
+        return Location(self.file, self.line, self.column)
 
 
 class Piece(NamedTuple):
@@ -68,26 +85,31 @@ class PositionMap:
     file that set it.
     """
 
-    values: dict[str, Location] = field(default_factory=dict)
-    keys: dict[str, Location] = field(default_factory=dict)
-    spans: dict[str, Span] = field(default_factory=dict)
+    values: dict[str, Where] = field(default_factory=dict)
+    keys: dict[str, Where] = field(default_factory=dict)
+    spans: dict[str, StoredSpan] = field(default_factory=dict)
     texts: dict[str, list[str]] = field(default_factory=dict)
     #: strings made of pieces of others, each piece located by its own string's span
     pieces: dict[str, list[Piece]] = field(default_factory=dict)
 
     def at(self, ptr: str) -> Location:
         """Location of the value at ``ptr``, or of its nearest located ancestor."""
+        return Location._make(self.where(ptr))
+
+    def where(self, ptr: str) -> Where:
+        """:meth:`at` as the map keeps it (to store in another map)."""
         while True:
             loc = self.values.get(ptr)
             if loc is not None:
                 return loc
             if not ptr:
-                return next(iter(self.values.values()), Location("<unknown>"))
+                return next(iter(self.values.values()), ("<unknown>", 0, 0))
             ptr = ptr[: ptr.rfind("/")]
 
     def key_at(self, ptr: str) -> Location:
         """Location of the mapping key whose value is at ``ptr`` (else of the value)."""
-        return self.keys.get(ptr) or self.at(ptr)
+        loc = self.keys.get(ptr)
+        return self.at(ptr) if loc is None else Location._make(loc)
 
     def in_scalar(self, ptr: str, offset: int) -> Location:
         """Location of character ``offset`` of the string at ``ptr``, block scalars included.
@@ -101,13 +123,14 @@ class PositionMap:
         if pieces:
             piece = next((p for p in pieces if p.start <= offset < p.end), pieces[-1])
             return self.in_scalar(ptr + piece.source, piece.offset + max(0, offset - piece.start))
-        span = self.spans.get(ptr)
-        if span is None:
+        stored = self.spans.get(ptr)
+        if stored is None:
             return self.at(ptr)
-        lines = self.texts.get(span.start.file, [])
+        span = Span._make(stored)
+        lines = self.texts.get(span.file, [])
         for line, col, text in _segments(span, lines):
             if offset <= len(text):
-                return Location(span.start.file, line, col + offset)
+                return Location(span.file, line, col + offset)
             offset -= len(text) + 1
         return span.start
 
@@ -148,17 +171,16 @@ class Source:
 
 def _segments(span: Span, lines: list[str]) -> Iterator[tuple[int, int, str]]:
     """(line, column, text) of each source line a string scalar is made of."""
-    start = span.start
     if span.style in ("|", ">"):
-        body = lines[start.line : span.end_line]
+        body = lines[span.line : span.end_line]
         indent = next((len(t) - len(t.lstrip(" ")) for t in body if t.strip()), 0)
-        for n, text in enumerate(body, start.line + 1):
+        for n, text in enumerate(body, span.line + 1):
             yield n, indent + 1, text[indent:]
         return
     quote = 1 if span.style in ("'", '"') else 0
-    first = lines[start.line - 1] if start.line - 1 < len(lines) else ""
-    yield start.line, start.column + quote, first[start.column - 1 + quote :]
-    for n in range(start.line + 1, span.end_line + 1):
+    first = lines[span.line - 1] if span.line - 1 < len(lines) else ""
+    yield span.line, span.column + quote, first[span.column - 1 + quote :]
+    for n in range(span.line + 1, span.end_line + 1):
         text = lines[n - 1] if n - 1 < len(lines) else ""
         stripped = text.lstrip(" ")
         yield n, len(text) - len(stripped) + 1, stripped

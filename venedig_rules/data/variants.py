@@ -229,7 +229,7 @@ class _Merger:
                     patched[ident] = (patch, at)
         result = self.items(items, patched, out)
         # the list as a whole is the overlay's now: a problem with it points at the patch
-        self.result.positions.values[out] = self.over_pm.at(o)
+        self.result.positions.values[out] = self.over_pm.where(o)
         return result
 
     def items(

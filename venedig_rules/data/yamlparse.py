@@ -16,7 +16,7 @@ from ..errors import Location, RulesError, YamlError
 from ..limits import MAX_INT
 from ..limits import MAX_YAML_DEPTH as MAX_DEPTH
 from ..limits import MAX_YAML_NODES as MAX_NODES
-from .positions import Plain, PositionMap, Source, Span, pointer
+from .positions import Plain, PositionMap, Source, Where, pointer
 
 #: Longest text of a whole number read before it is converted (its value is then checked
 #: against ``MAX_INT``): converting a longer one would be slow or fail.
@@ -49,7 +49,7 @@ def compose(text: str, display: str = "<string>", problems: list[RulesError] | N
         raise YamlError(f"nesting deeper than {MAX_DEPTH} levels", Location(display)) from None
     positions = PositionMap(texts={display: text.splitlines()})
     if node is None:  # empty, or comments only: the whole file is the place of any problem
-        positions.values[at] = Location(display)
+        positions.values[at] = (display, 0, 0)
         return Source(display, None, positions)
     if "&" in text:  # an anchor, so maybe aliases: measure what they expand to first
         _check_expansion(node, display)
@@ -112,12 +112,16 @@ class _Builder:
         self.constructor = yaml.SafeLoader("")
 
     def loc(self, mark: yaml.Mark) -> Location:
-        return Location(self.file, mark.line + 1, mark.column + 1)
+        return Location._make(self.where(mark))
+
+    def where(self, mark: yaml.Mark) -> Where:
+        """A mark as a position map keeps it."""
+        return (self.file, mark.line + 1, mark.column + 1)
 
     def build(self, node: yaml.Node, ptr: str, depth: int) -> Plain:
         if depth > MAX_DEPTH:
             raise YamlError(f"nesting deeper than {MAX_DEPTH} levels", self.loc(node.start_mark))
-        self.positions.values.setdefault(ptr, self.loc(node.start_mark))
+        self.positions.values.setdefault(ptr, self.where(node.start_mark))
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, ptr, depth)
         if isinstance(node, yaml.SequenceNode):
@@ -138,7 +142,7 @@ class _Builder:
     def mapping(self, node: yaml.MappingNode, ptr: str, depth: int) -> dict[str, Plain]:
         self.check_tag(node, _MAP_TAGS)
         out: dict[str, Plain] = {}
-        seen: dict[str, Location] = {}
+        seen: dict[str, Where] = {}
         merged: list[yaml.Node] = []
         for key_node, value_node in node.value:
             if key_node.tag == _T + "merge":
@@ -150,13 +154,13 @@ class _Builder:
                 )
             self.check_tag(key_node, _SCALAR_TAGS)
             key = key_node.value
-            key_loc = self.loc(key_node.start_mark)
+            key_loc = self.where(key_node.start_mark)
             if key in seen:
-                first = seen[key]
+                first = Location._make(seen[key])
                 repeated = YamlError(
                     f"duplicate key {key!r} (first given at line {first.line}, column {first.column}; "
                     "expected each key once per mapping)",
-                    key_loc,
+                    Location._make(key_loc),
                 )
                 repeated.kept = True
                 self.problems.append(repeated)
@@ -189,7 +193,8 @@ class _Builder:
         if isinstance(value, str):
             end = node.end_mark  # a block scalar ends at column 0 of the line after it
             last_line = end.line + (1 if end.column > 0 else 0)
-            self.positions.spans[ptr] = Span(self.loc(node.start_mark), last_line, node.style)
+            start = node.start_mark
+            self.positions.spans[ptr] = (self.file, start.line + 1, start.column + 1, last_line, node.style)
         return value
 
     def too_large(self, node: yaml.ScalarNode) -> YamlError:

@@ -121,7 +121,12 @@ class CheckedProgram:
 
 
 class Place(NamedTuple):
-    """A place in a program's DSL text: its code id and the offset there."""
+    """A place in a program's DSL text: its code id and the offset there.
+
+    (The line table keeps each as a plain tuple, made a ``Place`` when looked up: the
+    cyclic garbage collector stops walking a plain tuple of strings and numbers, never a
+    named one, and a ruleset's table has one for each of its thousand generated lines.)
+    """
 
     code: str
     offset: int
@@ -142,7 +147,7 @@ class Generated:
         self,
         text: str,
         filename: str,
-        lines: Sequence[Place | None],
+        lines: Sequence[tuple[str, int] | None],
         namespace: dict[str, Any],
         names: Mapping[str, FunctionName],
         cases: Mapping[str, tuple[int, ...]],
@@ -179,7 +184,8 @@ class Generated:
             tb = tb.tb_next
         if line is None or not 0 < line <= len(self.lines):
             return None
-        return self.lines[line - 1]
+        place = self.lines[line - 1]
+        return None if place is None else Place._make(place)
 
 
 #: How many generated modules :func:`generate` keeps (the oldest goes first).
@@ -282,7 +288,7 @@ class _Module:
         self.registry = registry
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.constants: dict[int, str] = {}  # id of a constant value -> its global's name
-        self.table: list[Place | None] = []
+        self.table: list[tuple[str, int] | None] = []
         self.out: list[str] = []
         self.cases: dict[str, tuple[int, ...]] = {}
         #: code id -> decision case -> the locals in scope there, name -> frame slot
@@ -375,7 +381,7 @@ class _Module:
                 fn.lines += wrapper.lines
             for line in fn.lines:
                 self.out.append("    " * line.indent + line.text)
-                self.table.append(Place(code_id, line.offset) if line.offset is not None else None)
+                self.table.append((code_id, line.offset) if line.offset is not None else None)
             self.out.append("")
             self.table.append(None)
         return "\n".join(self.out) + "\n"
