@@ -4,6 +4,7 @@ computing gives, and is ignored, never trusted, once what it was made from chang
 
 from __future__ import annotations
 
+import gc
 import importlib
 import shutil
 import subprocess
@@ -17,8 +18,10 @@ import venedig_rules as vr
 from venedig_rules.data import validated
 from venedig_rules.data.reading import read, rules_hash
 from venedig_rules.effects import _dsl_sources, parser_tables
+from venedig_rules.effects.compile import Place
 from venedig_rules.effects.parse import DslParseError, _Build, _parse_error, encode, parse, parse_text
 from venedig_rules.engine import startup
+from venedig_rules.errors import Location
 
 ROOT = Path(__file__).resolve().parent.parent
 PARSE = importlib.import_module("venedig_rules.effects.parse")
@@ -213,3 +216,35 @@ def test_shipped_parses_of_another_reader_are_ignored(monkeypatch):
     finally:
         monkeypatch.undo()
         parsed_files._shipped.cache_clear()
+
+
+def test_a_loaded_ruleset_leaves_its_places_and_parses_out_of_the_collectors_walks():
+    """A ruleset keeps a place for every value and key of its files, every string's extent
+    and a DSL place for each generated line: plain tuples, which the cyclic garbage collector
+    stops walking once it has seen them (a named tuple it walks every time). The shipped
+    parses are kept as text, decoded per program when it is first parsed."""
+    rules = vr.load("rialto")
+    lines = rules.generated.lines
+    gc.collect()
+    places = rules.positions
+    for stored in (places.values, places.keys, places.spans):
+        assert stored and not any(map(gc.is_tracked, stored.values()))
+    assert any(lines) and not any(gc.is_tracked(line) for line in lines)
+    shipped = PARSE._shipped()
+    assert shipped and all(isinstance(body, str) for body in shipped.values()) and not gc.is_tracked(shipped)
+    # asked, they are named again
+    pointer = next(iter(places.values))
+    assert type(places.at(pointer)) is Location and places.at(pointer) == places.values[pointer]
+    line = next(n for n, place in enumerate(lines, 1) if place is not None)
+    located = rules.generated.locate(_traceback_at(rules.generated.filename, line))
+    assert type(located) is Place and located == lines[line - 1]
+
+
+def _traceback_at(filename: str, line: int):
+    """A traceback whose innermost frame runs ``filename`` at ``line``."""
+    code = compile("\n" * (line - 1) + "raise ValueError", filename, "exec")
+    try:
+        exec(code, {})
+    except ValueError as exc:
+        return exc.__traceback__
+    raise AssertionError("not raised")

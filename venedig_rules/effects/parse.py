@@ -182,8 +182,8 @@ def parse(text: str) -> Program:
     The texts of the bundled rulesets were parsed when the package was made (see
     :data:`PARSED`): their ASTs are read, not parsed again."""
     shipped = _shipped().get(text)
-    if shipped is not None:
-        return Program(decode(shipped), text)
+    if isinstance(shipped, str):
+        return Program(decode(json.loads(shipped)), text)
     return parse_text(text)
 
 
@@ -224,6 +224,9 @@ def _too_deep(program: Program) -> Node | None:
 #: The shipped parses, beside this module: ``{"fingerprint": ..., "programs": {text: encoded
 #: body}}``, written by :mod:`venedig_rules.engine.startup`. They are used only while their
 #: fingerprint is this grammar's and this module's: stale, they are ignored, never wrong.
+#: Each encoded body is kept as its JSON text and decoded when its program is first parsed:
+#: a process keeps a string per program, not the lists and dictionaries of every bundled
+#: ruleset's code, which the cyclic garbage collector would walk in each full collection.
 PARSED = "parsed_bundled.json"
 
 
@@ -270,7 +273,7 @@ def decode(data: Any) -> Any:
 
 
 @cache
-def _shipped() -> dict[str, Any]:
+def _shipped() -> dict[str, str]:
     """The shipped parses by text, when they were made from this grammar and this module."""
     try:
         stored = json.loads(parsed_path().read_text(encoding="utf-8"))
@@ -278,7 +281,7 @@ def _shipped() -> dict[str, Any]:
         return {}
     if not isinstance(stored, dict) or stored.get("fingerprint") != fingerprint() or not fingerprint():
         return {}
-    programs: dict[str, Any] = stored.get("programs") or {}
+    programs: dict[str, str] = stored.get("programs") or {}
     return programs
 
 

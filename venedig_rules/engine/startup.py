@@ -42,7 +42,7 @@ def render_parsed() -> str:
     for name, variants in validated.configurations():
         for _, text, _ in _dsl_sources(read(name, variants).data):
             try:
-                programs[text] = encode(parse_text(text).body)
+                programs[text] = json.dumps(encode(parse_text(text).body), separators=(",", ":"))
             except DslParseError:
                 continue
     return (
