@@ -87,6 +87,13 @@ def test_the_shipped_parses_are_the_parses():
         assert parse.__wrapped__(text) == parse_text(text)  # (__wrapped__: without the per-process cache)
 
 
+@pytest.mark.parametrize("damaged", ['{"Name": [', '{"NoSuchNode": []}', "[1, {}]", '{"Name": 5}'])
+def test_a_damaged_shipped_parse_is_parsed_again(monkeypatch, damaged: str):
+    text = next(iter(PARSE._shipped()))
+    monkeypatch.setattr(PARSE, "_shipped", lambda: {text: damaged})
+    assert parse.__wrapped__(text) == parse_text(text)
+
+
 def test_shipped_parses_of_another_grammar_or_parser_are_ignored(monkeypatch):
     text = next(iter(PARSE._shipped()))
     PARSE._shipped.cache_clear()

@@ -154,20 +154,20 @@ class _Builder:
                 )
             self.check_tag(key_node, _SCALAR_TAGS)
             key = key_node.value
-            key_loc = self.where(key_node.start_mark)
+            key_where = self.where(key_node.start_mark)
             if key in seen:
                 first = Location._make(seen[key])
                 repeated = YamlError(
                     f"duplicate key {key!r} (first given at line {first.line}, column {first.column}; "
                     "expected each key once per mapping)",
-                    Location._make(key_loc),
+                    Location._make(key_where),
                 )
                 repeated.kept = True
                 self.problems.append(repeated)
                 continue
-            seen[key] = key_loc
+            seen[key] = key_where
             child = pointer(ptr, key)
-            self.positions.keys[child] = key_loc
+            self.positions.keys[child] = key_where
             out[key] = self.build(value_node, child, depth + 1)
         for source in merged:  # YAML merge keys ("<<: *base"): explicit keys win
             if not isinstance(source, yaml.MappingNode):

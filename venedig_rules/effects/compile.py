@@ -125,7 +125,7 @@ class Place(NamedTuple):
 
     (The line table keeps each as a plain tuple, made a ``Place`` when looked up: the
     cyclic garbage collector stops walking a plain tuple of strings and numbers, never a
-    named one, and a ruleset's table has one for each of its thousand generated lines.)
+    named one, and a ruleset's table has one for each of its generated lines, thousands.)
     """
 
     code: str

@@ -183,7 +183,10 @@ def parse(text: str) -> Program:
     :data:`PARSED`): their ASTs are read, not parsed again."""
     shipped = _shipped().get(text)
     if isinstance(shipped, str):
-        return Program(decode(json.loads(shipped)), text)
+        try:
+            return Program(decode(json.loads(shipped)), text)
+        except (ValueError, TypeError, KeyError, AttributeError):  # a damaged entry: parsed instead
+            pass
     return parse_text(text)
 
 
