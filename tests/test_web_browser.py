@@ -275,6 +275,18 @@ def test_the_lobby_makes_a_table_and_the_replay_steps_back(browser: Any, server:
     assert "state" not in saved
 
 
+def test_the_lobby_offers_no_table_before_it_knows_its_games(browser: Any, server: str) -> None:
+    page = open_page(browser, None)
+    page.route("**/api/games", lambda route: route.fulfill(status=503, json={"error": "the games are not known yet"}))
+    page.goto(f"{server}/")
+    page.wait_for_selector("[data-testid=error]:has-text('the games are not known yet')")
+    assert page.locator("[data-testid=create]").is_disabled()  # a click would ask for a table of no game
+    page.unroute("**/api/games")
+    page.reload()
+    page.wait_for_selector("[data-testid=create]:enabled")
+    assert page.locator("[data-testid=game]").input_value() and not page.errors
+
+
 def test_a_save_goes_on_from_the_lobby_of_the_browser_that_saved_it(browser: Any, server: str, lobby: Lobby) -> None:
     table = lobby.create({"game": "rialto", "players": 2, "seats": ["human", "bot"]})
     page = open_page(browser, seat_url(server, table, 0))
@@ -294,7 +306,8 @@ def test_a_save_goes_on_from_the_lobby_of_the_browser_that_saved_it(browser: Any
     copy = lobby.table(page.url.split("/table/")[1].split("?")[0])
     assert copy.game.seed == table.game.seed and copy.seats[0].token == table.seats[0].token
     other = open_page(browser, f"{server}/")  # another browser: neither the save nor its token
-    other.wait_for_selector("[data-testid=create]")
+    other.wait_for_selector("[data-testid=create]:enabled")
+    other.wait_for_selector("[data-testid=saves][data-listed]", state="attached")
     assert other.locator("[data-testid=saves] li").count() == 0
     other.fill("input[name=seed]", "12")
     other.click("[data-testid=create]")

@@ -260,6 +260,9 @@ $("upload").addEventListener("change", async () => {
   // the lobby speaks the language chosen for the game; the variants' texts follow it too
   form.lang.addEventListener("change", fillTexts);
   fillGame();
+  // disabled in the page until now: a table asked for before the games are known would name none
+  form.querySelector("button[type=submit]").disabled = false;
   await listSaves();
   catalog.saves_listed = true;
-})();
+  $("saves").dataset.listed = "true";
+})().catch((error) => { $("error").textContent = error.message; });
