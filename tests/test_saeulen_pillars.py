@@ -57,3 +57,17 @@ def test_each_start_gets_its_area_counted_up_to_need(density: float, seed: int, 
     starts = _spot_indexes(t, has_pillar, ())
     expected = [min(need, _whole_area(t, has_pillar, first)) for first in starts]
     assert _area_sizes(t, has_pillar, starts, need) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    density=st.floats(0.05, 0.9), seed=st.integers(0, 2**32), need=st.integers(2, 12), mark=st.sampled_from([1, 2, "x"])
+)
+def test_a_pillar_is_any_true_value_to_the_area_walk(density: float, seed: int, need: int, mark: object):
+    """The walk tells a pillar by its truth, as the compiled walk does: a value other than
+    True (a designer's 1, 2 or "x") is never taken for a square a walk found."""
+    t = tables(_rules())
+    has_pillar = _pillars(t, density, seed)
+    starts = _spot_indexes(t, has_pillar, ())
+    as_other = tuple(mark if p else p for p in has_pillar)
+    assert _area_sizes(t, as_other, starts, need) == _area_sizes(t, has_pillar, starts, need)

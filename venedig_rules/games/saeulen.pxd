@@ -10,7 +10,7 @@ cimport cython
 @cython.locals(i=Py_ssize_t, n=Py_ssize_t, found=list)
 cpdef list _spot_indexes(t, has_pillar, placed)
 
-@cython.locals(i=Py_ssize_t, n=Py_ssize_t, first=Py_ssize_t, number=Py_ssize_t, size=Py_ssize_t, mark=list, area=list, sizes=list, out=list)
+@cython.locals(i=Py_ssize_t, n=Py_ssize_t, j=Py_ssize_t, first=Py_ssize_t, found=Py_ssize_t, mark=list, out=list)
 cpdef list _area_sizes(t, has_pillar, firsts, Py_ssize_t need)
 
 @cython.locals(i=Py_ssize_t, found=list)

@@ -360,44 +360,44 @@ def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], ne
     edge to edge (itself included), counted up to ``need``.
 
     A walk stops once it has found ``need`` squares, or when it reaches a square an earlier
-    walk found: that walk stopped at ``need`` (a walk that went on to its area's end found
-    every square of the area, so no later walk reaches it), and the two are one area. The
+    walk found: that walk stopped at ``need`` or more (a walk that went on to its area's end
+    found every square of the area, so no later walk reaches it), and the two are one area. The
     starts of a Pitch Dipper lie side by side along the canal and the pillars, so most walks
     end at their first look (one walk over the whole free land looked at some ninety
     squares for the forty starts of a turn; these take a fifth less time)."""
     if t.walks is not None:
         return t.walks.area_sizes(has_pillar, firsts, need)
-    # each square walked is marked with its walk's number (from 2: never taken for a pillar's
-    # True), so one look tells a neighbour already walked or under a pillar, and a later
-    # start its walk; a list, as the board's squares are numbered (no set or dict per walk)
+    # each square walked is marked with its walk: the list of the squares it found, which no
+    # pillar's value is (a board's values are frozen: tuples, never lists), so one look tells
+    # a neighbour free, under a pillar (any true value) or walked, and a later start its
+    # walk; a list, as the board's squares are numbered (no set or dict per walk)
     mark: list[Any] = list(has_pillar)
     land_neighbours = t.land_neighbours
-    sizes: list[int] = []
     out = []
     for first in firsts:
-        number = mark[first]
-        if not number:
-            number = len(sizes) + 2
-            mark[first] = number
-            area = [first]
-            size = need
+        walk = mark[first]
+        if not walk:
+            walk = mark[first] = [first]
             if need > 1:
-                for i in area:  # the list grows as the walk finds squares: each is looked at in turn
+                for i in walk:  # the list grows as the walk finds squares: each is looked at in turn
                     for n in land_neighbours[i]:
                         other = mark[n]
                         if not other:
-                            mark[n] = number
-                            area.append(n)
-                        elif other is not True and other != number:
-                            break  # an earlier walk's square: that walk found ``need``
+                            mark[n] = walk
+                            walk.append(n)
+                        elif type(other) is list and other is not walk:
+                            # an earlier walk's square, so it stopped at ``need``: one area,
+                            # and this walk's squares answer a later start with that walk
+                            for j in walk:
+                                mark[j] = other
+                            walk = other
+                            break
                     else:
-                        if len(area) < need:
+                        if len(walk) < need:
                             continue
                     break
-                else:
-                    size = len(area)  # the whole area, smaller than ``need``
-            sizes.append(size)
-        out.append(sizes[number - 2])
+        found = len(walk)  # a walk that stopped found ``need`` or more; one that ended, its area
+        out.append(need if found > need else found)
     return out
 
 
