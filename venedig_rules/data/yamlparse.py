@@ -193,8 +193,7 @@ class _Builder:
         if isinstance(value, str):
             end = node.end_mark  # a block scalar ends at column 0 of the line after it
             last_line = end.line + (1 if end.column > 0 else 0)
-            start = node.start_mark
-            self.positions.spans[ptr] = (self.file, start.line + 1, start.column + 1, last_line, node.style)
+            self.positions.spans[ptr] = (*self.where(node.start_mark), last_line, node.style)
         return value
 
     def too_large(self, node: yaml.ScalarNode) -> YamlError:
