@@ -175,6 +175,17 @@ def test_a_circle_under_a_variant_with_an_overlay_is_the_one_error(tmp_path: Pat
     assert [e[:4] for e in _errors(tmp_path / "a.yaml")] == [("rules/variant", "b.yaml", 1, 10)]
 
 
+@pytest.mark.parametrize(("extends", "line", "column"), [("extends: ''\n", 1, 10), ("extends: 5\n", 1, 10), ("", 1, 1)])
+def test_a_base_variant_without_a_base_under_a_variant_with_an_overlay_is_the_one_error(
+    tmp_path: Path, extends: str, line: int, column: int
+):
+    # (found by the fuzz suite: the overlay, merged onto no base, was checked against the
+    # schemas and reported at <unknown>, as in the circle above)
+    (tmp_path / "a.yaml").write_text("extends: b.yaml\nid: a\ntitle: A\noverlay:\n  components: {}\n")
+    (tmp_path / "b.yaml").write_text(f"{extends}id: b\ntitle: B\n")
+    assert [e[:4] for e in _errors(tmp_path / "a.yaml")] == [("rules/schema", "b.yaml", line, column)]
+
+
 def test_a_long_chain_of_variants_is_refused(tmp_path: Path):
     for n in range(MAX_VARIANT_CHAIN + 1):
         (tmp_path / f"v{n}.yaml").write_text(f"extends: v{n + 1}.yaml\nid: v{n}\ntitle: V\n")

@@ -102,8 +102,9 @@ class RawRules:
     base_id: str
     variants: tuple[str, ...]
     path: Path
-    #: Whether a variant's own file had a problem (its shape, an id it patches): then only
-    #: those are reported, not their consequences in the merged ruleset (one typo, one error).
+    #: Whether a variant's own file had a problem (its shape, its ``extends``, an id it
+    #: patches): then only those are reported, not their consequences in the merged ruleset
+    #: (one typo, one error), such as the overlays of a variant extending it checked alone.
     overlay_failed: bool = False
 
     def read_errors(self) -> list[RulesError]:
@@ -293,8 +294,8 @@ class _Reader:
                 f"nor a variant folder (with {VARIANT_FILE})"
             )
         variant = self.variant(path)
-        if variant.base is None:
-            return RawRules({}, variant.positions, variant.errors, "", (), path)
+        if variant.base is None:  # its file or its ``extends`` has a mistake, told in its errors
+            return RawRules({}, variant.positions, variant.errors, "", (), path, overlay_failed=True)
         here = (*chain, path.resolve())
         if variant.base.resolve() in here:
             problem = "which leads back to this variant: variants may not extend each other in a circle"
@@ -306,7 +307,7 @@ class _Reader:
             except UnknownRulesetError as exc:
                 problem = f"which is no ruleset: {exc}"
         error = VariantError(f"extends {variant.extends!r}, {problem}", variant.extends_at)
-        return RawRules({}, variant.positions, [*variant.errors, error], "", (), path)
+        return RawRules({}, variant.positions, [*variant.errors, error], "", (), path, overlay_failed=True)
 
     def variant(self, path: Path, follow: bool = True) -> _Variant:
         """A variant file or folder, with its base found when ``follow`` (a variant applied
