@@ -15,12 +15,12 @@ import pytest
 import venedig_rules as vr
 from conftest import midgame
 from venedig_rules.bots import GreedyBot, ISMCTSBot, Sampler, decide
-from venedig_rules.bots.draws import choice
 from venedig_rules.bots.evaluate import estimate, margin, score_scale
 from venedig_rules.bots.greedy import TurnSearch, judge
 from venedig_rules.bots.ismcts import DEFAULT_ITERATIONS
 from venedig_rules.bots.parallel import RootStat, WorkerFailed, can_fork, merge, run_forked
 from venedig_rules.bots.widening import Widening
+from venedig_rules.engine.run.draws import choice
 
 LAGOON = Path(__file__).parent / "rulesets" / "lagoon"
 needs_fork = pytest.mark.skipif(not can_fork(), reason="workers fork")

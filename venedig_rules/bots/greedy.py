@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .draws import choice
+from ..engine.run.draws import choice
 from .evaluate import margin, outcome
 from .seat import Sampler, only_action
 

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from .draws import choice
+from ..engine.run.draws import choice
 from .evaluate import estimate, score_scale
 from .greedy import TurnSearch, judge, my_turn
 from .parallel import RootStat, can_fork, merge, run_forked

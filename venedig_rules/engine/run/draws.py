@@ -1,7 +1,8 @@
 """A random option drawn the way ``random.Random.choice`` draws it, in code the compiled
 build compiles: the standard library's ``choice`` is Python code (``choice``, then
 ``_randbelow``: two frames of the interpreter a draw), and a search draws some ten times
-an iteration (the others' moves, the rollout, the untried option widening adds).
+an iteration (the others' moves, the untried option widening adds), a playout
+(:meth:`Game.playout <venedig_rules.engine.game.Game.playout>`) once an action.
 
 The draw is the standard library's, step by step (``getrandbits`` of the length's bit
 length until the number is below the length), so a search draws the same options with
