@@ -12,6 +12,8 @@ Run: python benchmarks/bench.py [--games N] [--repeat R]
   least disturbed by other work)
 - playing by number: numbering a ruleset's actions (once), then random playouts through
   ``legal_action_ids`` and ``apply_index``, as the OpenSpiel and PettingZoo adapters play
+- ``game.playout``: random playouts without the legal actions made at every step, against
+  the loop they replace (the same games, taking turns), recorded and with ``record=False``
 - clone: Game.clone() of a mid-game state (median over many)
 
 With ``--baseline REV`` it instead compares this tree with commit REV side by side: REV is
@@ -91,6 +93,29 @@ def by_number(rules, players: int, games: int) -> tuple[float, float]:
             game.apply_index(chooser.choice(game.legal_action_ids(mover)), mover)
             actions += 1
     return numbering, actions / (time.perf_counter() - start)
+
+
+def playout_against_loop(rules, players: int, games: int, rounds: int, record: bool) -> tuple[float, float, float]:
+    """CPU µs an action of ``game.playout(seed=s)`` and of the loop it replaces
+    (``apply(rand.choice(legal_actions(to_move[0])))`` with ``random.Random(s)``: the very
+    same games), the two taking turns ``rounds`` times; medians, and the median of the
+    rounds' ratios (loop time over playout time)."""
+    loop_us, playout_us = [], []
+    for r in range(rounds):
+        for use_playout in (False, True) if r % 2 == 0 else (True, False):
+            actions, start = 0, time.process_time()
+            for seed in range(games):
+                game = rules.new_game(players, seed, record=record)
+                if use_playout:
+                    game.playout(seed=seed)
+                else:
+                    rand = random.Random(seed)
+                    while not game.is_over:
+                        game.apply(rand.choice(game.legal_actions(game.to_move[0])))
+                actions += game.position.actions
+            (playout_us if use_playout else loop_us).append((time.process_time() - start) / actions * 1e6)
+    ratios = [a / b for a, b in zip(loop_us, playout_us)]
+    return statistics.median(loop_us), statistics.median(playout_us), statistics.median(ratios)
 
 
 def first_load_ms(name) -> float:
@@ -310,6 +335,16 @@ def main() -> None:
         if rules.data["game"].get("action_space"):
             numbering, rate = by_number(rules, rules.players.start, max(1, args.games // 10))
             print(f"  {rules.name:<12} numbering {numbering:7.0f} ms   then {rate:8,.0f} actions/s")
+    print("\ngame.playout(seed=s) against the legal_actions loop it replaces (the same games, CPU time)")
+    for rules in playable:
+        for record in (True, False):
+            loop_us, playout_us, ratio = playout_against_loop(
+                rules, rules.players.start, max(1, args.games // 10), max(3, args.repeat), record
+            )
+            print(
+                f"  {rules.name:<12} record={record!s:<5}  loop {loop_us:6.1f} us  playout {playout_us:6.1f} us "
+                f"an action: {ratio:.2f}x"
+            )
     print("\nclone() of a mid-game state (median), target < 50 us")
     for rules in playable:
         print(f"  {rules.name:<12} {clone_us(rules, rules.players.stop - 1):7.2f} us")

@@ -322,11 +322,9 @@ class ISMCTSBot:
     def _rollout(self, game: Game, rand: random.Random) -> None:
         if self.finish_turn and not game.is_over:
             finish(game, game.to_move[0], self.finish_turn, rand)
-        steps = 0
-        while not game.is_over and (self.rollout_depth is None or steps < self.rollout_depth):
-            movers = game.to_move
-            game.apply(choice(rand, game.legal_actions(movers[0])))
-            steps += 1
+        # each action drawn as choice(rand, legal_actions(to_move[0])) draws it, without the
+        # legal actions made at every step
+        game.playout(rand=rand, max_actions=self.rollout_depth)
 
 
 #: log(n) of the first counts of a node's offers, made at the first search (``_log_table``):

@@ -19,16 +19,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
 from ..limits import MAX_SEED_BITS, SEED_BITS
+from .run.draws import choice
 from .run.events import Event
 from .run.machine import Machine, Pending, PendingChoice, State, actions_of, forget_actions, initial_state
 from .run.notation import (
+    PASS,
     Action,
     ActionSyntaxError,
     IllegalActionError,
@@ -45,8 +48,6 @@ from .run.views import GameView, json_safe
 from .seat.played import Played
 
 if TYPE_CHECKING:
-    import random
-
     from .research.actions import ActionSpace
     from .seat.decisions import DecisionDescription
     from .seat.humanlog import LogEntry
@@ -58,6 +59,10 @@ if TYPE_CHECKING:
 
 SAVE_FORMAT = "venedig-rules/game"
 SAVE_VERSION = 2  # 2: a frame's pc counts the cases of generated code, not instructions
+
+#: How :meth:`Game.playout` is told which action to take: ``policy(game, player, count)``
+#: gives the index of one of ``player``'s ``count`` legal actions.
+Policy = Callable[["Game", int, int], int]
 
 
 class SaveFileError(VenedigError, ValueError):
@@ -477,6 +482,87 @@ class Game:
             )
         return self._resume(pending, actions[index])
 
+    def playout(
+        self,
+        policy: Policy | None = None,
+        seed: int | None = None,
+        *,
+        rand: random.Random | None = None,
+        max_actions: int | None = None,
+    ) -> Game:
+        """Play on for every seat to the end, or for ``max_actions`` more actions, and
+        return the game: the fast path for a search's rollouts and for simulations. It acts
+        for all seats, so it is for a game the caller may see whole (a bot's sample, a
+        simulation), never a table's game in a seat's name.
+
+        Without a ``policy`` each action is drawn uniformly at random from
+        ``random.Random(seed)`` (seed 0 when none is given), or from ``rand``, a search's
+        own generator, which it advances. That plays the very game of the loop
+        ``apply(rand.choice(legal_actions(to_move[0])))``, without making every legal action
+        as an :class:`Action` at every step. A ``policy`` is called as ``policy(game,
+        player, count)`` for the first player to move and returns the index of the action
+        to take among that player's ``count`` legal actions, in ``legal_actions(player)``
+        order (which it may ask for). An index out of range is an IllegalActionError, and a
+        rule that fails raises as in :meth:`apply`; the game keeps the actions taken before.
+
+        >>> import random, venedig_rules as vr
+        >>> rules = vr.load("tests/rulesets/lagoon")
+        >>> game = rules.new_game(players=2, seed=7).playout(seed=3)
+        >>> game.is_over
+        True
+        >>> same, pick = rules.new_game(players=2, seed=7), random.Random(3)
+        >>> while not same.is_over:
+        ...     _ = same.apply(pick.choice(same.legal_actions(same.to_move[0])))
+        >>> same.actions == game.actions
+        True
+        >>> first = rules.new_game(players=2, seed=7).playout(lambda game, player, count: 0)
+        >>> first.actions[:2]
+        ['p0 bid(five)', 'p1 bid(five)']
+        """
+        if policy is not None and not callable(policy):
+            raise GameArgumentError(f"a policy must be callable as policy(game, player, count), not {_shown(policy)}")
+        if rand is None:
+            rand = random.Random(0 if seed is None else checked_seed(seed))
+        elif seed is not None:
+            raise GameArgumentError("give a playout a seed or a generator (rand), not both")
+        elif not isinstance(rand, random.Random):
+            raise GameArgumentError(f"rand must be a random.Random, not {_shown(rand)}")
+        if max_actions is None:
+            limit = self._play.rules.max_actions
+        elif type(max_actions) is int and max_actions >= 0:
+            limit = max_actions
+        else:
+            raise GameArgumentError(f"max_actions must be a whole number from 0, not {_shown(max_actions)}")
+        play = self._play
+        new_action = tuple.__new__
+        for _ in range(limit):
+            state = play.state
+            pending = state.pending
+            if pending is None or state.over:
+                break
+            if isinstance(pending, PendingChoice):
+                player, options = pending.player, pending.options
+                count = len(options) + 1 if pending.optional else len(options)
+            else:  # a simultaneous decision: its first mover yet to commit, as in to_move
+                mover = pending.commits.index(None)
+                player, options = pending.players[mover], pending.options[mover]
+                count = len(options)
+            if policy is None:
+                index = choice(rand, range(count))
+            else:
+                index = _policy_index(policy, self, player, count)
+                if play.state is not state:  # the decision read above is no longer the game's
+                    raise GameArgumentError(
+                        "the policy applied or undid actions itself; a policy only gives the index of one"
+                    )
+            # the one action taken, made as the machine makes actions (engine/run/machine.py)
+            if index == len(options):
+                action = new_action(Action, (player, PASS, None))
+            else:
+                action = new_action(Action, (player, pending.label, options[index]))
+            self._resume(pending, action)
+        return self
+
     def _resume(self, pending: Pending, action: Action) -> Game:
         """Apply a legal ``action`` at ``pending``; the game is left as it was when a rule fails."""
         play = self._play
@@ -803,6 +889,17 @@ class Game:
             if not ok:
                 failed.append(f"{invariant.id}: {invariant.message}")
         return failed
+
+
+def _policy_index(policy: Policy, game: Game, player: int, count: int) -> int:
+    """The index ``policy`` gives for ``player``, checked to be one of its ``count`` actions."""
+    index = policy(game, player, count)
+    if type(index) is not int or not 0 <= index < count:
+        raise IllegalActionError(
+            f"the policy gave {_shown(index)} for player {player}, who has {count} legal action(s)"
+            f" (an index from 0 to {count - 1})"
+        )
+    return index
 
 
 def _event_sink(
