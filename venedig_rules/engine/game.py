@@ -490,77 +490,38 @@ class Game:
         rand: random.Random | None = None,
         max_actions: int | None = None,
     ) -> Game:
-        """Play on for every seat to the end, or for ``max_actions`` more actions, and
-        return the game: the fast path for a search's rollouts and for simulations. It acts
-        for all seats, so it is for a game the caller may see whole (a bot's sample, a
-        simulation), never a table's game in a seat's name.
+        """Play on for every seat to the end, or for ``max_actions`` more actions; returns the
+        game. It makes only the action it takes at each step, and acts for all seats: it is
+        for a game the caller may see whole (a bot's sample, a simulation).
 
-        Without a ``policy`` each action is drawn uniformly at random from
-        ``random.Random(seed)`` (seed 0 when none is given), or from ``rand``, a search's
-        own generator, which it advances. That plays the very game of the loop
-        ``apply(rand.choice(legal_actions(to_move[0])))``, without making every legal action
-        as an :class:`Action` at every step. A ``policy`` is called as ``policy(game,
-        player, count)`` for the first player to move and returns the index of the action
-        to take among that player's ``count`` legal actions, in ``legal_actions(player)``
-        order (which it may ask for). An index out of range is an IllegalActionError, and a
-        rule that fails raises as in :meth:`apply`; the game keeps the actions taken before.
+        Without a ``policy`` each action is drawn as ``rand.choice(legal_actions(to_move[0]))``
+        draws it, from ``random.Random(seed)`` (seed 0 by default) or from ``rand``, a search's
+        own generator: the very game of that loop. ``policy(game, player, count)`` instead
+        gives the index of one of the first mover's ``count`` legal actions. An index out of
+        range is an IllegalActionError; the actions taken before it stay (docs/embedding.md).
 
         >>> import random, venedig_rules as vr
         >>> rules = vr.load("tests/rulesets/lagoon")
         >>> game = rules.new_game(players=2, seed=7).playout(seed=3)
-        >>> game.is_over
-        True
         >>> same, pick = rules.new_game(players=2, seed=7), random.Random(3)
         >>> while not same.is_over:
         ...     _ = same.apply(pick.choice(same.legal_actions(same.to_move[0])))
-        >>> same.actions == game.actions
-        True
-        >>> first = rules.new_game(players=2, seed=7).playout(lambda game, player, count: 0)
-        >>> first.actions[:2]
+        >>> game.is_over, same.actions == game.actions
+        (True, True)
+        >>> rules.new_game(players=2, seed=7).playout(lambda game, player, count: 0).actions[:2]
         ['p0 bid(five)', 'p1 bid(five)']
         """
         if policy is not None and not callable(policy):
             raise GameArgumentError(f"a policy must be callable as policy(game, player, count), not {_shown(policy)}")
-        if rand is None:
-            rand = random.Random(0 if seed is None else checked_seed(seed))
-        elif seed is not None:
-            raise GameArgumentError("give a playout a seed or a generator (rand), not both")
-        elif not isinstance(rand, random.Random):
-            raise GameArgumentError(f"rand must be a random.Random, not {_shown(rand)}")
-        if max_actions is None:
-            limit = self._play.rules.max_actions
-        elif type(max_actions) is int and max_actions >= 0:
-            limit = max_actions
-        else:
-            raise GameArgumentError(f"max_actions must be a whole number from 0, not {_shown(max_actions)}")
+        rand = _playout_generator(seed, rand)
+        limit = self._play.rules.max_actions if max_actions is None else _playout_limit(max_actions)
         play = self._play
-        new_action = tuple.__new__
         for _ in range(limit):
             state = play.state
             pending = state.pending
             if pending is None or state.over:
                 break
-            if isinstance(pending, PendingChoice):
-                player, options = pending.player, pending.options
-                count = len(options) + 1 if pending.optional else len(options)
-            else:  # a simultaneous decision: its first mover yet to commit, as in to_move
-                mover = pending.commits.index(None)
-                player, options = pending.players[mover], pending.options[mover]
-                count = len(options)
-            if policy is None:
-                index = choice(rand, range(count))
-            else:
-                index = _policy_index(policy, self, player, count)
-                if play.state is not state:  # the decision read above is no longer the game's
-                    raise GameArgumentError(
-                        "the policy applied or undid actions itself; a policy only gives the index of one"
-                    )
-            # the one action taken, made as the machine makes actions (engine/run/machine.py)
-            if index == len(options):
-                action = new_action(Action, (player, PASS, None))
-            else:
-                action = new_action(Action, (player, pending.label, options[index]))
-            self._resume(pending, action)
+            self._resume(pending, _playout_action(self, pending, policy, rand))
         return self
 
     def _resume(self, pending: Pending, action: Action) -> Game:
@@ -889,6 +850,47 @@ class Game:
             if not ok:
                 failed.append(f"{invariant.id}: {invariant.message}")
         return failed
+
+
+def _playout_generator(seed: Any, rand: Any) -> random.Random:
+    """What :meth:`Game.playout` draws from: ``rand``, or a generator seeded with ``seed``
+    (0 when neither is given); a GameArgumentError for anything else."""
+    if rand is None:
+        return random.Random(0 if seed is None else checked_seed(seed))
+    if seed is not None:
+        raise GameArgumentError("give a playout a seed or a generator (rand), not both")
+    if not isinstance(rand, random.Random):
+        raise GameArgumentError(f"rand must be a random.Random, not {_shown(rand)}")
+    return rand
+
+
+def _playout_limit(max_actions: Any) -> int:
+    """``max_actions`` when it is a whole number from 0, else a GameArgumentError."""
+    if type(max_actions) is int and max_actions >= 0:
+        return max_actions
+    raise GameArgumentError(f"max_actions must be a whole number from 0, not {_shown(max_actions)}")
+
+
+def _playout_action(game: Game, pending: Pending, policy: Policy | None, rand: random.Random) -> Action:
+    """The action a playout takes at ``pending``: its first mover's (as ``to_move`` lists
+    them), drawn from ``rand`` or given by ``policy``, made as the machine makes actions
+    (engine/run/machine.py), not one of every legal action."""
+    if isinstance(pending, PendingChoice):
+        player, options = pending.player, pending.options
+        count = len(options) + 1 if pending.optional else len(options)  # a pass comes last
+    else:  # a simultaneous decision: its first mover yet to commit
+        mover = pending.commits.index(None)
+        player, options = pending.players[mover], pending.options[mover]
+        count = len(options)
+    if policy is None:
+        index = choice(rand, range(count))
+    else:
+        index = _policy_index(policy, game, player, count)
+        if game._play.state.pending is not pending:  # the decision read above is no longer the game's
+            raise GameArgumentError("the policy applied or undid actions itself; a policy only gives the index of one")
+    if index == len(options):
+        return tuple.__new__(Action, (player, PASS, None))
+    return tuple.__new__(Action, (player, pending.label, options[index]))
 
 
 def _policy_index(policy: Policy, game: Game, player: int, count: int) -> int:
