@@ -193,7 +193,7 @@ def test_ismcts_budgets():
     assert ISMCTSBot().iterations == DEFAULT_ITERATIONS and ISMCTSBot().seconds is None
     timed = ISMCTSBot(seconds=1)
     assert timed.iterations is None and timed.seconds == 1
-    for bad in ({"iterations": 0}, {"seconds": 0}, {"workers": 0}):
+    for bad in ({"iterations": 0}, {"seconds": 0}, {"workers": 0}, {"rollout_depth": -1}, {"rollout_depth": 2.5}):
         with pytest.raises(ValueError, match="ISMCTSBot needs"):
             ISMCTSBot(**bad)
 

@@ -138,6 +138,8 @@ class ISMCTSBot:
             raise ValueError(f"ISMCTSBot needs at least one iteration, not {iterations}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"ISMCTSBot needs a positive time budget, not seconds={seconds}")
+        if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
+            raise ValueError(f"ISMCTSBot needs a rollout depth of 0 or more actions (or None), not {rollout_depth!r}")
         if not isinstance(workers, int) or workers < 1:
             raise ValueError(f"ISMCTSBot needs at least one worker, not workers={workers!r}")
         if workers > 1 and not can_fork():
