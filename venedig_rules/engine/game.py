@@ -23,15 +23,24 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameArgumentError, RuleRuntimeError, VenedigError
 from ..limits import MAX_SEED_BITS, SEED_BITS
 from .run.draws import choice
 from .run.events import Event
-from .run.machine import Machine, Pending, PendingChoice, State, actions_of, forget_actions, initial_state
+from .run.machine import (
+    Machine,
+    Pending,
+    PendingChoice,
+    State,
+    actions_of,
+    forget_actions,
+    initial_state,
+    picked_action,
+)
 from .run.notation import (
-    PASS,
     Action,
     ActionSyntaxError,
     IllegalActionError,
@@ -515,13 +524,19 @@ class Game:
             raise GameArgumentError(f"a policy must be callable as policy(game, player, count), not {_shown(policy)}")
         rand = _playout_generator(seed, rand)
         limit = self._play.rules.max_actions if max_actions is None else _playout_limit(max_actions)
+        pick = partial(_drawn_index, rand) if policy is None else partial(_policy_index, policy, self)
         play = self._play
         for _ in range(limit):
             state = play.state
             pending = state.pending
             if pending is None or state.over:
                 break
-            self._resume(pending, _playout_action(self, pending, policy, rand))
+            action = picked_action(pending, pick)
+            if play.state is not state:  # a policy that played itself: its decision is gone
+                raise GameArgumentError(
+                    "the policy applied or undid actions itself; a policy only gives the index of one"
+                )
+            self._resume(pending, action)
         return self
 
     def _resume(self, pending: Pending, action: Action) -> Game:
@@ -871,26 +886,9 @@ def _playout_limit(max_actions: Any) -> int:
     raise GameArgumentError(f"max_actions must be a whole number from 0, not {_shown(max_actions)}")
 
 
-def _playout_action(game: Game, pending: Pending, policy: Policy | None, rand: random.Random) -> Action:
-    """The action a playout takes at ``pending``: its first mover's (as ``to_move`` lists
-    them), drawn from ``rand`` or given by ``policy``, made as the machine makes actions
-    (engine/run/machine.py), not one of every legal action."""
-    if isinstance(pending, PendingChoice):
-        player, options = pending.player, pending.options
-        count = len(options) + 1 if pending.optional else len(options)  # a pass comes last
-    else:  # a simultaneous decision: its first mover yet to commit
-        mover = pending.commits.index(None)
-        player, options = pending.players[mover], pending.options[mover]
-        count = len(options)
-    if policy is None:
-        index = choice(rand, range(count))
-    else:
-        index = _policy_index(policy, game, player, count)
-        if game._play.state.pending is not pending:  # the decision read above is no longer the game's
-            raise GameArgumentError("the policy applied or undid actions itself; a policy only gives the index of one")
-    if index == len(options):
-        return tuple.__new__(Action, (player, PASS, None))
-    return tuple.__new__(Action, (player, pending.label, options[index]))
+def _drawn_index(rand: random.Random, player: int, count: int) -> int:
+    """A playout's random pick: drawn as ``rand.choice`` draws from ``count`` actions."""
+    return choice(rand, range(count))
 
 
 def _policy_index(policy: Policy, game: Game, player: int, count: int) -> int:

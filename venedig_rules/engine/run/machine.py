@@ -18,7 +18,7 @@ resumes after a decision, to finish the callers waiting below.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -979,6 +979,25 @@ def _actions(
             found.append(action)
         actions = tuple(found)
     return actions + (_pass(player),) if optional else actions
+
+
+def picked_action(pending: Pending, pick: Callable[[int, int], int]) -> Action:
+    """The legal action of the first player to move at ``pending`` (``Game.to_move``'s
+    first) that ``pick(player, count)`` names by its index among that player's ``count``
+    legal actions: ``actions_of(pending, player)[index]``, made alone rather than with all
+    the others (:meth:`Game.playout <venedig_rules.engine.game.Game.playout>`). ``pick``
+    gives an index from 0 to ``count - 1``; the order is :func:`_actions`'s."""
+    if isinstance(pending, PendingChoice):
+        player, options = pending.player, pending.options
+        count = len(options) + 1 if pending.optional else len(options)
+    else:  # a simultaneous decision: its first mover yet to commit, as movers() lists them
+        mover = pending.commits.index(None)
+        player, options = pending.players[mover], pending.options[mover]
+        count = len(options)
+    index = pick(player, count)
+    if index == len(options):  # an optional choice's pass, last as in _actions
+        return _pass(player)
+    return tuple.__new__(Action, (player, pending.label, options[index]))
 
 
 def _pass(player: int) -> Action:
