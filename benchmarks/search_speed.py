@@ -2,7 +2,7 @@
 prints ratios, asserts nothing (issue 33: iterations/s >= 2x 5b7acf5, first sample <= 1 ms).
 
 Run: python benchmarks/search_speed.py [--base 5b7acf5] [--rounds 3] [--iterations 100]
-     [--rulesets saeulen,rialto,venedig] [--python PY] [--base-python PY]
+     [--rulesets saeulen,rialto,venedig] [--python PY] [--base-python PY] [--instructions]
 
 The base is checked out with ``git worktree add --detach`` into /tmp (once; kept for the
 next run) and both trees are measured by this same script run as a worker process with the
@@ -33,6 +33,13 @@ Measured at each position, for the seat to move:
 Each search is timed after a full collection of the garbage collector, untimed: the first
 one after a ruleset's load walks everything the load made, a cost of the process, not of a
 search.
+
+``--instructions`` counts instead of timing: the instructions of a ``same`` iteration at each
+position, under ``valgrind --tool=callgrind`` (which a busy machine does not disturb, where
+single timed rounds spread from half to twice their median). For each side and position two
+worker processes reach the position and make the same warm-ups, one searching with
+``--iterations`` and one not searching at all; their difference over the iterations is an
+iteration's cost. ``PYTHONHASHSEED=0`` in both; as many at once as the machine has cores.
 """
 
 from __future__ import annotations
@@ -43,11 +50,14 @@ import hashlib
 import json
 import os
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -112,13 +122,19 @@ def _first_sample_ms(game: Any, player: int, actions: list[Any]) -> float:
     return statistics.median(times)
 
 
-def worker(names: list[str], iterations: int) -> None:
-    """One JSON line per position: iterations/s of each bot and the first sample's ms."""
+def worker(names: list[str], iterations: int, only: str | None = None) -> None:
+    """One JSON line per position: iterations/s of each bot and the first sample's ms.
+    ``only`` (``"stage"``): that position alone and its ``same`` search alone, untimed, and
+    none at all with no ``iterations`` (what ``--instructions`` counts)."""
     import venedig_rules as vr
     from venedig_rules import bots
 
     for name in names:
         for stage, game in _positions(vr, name):
+            if only is not None:
+                if stage == only:
+                    _search_only(bots, game, iterations)
+                continue
             player = game.to_move[0]
             actions = game.legal_actions(player)
             row: dict[str, Any] = {"ruleset": name, "stage": stage, "events": len(game.events)}
@@ -140,6 +156,18 @@ def worker(names: list[str], iterations: int) -> None:
             print(json.dumps(row), flush=True)
 
 
+def _search_only(bots: Any, game: Any, iterations: int) -> None:
+    """The ``same`` search of the worker's timed rows at ``game``, with the same warm-ups, or
+    those alone when ``iterations`` is 0."""
+    player = game.to_move[0]
+    actions = game.legal_actions(player)
+    game.sample(player, 0)
+    bot = _bot(bots, "same", max(iterations, 1))
+    gc.collect()
+    if iterations:
+        bot.act_with_samples(None, actions, bots.Sampler(game, player))
+
+
 # -- the driver -------------------------------------------------------------------------------------
 def base_tree(ref: str) -> Path:
     """A detached worktree of ``ref`` in /tmp (made once, then reused)."""
@@ -155,14 +183,56 @@ def base_tree(ref: str) -> Path:
 def measure(tree: Path, python: str | None, names: list[str], iterations: int) -> list[dict[str, Any]]:
     """The worker's rows, run with ``tree``'s package first on the path, or with the package
     installed for ``python`` (run outside any tree, so that no source folder shadows it)."""
+    cwd, env = _worker_place(tree, python)
+    command = _worker_command(tree, python, names, iterations)
+    done = subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True, text=True)
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def _worker_command(tree: Path, python: str | None, names: list[str], iterations: int) -> list[str]:
     command = [python or sys.executable, str(Path(__file__).resolve()), "--worker", "--iterations", str(iterations)]
-    command += ["--rulesets", ",".join(names)]
+    return command + ["--rulesets", ",".join(names)]
+
+
+def _worker_place(tree: Path, python: str | None) -> tuple[Path | str, dict[str, str]]:
+    """Where a worker runs and its environment: ``tree``'s package first on the path, or,
+    with ``python``, outside any tree, so that no source folder shadows the installed one."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     if python is None:
         env["PYTHONPATH"] = str(tree)
-    cwd = tempfile.gettempdir() if python else tree
-    done = subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True, text=True)
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return (tempfile.gettempdir() if python else tree), env
+
+
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions(tree: Path, python: str | None, name: str, stage: str, iterations: int) -> int:
+    """The instructions of a worker that reaches one position and searches it (see the
+    module's doc), counted by callgrind."""
+    cwd, env = _worker_place(tree, python)
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    command += _worker_command(tree, python, [name], iterations) + ["--only", stage]
+    done = subprocess.run(command, cwd=cwd, env={**env, "PYTHONHASHSEED": "0"}, capture_output=True, text=True)
+    refs = _REFS.search(done.stderr)
+    if done.returncode != 0 or refs is None:
+        raise SystemExit(f"{name} {stage}: the search failed under valgrind:\n{done.stderr[-2000:]}")
+    return int(refs.group(1).replace(",", ""))
+
+
+def count_iterations(trees: dict[str, Path], pythons: dict[str, str | None], names: list[str], iterations: int) -> None:
+    """Print each side's instructions a ``same`` iteration at every position, and their ratio."""
+    runs = [(side, name, stage, n) for name in names for stage in STAGES for side in trees for n in (0, iterations)]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        counts = dict(zip(runs, pool.map(lambda run: instructions(trees[run[0]], pythons[run[0]], *run[1:]), runs)))
+    print(f"instructions a 'same' ISMCTS iteration ({iterations} iterations less none; callgrind)")
+    print(f"  {'ruleset':8} {'stage':7} {'base':>12} {'head':>12} {'ratio':>6}")
+    for name in names:
+        for stage in STAGES:
+            per = {
+                side: (counts[side, name, stage, iterations] - counts[side, name, stage, 0]) / iterations
+                for side in trees
+            }
+            print(f"  {name:8} {stage:7} {per['base']:12,.0f} {per['head']:12,.0f} {per['base'] / per['head']:5.2f}x")
 
 
 def main() -> None:
@@ -173,14 +243,23 @@ def main() -> None:
     parser.add_argument("--rulesets", default=",".join(GAMES), help="comma separated (default all three)")
     parser.add_argument("--python", metavar="PY", help="measure this side with the package installed for PY")
     parser.add_argument("--base-python", metavar="PY", help="measure the base with the package installed for PY")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count a 'same' iteration's instructions under valgrind instead"
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--only", choices=list(STAGES), help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = [n for n in args.rulesets.split(",") if n]
     if args.worker:
-        worker(names, args.iterations)
+        worker(names, args.iterations, args.only)
         return
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
     trees = {"base": base_tree(args.base), "head": ROOT}
     pythons = {"base": args.base_python, "head": args.python}
+    if args.instructions:
+        count_iterations(trees, pythons, names, args.iterations)
+        return
     rows: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
     for round_ in range(args.rounds):
         for side, tree in trees.items():
