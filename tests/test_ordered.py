@@ -1,7 +1,7 @@
-"""A decision's options found in order by one walk in the compiled build
-(engine/run/ordered.py, ordered.pyx): the machine gives the very options and kind it gives
-by sorting. The compiled tests (tests/test_compiled.py) run this file on the compiled wheel;
-in the pure package, which does not walk, the walk's own tests are skipped."""
+"""A decision's options found in order by one walk (engine/run/ordered.py, ordered.pyx):
+the machine gives the very options and kind it gives by sorting. The compiled build walks
+every decision, the pure package those of ``RISING_FROM`` options or more. The compiled
+tests (tests/test_compiled.py) run this file on the compiled wheel too."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from conftest import runs_compiled
 from venedig_rules.engine.run import machine, ordered
 
 COMPILED = runs_compiled(ordered)
-compiled_only = pytest.mark.skipif(not COMPILED, reason="only the compiled build walks (ordered.pyx)")
 
 #: Options of the kinds decisions offer, mixed as a ruleset may mix them.
 OPTION = st.one_of(
@@ -26,11 +25,10 @@ OPTION = st.one_of(
 )
 
 
-def test_the_pure_package_does_not_walk():
-    assert callable(ordered.rising) if COMPILED else ordered.rising is None
+def test_the_pure_package_walks_only_long_decisions():
+    assert ordered.RISING_FROM == (2 if COMPILED else 16)
 
 
-@compiled_only
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
@@ -48,24 +46,38 @@ def test_the_pure_package_does_not_walk():
     ],
 )
 def test_the_walk_takes_only_words_or_whole_numbers_strictly_rising(options, expected):
-    assert ordered.rising is not None
     assert ordered.rising(options) is expected
 
 
-@compiled_only
-@given(st.lists(OPTION, max_size=6).map(tuple))
+def _sorted_options(options):
+    """What the machine gives when it walks no decision."""
+    walk_from, machine.RISING_FROM = machine.RISING_FROM, 10**9
+    try:
+        return machine._options_of_kind(options, "label")
+    finally:
+        machine.RISING_FROM = walk_from
+
+
+@given(
+    st.one_of(
+        st.lists(OPTION, max_size=6),
+        st.lists(OPTION, min_size=15, max_size=20),  # about the pure package's threshold
+        st.lists(st.text(alphabet="abcdef", max_size=3), min_size=14, max_size=24).map(lambda v: sorted(set(v))),
+    ).map(tuple)
+)
 def test_a_decision_gets_the_options_and_kind_sorting_gives(options):
     walked = machine._options_of_kind(options, "label")
-    rising, machine.rising = machine.rising, None  # the pure package's way
-    try:
-        sorted_ = machine._options_of_kind(options, "label")
-    finally:
-        machine.rising = rising
+    sorted_ = _sorted_options(options)
     assert walked == sorted_
     assert [type(o) for o in walked[0]] == [type(o) for o in sorted_[0]]
 
 
-@compiled_only
+def test_a_long_decision_in_order_is_taken_as_it_comes():
+    options = tuple(f"s{i:02}" for i in range(ordered.RISING_FROM))
+    assert machine._options_of_kind(options, "label") == (options, "str")
+    assert machine._options_of_kind(options, "label")[0] is options  # not sorted again
+
+
 @given(
     st.one_of(
         st.lists(st.text(alphabet="abcdef", max_size=3), min_size=2, max_size=8),
@@ -74,5 +86,4 @@ def test_a_decision_gets_the_options_and_kind_sorting_gives(options):
 )
 def test_options_sorted_and_distinct_are_found_in_order(values):
     options = tuple(sorted(set(values)))
-    assert ordered.rising is not None
     assert ordered.rising(options) is (len(options) >= 1)

@@ -32,7 +32,7 @@ from . import events, records, rngloops, slotted
 from . import rng as rnglib
 from .events import Event
 from .notation import PASS, Action, value_key
-from .ordered import rising
+from .ordered import RISING_FROM, rising
 from .records import CHANGE_RECORD, CHOICE_RECORD, MOVE_RECORD, PART_RECORD, RULESET_RECORD, Logged
 from .views import json_safe
 
@@ -1084,7 +1084,7 @@ def _options_of_kind(values: Any, label: str) -> tuple[tuple[Any, ...], str | No
         raise RuleRuntimeError(f"the options of {label!r} must be a list, got {values!r}")
     if len(values) < 2:  # none or one: nothing to sort (a third of Rialto's decisions offer none)
         return values, UNKNOWN_KIND
-    if rising is not None and rising(values):  # the compiled build (ordered.py says why)
+    if len(values) >= RISING_FROM and rising(values):  # (ordered.py says why not always)
         return values, ("str" if type(values[0]) is str else "int")
     kind = _plain_kind(values)
     if kind is not None:  # one plain kind: Python's order is value_key's order

@@ -4,6 +4,10 @@ Compiled in place of ``ordered.py`` (``compiled-modules`` in pyproject.toml).
 """
 
 
+#: The fewest options :func:`rising` is asked about: every decision of two or more.
+RISING_FROM = 2
+
+
 def rising(tuple options):
     """Whether ``options`` are all words, or all whole numbers (not ``True`` or ``False``),
     each greater than the one before (so sorting them and dropping repeats keeps them)."""
