@@ -41,7 +41,7 @@ def test_a_first_pillar_goes_on_free_land_beside_the_canal_or_a_pillar(density: 
     has_pillar = _pillars(t, density, seed, anywhere)
     expected = [
         i
-        for i in range(len(t.ids))
+        for i in sorted(range(len(t.ids)), key=t.ids.__getitem__)  # in the order of their names
         if i in t.land_set
         and not has_pillar[i]
         and any(n in t.canal or (n in t.land_set and has_pillar[n]) for n in t.neighbours[i])

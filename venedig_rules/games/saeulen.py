@@ -63,7 +63,10 @@ class Tables:
         self.index: dict[str, int] = index
         land = board.spaces_where(terrain=land_terrain)
         canal = board.spaces_where(terrain=canal_terrain)
-        self.land: tuple[int, ...] = tuple(sorted(index[s] for s in land))
+        #: the land squares in the order of their names: the walks over them find squares in
+        #: that order, which is the order of a decision's options (ordered.py), so that the
+        #: machine need not sort them
+        self.land: tuple[int, ...] = tuple([index[s] for s in sorted(land)])
         self.canal: frozenset[int] = frozenset(index[s] for s in canal)
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(index[n] for n in board.neighbours(s)) for s in ids)
         self.land_set: frozenset[int] = frozenset(self.land)
