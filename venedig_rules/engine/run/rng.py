@@ -24,6 +24,7 @@ _MASK = 0xFFFFFFFFFFFFFFFF  # 64 bits
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
+_SPAN = 1 << 64  # how many numbers a step gives
 
 
 def seed_state(seed: int) -> int:
@@ -63,7 +64,7 @@ def below(state: int, n: int) -> tuple[int, int]:
     """(new state, a uniform integer in ``range(n)``), without modulo bias."""
     if not 0 < n <= 1 << 64:  # (beyond 2**64 no draw would ever fall below the limit)
         raise ValueError(f"below() needs a bound from 1 to 2**64, not {n}")
-    limit = (1 << 64) - ((1 << 64) % n)
+    limit = _SPAN - _SPAN % n
     while True:
         state = _advance(state)
         value = _mix(state)
@@ -72,9 +73,21 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def shuffled(state: int, items: Sequence[T]) -> tuple[int, tuple[T, ...]]:
-    """(new state, the items in a uniformly random order) by Fisher-Yates."""
+    """(new state, the items in a uniformly random order) by Fisher-Yates: each item's draw is
+    :func:`below`'s, its steps written out here (a shuffle draws once an item, and in the pure
+    package the calls of ``below`` and its two steps were a tenth to a fifth of its time; the
+    compiled build shuffles in ``rngloops.pyx`` instead)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _SPAN - _SPAN % n
+        while True:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         out[i], out[j] = out[j], out[i]
     return state, tuple(out)
