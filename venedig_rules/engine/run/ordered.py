@@ -2,17 +2,17 @@
 
 A decision's options are sorted and their repeats dropped before they are numbered
 (``machine._options_of_kind``). Many come in rising order already, words or whole numbers:
-610 of Venedig's 707 decisions of two options or more in three random games, and all of its
-largest, the drains of some fifty swamp spaces in name order. One walk that finds them
-strictly rising spares the sort and the pass for repeats. Most of Säulen's and Rialto's do not
-come in order, and in Python starting the walk costs more than a short decision's sort: the
-pure package did 1.3% more instructions an action in Säulen when it walked every decision.
-So the pure package walks only decisions of :data:`RISING_FROM` options or more, where the
-walk of a decision in order spares much more than the look at the first few options of one
-out of order costs; ``ordered.pyx``, compiled in place of this module (Python imports an
-extension module before the source beside it), walks every decision (2.1% fewer
-instructions an action in Venedig). Both give the same options: a decision not walked is
-sorted.
+610 of Venedig's 707 decisions of two options or more in three random games, its drains of
+some fifty swamp spaces among them, and Säulen's first pillars and markers (its board walks
+go in name order). One walk that finds them strictly rising spares the sort and the pass
+for repeats. Most short decisions of Säulen and Rialto do not come in order, and in Python
+starting the walk costs more than a short decision's sort: the pure package did 1.3% more
+instructions an action in Säulen when it walked every decision. So the pure package walks
+only decisions of :data:`RISING_FROM` options or more, where the walk of a decision in
+order spares much more than the look at the first few options of one out of order costs;
+``ordered.pyx``, compiled in place of this module (Python imports an extension module
+before the source beside it), walks every decision (2.1% fewer instructions an action in
+Venedig). Both give the same options: a decision not walked is sorted.
 
 >>> from venedig_rules.engine.run import ordered
 >>> ordered.rising(("a", "b", "c")), ordered.rising(("a", "c", "b")), ordered.rising((1, True))
