@@ -49,6 +49,17 @@ def test_a_first_pillar_goes_on_free_land_beside_the_canal_or_a_pillar(density: 
     assert _spot_indexes(t, has_pillar, ()) == expected
 
 
+@settings(max_examples=100, deadline=None)
+@given(density=st.floats(0.0, 0.9), seed=st.integers(0, 2**32), placed=st.integers(1, 4))
+def test_a_next_pillar_goes_beside_one_placed_in_the_order_of_names(density: float, seed: int, placed: int):
+    t = tables(_rules())
+    has_pillar = _pillars(t, density, seed)
+    chosen = random.Random(seed).sample([t.ids[i] for i in t.land], placed)
+    near = {n for s in chosen for n in t.neighbours[t.index[s]]}
+    expected = [t.index[s] for s in sorted(t.ids) if t.index[s] in near & t.land_set and not has_pillar[t.index[s]]]
+    assert _spot_indexes(t, has_pillar, chosen) == expected
+
+
 @settings(max_examples=150, deadline=None)
 @given(density=st.floats(0.0, 0.95), seed=st.integers(0, 2**32), need=st.integers(-1, 40), anywhere=st.booleans())
 def test_each_start_gets_its_area_counted_up_to_need(density: float, seed: int, need: int, anywhere: bool):

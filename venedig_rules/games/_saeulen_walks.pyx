@@ -144,17 +144,18 @@ cdef class Walks:
 
     def spots_beside(self, placed, dict index, has_pillar):
         """``saeulen._spot_indexes`` with squares ``placed`` (their ids, numbered by
-        ``index``): each free land square beside one of them, in order."""
+        ``index``): each free land square beside one of them, in the land's order."""
         cdef tuple board = self._values(has_pillar)
         cdef char near[STACK_SQUARES]
-        cdef Py_ssize_t i, k
+        cdef Py_ssize_t s, i, k
         found = []
         memset(near, 0, self.squares)
         for square in placed:
             i = self._square(index[square])
             for k in range(self.starts[i], self.starts[i + 1]):
                 near[self.neighbours[k]] = 1
-        for i in range(self.squares):  # in order: no sort
+        for s in range(self.lands):  # in the land's order: no sort (a neighbour here is land)
+            i = self.land[s]
             if near[i] and not _true(board[i]):
                 found.append(i)
         return found
