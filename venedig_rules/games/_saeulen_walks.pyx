@@ -144,18 +144,17 @@ cdef class Walks:
 
     def spots_beside(self, placed, dict index, has_pillar):
         """``saeulen._spot_indexes`` with squares ``placed`` (their ids, numbered by
-        ``index``): each free land square beside one of them, in the land's order."""
+        ``index``): each free land square beside one of them, in order."""
         cdef tuple board = self._values(has_pillar)
         cdef char near[STACK_SQUARES]
-        cdef Py_ssize_t s, i, k
+        cdef Py_ssize_t i, k
         found = []
         memset(near, 0, self.squares)
         for square in placed:
             i = self._square(index[square])
             for k in range(self.starts[i], self.starts[i + 1]):
                 near[self.neighbours[k]] = 1
-        for s in range(self.lands):  # in the land's order: no sort (a neighbour here is land)
-            i = self.land[s]
+        for i in range(self.squares):  # in order: no sort
             if near[i] and not _true(board[i]):
                 found.append(i)
         return found
