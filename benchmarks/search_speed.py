@@ -131,41 +131,37 @@ def worker(names: list[str], iterations: int, only: str | None = None) -> None:
 
     for name in names:
         for stage, game in _positions(vr, name):
-            if only is not None:
-                if stage == only:
-                    _search_only(bots, game, iterations)
+            if only is not None and stage != only:
                 continue
             player = game.to_move[0]
             actions = game.legal_actions(player)
+            game.sample(player, 0)  # warm: the sampling module loaded, the seat's knowledge read
+            if only is not None:
+                _search(bots, game, actions, "same", iterations)
+                continue
             row: dict[str, Any] = {"ruleset": name, "stage": stage, "events": len(game.events)}
             row["package"] = os.path.dirname(vr.__file__)
             # the same actions played and the same options (a view's format may differ)
             shown = json.dumps([game.actions, [str(a) for a in actions]])
             row["fingerprint"] = hashlib.sha1(shown.encode()).hexdigest()[:10]
-            game.sample(player, 0)  # warm: the sampling module loaded, the seat's knowledge read
             for kind in ("same", "shipped"):
-                bot = _bot(bots, kind, iterations)
-                # a full collection now, untimed: else the first one after the load (which
-                # pauses the collector) walks the whole ruleset, 10 to 27 ms, inside a search
-                # that takes a tenth of a second
-                gc.collect()
-                start = time.process_time()
-                bot.act_with_samples(None, actions, bots.Sampler(game, player))
-                row[kind] = iterations / (time.process_time() - start)
+                row[kind] = iterations / _search(bots, game, actions, kind, iterations)
             row["first_sample_ms"] = _first_sample_ms(game, player, actions)
             print(json.dumps(row), flush=True)
 
 
-def _search_only(bots: Any, game: Any, iterations: int) -> None:
-    """The ``same`` search of the worker's timed rows at ``game``, with the same warm-ups, or
-    those alone when ``iterations`` is 0."""
-    player = game.to_move[0]
-    actions = game.legal_actions(player)
-    game.sample(player, 0)
-    bot = _bot(bots, "same", max(iterations, 1))
+def _search(bots: Any, game: Any, actions: list[Any], kind: str, iterations: int) -> float:
+    """CPU seconds of the ``kind`` bot's search of ``iterations`` at ``game`` for the seat to
+    move (none at all when 0: the bot made and the collection alone)."""
+    bot = _bot(bots, kind, max(iterations, 1))
+    # a full collection now, untimed: else the first one after the load (which pauses the
+    # collector) walks the whole ruleset, 10 to 27 ms, inside a search that takes a tenth of
+    # a second
     gc.collect()
+    start = time.process_time()
     if iterations:
-        bot.act_with_samples(None, actions, bots.Sampler(game, player))
+        bot.act_with_samples(None, actions, bots.Sampler(game, game.to_move[0]))
+    return time.process_time() - start
 
 
 # -- the driver -------------------------------------------------------------------------------------
@@ -184,12 +180,12 @@ def measure(tree: Path, python: str | None, names: list[str], iterations: int) -
     """The worker's rows, run with ``tree``'s package first on the path, or with the package
     installed for ``python`` (run outside any tree, so that no source folder shadows it)."""
     cwd, env = _worker_place(tree, python)
-    command = _worker_command(tree, python, names, iterations)
+    command = _worker_command(python, names, iterations)
     done = subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True, text=True)
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
-def _worker_command(tree: Path, python: str | None, names: list[str], iterations: int) -> list[str]:
+def _worker_command(python: str | None, names: list[str], iterations: int) -> list[str]:
     command = [python or sys.executable, str(Path(__file__).resolve()), "--worker", "--iterations", str(iterations)]
     return command + ["--rulesets", ",".join(names)]
 
@@ -211,7 +207,7 @@ def instructions(tree: Path, python: str | None, name: str, stage: str, iteratio
     module's doc), counted by callgrind."""
     cwd, env = _worker_place(tree, python)
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    command += _worker_command(tree, python, [name], iterations) + ["--only", stage]
+    command += _worker_command(python, [name], iterations) + ["--only", stage]
     done = subprocess.run(command, cwd=cwd, env={**env, "PYTHONHASHSEED": "0"}, capture_output=True, text=True)
     refs = _REFS.search(done.stderr)
     if done.returncode != 0 or refs is None:
