@@ -96,6 +96,21 @@ def test_the_free_sites_are_those_python_finds(built, swamp, blocked):
         assert free_sites(built, swamp, blocked) == in_c
 
 
+def test_the_pure_package_gathers_the_sites_of_one_space_at_once():
+    one_space = {b for b, sites in FACTS.site_indexes.items() if len(sites) > 1 and all(len(s) == 1 for s in sites)}
+    assert one_space >= {"casa", "campo"}
+    assert set(FACTS.one_space_sites) == (set() if COMPILED else one_space)
+
+
+@given(BUILT, SWAMPS, BLOCKED)
+def test_python_finds_the_sites_its_plain_loop_finds(built, swamp, blocked):
+    with python_walk():
+        found = free_sites(built, swamp, blocked)
+        free = FACTS.free_memo.free
+    for b in FACTS.buildings:  # the loop every site of several spaces is found by
+        assert found[b] == venedig._free_sites(FACTS.sites[b], FACTS.site_indexes[b], free), b
+
+
 @compiled_only
 def test_the_sites_walk_refuses_what_lies_off_the_board():
     walk = FACTS.site_walk
