@@ -2,9 +2,10 @@
 game module's) may ask of the game, as ``ctx``, and of its ruleset, as ``ctx.rules``.
 
 The engine's machine implements :class:`Context`; primitives are typed against it, so a
-game module reads and writes state only through ``read``, ``write`` and ``move``, and
-every change is an event. Both protocols hold only what primitives use; the ruleset's data
-they return is shared, so it is typed read-only (``Mapping``, ``Sequence``).
+game module reads state only through ``read`` and the read-only ``vars``, and changes it
+only through ``write`` and ``move``: every change is an event. Both protocols hold only
+what primitives use; the ruleset's data they return is shared, so it is typed read-only
+(``Mapping``, ``Sequence``).
 """
 
 from __future__ import annotations
@@ -68,6 +69,14 @@ class Context(Protocol):
     @property
     def player_count(self) -> int: ...
 
+    @property
+    def vars(self) -> Mapping[str, Any]:
+        """Every state variable's value by name, read-only: ``vars[name]`` is
+        ``read(name)`` without a call, for primitives that read several variables at every
+        turn (in the pure package a call costs more than the look-up). Valid while the
+        primitive runs: a ``write`` or ``move`` may put a new mapping in its place."""
+        ...
+
     def read(self, name: str, index: Any = None) -> Any:
         """A state variable's value (one player's or space's with ``index``)."""
         ...
@@ -122,7 +131,8 @@ class StateAccess:
     from it. It holds nothing and adds nothing in Python; the compiled build declares it an
     extension type (``effects/context.pxd``), so that a game module, which knows the
     effects layer but not the engine, can type the ``ctx`` of its busiest functions as one
-    (``games/rialto.pxd``) and call ``read`` and ``write`` as C functions, not by name."""
+    (``games/rialto.pxd``), call ``read`` and ``write`` as C functions, not by name, and
+    read ``vars`` as a C field."""
 
     __slots__ = ()
 

@@ -23,8 +23,9 @@ cpdef _unactivate(StateAccess ctx, p, b)
 
 
 # The primitives that read and write the state most often in a game, with their ``ctx``
-# typed as the machine's base class (as the helpers' above), so that each ``ctx.read`` and
-# ``ctx.write`` is a C call of the machine's method rather than one looked up by name.
+# typed as the machine's base class (as the helpers' above), so that each ``ctx.vars`` is a
+# C field read and each ``ctx.write`` a C call of the machine's method, neither looked up
+# by name.
 # Cython drops the decorators of a function it makes ``cpdef`` (and its return annotation):
 # rialto.py registers these after their definitions instead (``Registry.add_cpdef``). The
 # generated code always passes its machine; a caller passing None would reach C code

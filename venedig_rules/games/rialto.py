@@ -179,7 +179,7 @@ def no_tiles(ctx: Context) -> tuple[None, ...]:
 def free_connections(ctx: Context) -> tuple[str, ...]:
     """The connections without a bridge or gondola tile, in board.yaml order."""
     f = _facts(ctx)
-    tiles = ctx.read("conn_tiles")
+    tiles = ctx.vars["conn_tiles"]
     return tuple([c for i, c in enumerate(f.connections) if tiles[i] is None])
 
 
@@ -204,7 +204,7 @@ def lay_tile(ctx: Context, tile: str, placement: Sequence[str]) -> None:
     f = _facts(ctx)
     conn, toward = placement
     i = f.conn_index[conn]
-    if ctx.read("conn_tiles")[i] is not None:
+    if ctx.vars["conn_tiles"][i] is not None:
         raise RuleRuntimeError(f"connection {conn!r} already holds a tile")
     a, b = f.tile_ends[tile]
     first, second = f.between[conn]
@@ -214,7 +214,7 @@ def lay_tile(ctx: Context, tile: str, placement: Sequence[str]) -> None:
         entry = (tile, b, a)
     else:
         raise RuleRuntimeError(f"{toward!r} is not an end of connection {conn!r}")
-    ctx.write("conn_tiles", None, ctx.read("conn_tiles")[:i] + (entry,) + ctx.read("conn_tiles")[i + 1 :], "tile")
+    ctx.write("conn_tiles", None, ctx.vars["conn_tiles"][:i] + (entry,) + ctx.vars["conn_tiles"][i + 1 :], "tile")
 
 
 @P(example="connection_ends(c)")
@@ -227,7 +227,7 @@ def connection_ends(ctx: Context, conn: str) -> tuple[str, ...]:
 def district_value(ctx: Context, district: str) -> int:
     """The sum of the tile ends facing a district (bridges and gondolas on its connections)."""
     f = _facts(ctx)
-    tiles = ctx.read("conn_tiles")
+    tiles = ctx.vars["conn_tiles"]
     total = 0
     for i in f.conn_of_district[district]:
         entry = tiles[i]
@@ -240,14 +240,14 @@ def district_value(ctx: Context, district: str) -> int:
 def placed_tiles(ctx: Context, component: str) -> int:
     """How many tiles of a component lie on connections."""
     f = _facts(ctx)
-    return sum([1 for e in ctx.read("conn_tiles") if e is not None and f.tile_component[e[0]] == component])
+    return sum([1 for e in ctx.vars["conn_tiles"] if e is not None and f.tile_component[e[0]] == component])
 
 
 # -- councilmen -----------------------------------------------------------------------------
 @P(example="councilmen_in(self, district)")
 def councilmen_in(ctx: Context, p: Player, district: str) -> int:
     """How many of p's councilmen stand in a district."""
-    rows: tuple[tuple[int, ...], ...] = ctx.read("in_district")
+    rows: tuple[tuple[int, ...], ...] = ctx.vars["in_district"]
     return rows[p][_facts(ctx).district_index[district]]
 
 
@@ -255,9 +255,9 @@ def councilmen_in(ctx: Context, p: Player, district: str) -> int:
 def put_councilman(ctx: Context, p: Player, source: str, district: str) -> None:
     """Move one of p's councilmen from "general", "personal" or a district into a district."""
     f = _facts(ctx)
-    row = list(ctx.read("in_district")[p])
+    row = list(ctx.vars["in_district"][p])
     if source in ("general", "personal"):
-        if ctx.read(source)[p] <= 0:
+        if ctx.vars[source][p] <= 0:
             raise RuleRuntimeError(f"player {p} has no councilman in the {source} supply")
         _add(ctx, source, p, -1)
     else:
@@ -274,7 +274,7 @@ def put_councilman(ctx: Context, p: Player, source: str, district: str) -> None:
 def board_sources(ctx: Context, p: Player, target: str) -> tuple[str, ...]:
     """The districts other than ``target`` where p has a councilman (to move one from)."""
     f = _facts(ctx)
-    row = ctx.read("in_district")[p]
+    row = ctx.vars["in_district"][p]
     return tuple([d for i, d in enumerate(f.districts) if row[i] > 0 and d != target])
 
 
@@ -282,7 +282,7 @@ def board_sources(ctx: Context, p: Player, target: str) -> tuple[str, ...]:
 def present_on_side(ctx: Context, p: Player, side: str) -> bool:
     """Whether p has a councilman in every district of a side of the Grand Canal."""
     f = _facts(ctx)
-    row = ctx.read("in_district")[p]
+    row = ctx.vars["in_district"][p]
     return all([row[f.district_index[d]] > 0 for d in f.on_side[side]])
 
 
@@ -290,8 +290,8 @@ def present_on_side(ctx: Context, p: Player, side: str) -> bool:
 def district_ranking(ctx: Context, district: str) -> tuple[int, ...]:
     """The players with councilmen in a district, most first; ties by the Doge track."""
     i = _facts(ctx).district_index[district]
-    rows = ctx.read("in_district")
-    order = ctx.read("doge_order")
+    rows = ctx.vars["in_district"]
+    order = ctx.vars["doge_order"]
     present = [p for p in order if rows[p][i] > 0]
     return tuple(sorted(present, key=lambda p: (-rows[p][i], order.index(p))))
 
@@ -304,13 +304,13 @@ def advance_doge(ctx: Context, p: Player, n: int) -> None:
     if n <= 0:
         return
     track = _facts(ctx).doge_track
-    steps = ctx.read("doge_step")
+    steps = ctx.vars["doge_step"]
     new = track.advance(steps[p], n)
     if new == steps[p]:
         return
     ctx.write("doge_step", p, new, "+=")
-    steps = ctx.read("doge_step")
-    order = [q for q in ctx.read("doge_order") if q != p]
+    steps = ctx.vars["doge_step"]
+    order = [q for q in ctx.vars["doge_order"] if q != p]
     at = len(order)
     for i, q in enumerate(order):
         if steps[q] <= new:
@@ -324,7 +324,7 @@ def advance_doge(ctx: Context, p: Player, n: int) -> None:
 def place_doge_counter(ctx: Context, p: Player) -> None:
     """Put p's counter on the first space of the Doge track, on top of those already there."""
     ctx.write("doge_step", p, _facts(ctx).doge_track.first)
-    _set_doge_order(ctx, (p,) + tuple([q for q in ctx.read("doge_order") if q != p]))
+    _set_doge_order(ctx, (p,) + tuple([q for q in ctx.vars["doge_order"] if q != p]))
 
 
 def _set_doge_order(ctx: Context, order: tuple[int, ...]) -> None:
@@ -338,8 +338,8 @@ def _set_doge_order(ctx: Context, order: tuple[int, ...]) -> None:
 # -- cards ----------------------------------------------------------------------------------
 def _ensure_pile(ctx: Context) -> bool:
     """Whether the draw pile has a card, after rebuilding an empty one from the discards."""
-    if not ctx.read("draw_pile"):
-        cards = tuple([c for pile in ctx.read("discard") for c in pile]) + tuple(ctx.read("row_discard"))
+    if not ctx.vars["draw_pile"]:
+        cards = tuple([c for pile in ctx.vars["discard"] for c in pile]) + tuple(ctx.vars["row_discard"])
         if not cards:
             return False
         ctx.write("discard", None, ((),) * ctx.player_count, "reshuffle")
@@ -354,7 +354,7 @@ def _draw(ctx: Context, target: Ref) -> str | None:
     shuffling every discarded card (all discard piles and the discarded rows)."""
     if not _ensure_pile(ctx):
         return None
-    card: str = ctx.read("draw_pile")[0]
+    card: str = ctx.vars["draw_pile"][0]
     ctx.move(card, Ref(ctx, "draw_pile"), target, 0)
     return card
 
@@ -371,14 +371,14 @@ def deal_rows(ctx: Context, rows_n: int, per_row: int) -> None:
     """Lay out rows_n face-up rows of per_row cards, one card per row at a time (an empty
     draw pile is rebuilt from the discards on the way)."""
     rows: list[list[str]] = [[] for _ in range(rows_n)]
-    pile = list(ctx.read("draw_pile"))
+    pile = list(ctx.vars["draw_pile"])
     for _ in range(per_row):
         for row in rows:
             if not pile:
                 ctx.write("draw_pile", None, (), "deal")
                 if not _ensure_pile(ctx):
                     break
-                pile = list(ctx.read("draw_pile"))
+                pile = list(ctx.vars["draw_pile"])
             row.append(pile.pop(0))
     ctx.write("draw_pile", None, tuple(pile), "deal")
     ctx.write("rows", None, tuple([tuple(r) for r in rows]), "deal")
@@ -387,28 +387,28 @@ def deal_rows(ctx: Context, rows_n: int, per_row: int) -> None:
 @P(example="row_choices()")
 def row_choices(ctx: Context) -> tuple[int, ...]:
     """The indexes of the card rows still on the table."""
-    return tuple(range(len(ctx.read("rows"))))
+    return tuple(range(len(ctx.vars["rows"])))
 
 
 @P(changes=True, example="take_row(self, 0)")
 def take_row(ctx: Context, p: Player, r: int) -> None:
     """p takes card row r into his hand."""
-    rows = ctx.read("rows")
+    rows = ctx.vars["rows"]
     row = rows[r]
     ctx.write("rows", None, rows[:r] + rows[r + 1 :], "take")
-    ctx.write("hand", p, ctx.read("hand")[p] + row, "take_row")
+    ctx.write("hand", p, ctx.vars["hand"][p] + row, "take_row")
 
 
 @P(changes=True, example="take_from_rows(self, c)")
 def take_from_rows(ctx: Context, p: Player, card: str) -> None:
     """p takes one face-up card from the card rows left on the table."""
-    rows = list(ctx.read("rows"))
+    rows = list(ctx.vars["rows"])
     for i, row in enumerate(rows):
         if card in row:
             j = row.index(card)
             rows[i] = row[:j] + row[j + 1 :]
             ctx.write("rows", None, tuple(rows), "take")
-            ctx.write("hand", p, ctx.read("hand")[p] + (card,), "take_card")
+            ctx.write("hand", p, ctx.vars["hand"][p] + (card,), "take_card")
             return
     raise RuleRuntimeError(f"{card!r} is not in a card row")
 
@@ -416,9 +416,9 @@ def take_from_rows(ctx: Context, p: Player, card: str) -> None:
 @P(changes=True, example="discard_rows()")
 def discard_rows(ctx: Context) -> None:
     """Put the card rows nobody took on the discard (face up, shuffled in with the rest later)."""
-    left = tuple([c for row in ctx.read("rows") for c in row])
+    left = tuple([c for row in ctx.vars["rows"] for c in row])
     if left:
-        ctx.write("row_discard", None, ctx.read("row_discard") + left, "discard")
+        ctx.write("row_discard", None, ctx.vars["row_discard"] + left, "discard")
     ctx.write("rows", None, (), "discard")
 
 
@@ -426,7 +426,7 @@ def discard_rows(ctx: Context) -> None:
 def cards_of_type(ctx: Context, p: Player, kind: str) -> int:
     """How many cards of a card type p holds."""
     types = _facts(ctx).card_type
-    return sum([1 for c in ctx.read("hand")[p] if types[c] == kind])
+    return sum([1 for c in ctx.vars["hand"][p] if types[c] == kind])
 
 
 @P(example='convert_options(self, "doge")')
@@ -434,13 +434,13 @@ def convert_options(ctx: Context, p: Player, kind: str) -> tuple[str, ...]:
     """The cards of p's hand of another type than ``kind`` and not Jokers (distinct)."""
     types = _facts(ctx).card_type
     joker = _facts(ctx).joker
-    return tuple(dict.fromkeys([c for c in ctx.read("hand")[p] if types[c] not in (kind, joker)]))
+    return tuple(dict.fromkeys([c for c in ctx.vars["hand"][p] if types[c] not in (kind, joker)]))
 
 
 @P(changes=True, example="convert_card(self, c)")
 def convert_card(ctx: Context, p: Player, card: str) -> None:
     """Play one card of p's hand as one card of the current stage's type (yellow building)."""
-    ctx.move(card, Ref(ctx, "hand", p), Ref(ctx, "played", p), ctx.read("hand")[p].index(card))
+    ctx.move(card, Ref(ctx, "hand", p), Ref(ctx, "played", p), ctx.vars["hand"][p].index(card))
     _add(ctx, "extra_cards", p, 1)
 
 
@@ -451,8 +451,8 @@ def play_options(ctx: Context, p: Player, kind: str, missing: int, alone: bool) 
     With no card of the type in hand (or when ``alone`` allows it), ``missing`` Jokers
     (building Jokers included) count as one card, further Jokers one each."""
     f = _facts(ctx)
-    have, jokers = _type_and_jokers(f, ctx.read("hand")[p], kind)
-    extra, virtual = ctx.read("extra_cards")[p], ctx.read("extra_jokers")[p]
+    have, jokers = _type_and_jokers(f, ctx.vars["hand"][p], kind)
+    extra, virtual = ctx.vars["extra_cards"][p], ctx.vars["extra_jokers"][p]
     out = []
     for n in range(have + 1):
         for j in range(jokers + 1):
@@ -474,7 +474,7 @@ def play_cards(ctx: Context, p: Player, kind: str, pick: Sequence[int]) -> None:
     """Lay the chosen cards ([cards of the type, Jokers]) from p's hand in front of him."""
     n, j = pick
     facts = _facts(ctx)
-    hand = list(ctx.read("hand")[p])
+    hand = list(ctx.vars["hand"][p])
     laid = []
     types = facts.card_type
     for want, count in ((kind, n), (facts.joker, j)):
@@ -487,7 +487,7 @@ def play_cards(ctx: Context, p: Player, kind: str, pick: Sequence[int]) -> None:
             hand.remove(card)
             laid.append(card)
     ctx.write("hand", p, tuple(hand), "play")
-    ctx.write("played", p, ctx.read("played")[p] + tuple(laid), "play")
+    ctx.write("played", p, ctx.vars["played"][p] + tuple(laid), "play")
 
 
 PRIMITIVES.add_cpdef(play_cards, "None", changes=True, example='play_cards(self, "doge", [2, 1])')
@@ -498,9 +498,9 @@ def stage_counts(ctx: Context, kind: str, missing: int, alone: bool) -> tuple[in
     (and cards played as the type) plus Jokers; with none of those, ``missing`` Jokers
     count as one and further Jokers one each; then a doubled card counts twice."""
     f = _facts(ctx)
-    # each variable read once, not once a player (a read is a call of the machine)
-    played, extra_cards, extra_jokers = ctx.read("played"), ctx.read("extra_cards"), ctx.read("extra_jokers")
-    doubles = ctx.read("doubles")
+    # each variable looked up once, not once a player
+    played, extra_cards, extra_jokers = ctx.vars["played"], ctx.vars["extra_cards"], ctx.vars["extra_jokers"]
+    doubles = ctx.vars["doubles"]
     out = []
     for p in range(ctx.player_count):
         n, j = _type_and_jokers(f, played[p], kind)
@@ -529,7 +529,7 @@ def bonus_winner(ctx: Context, counts: Sequence[int], least: int) -> Player | No
     """The player with the most cards counted (at least ``least``); ties by the Doge track;
     none when nobody reached ``least``."""
     best, winner = least - 1, None
-    for p in ctx.read("doge_order"):
+    for p in ctx.vars["doge_order"]:
         if counts[p] > best:
             best, winner = counts[p], p
     return winner
@@ -538,7 +538,7 @@ def bonus_winner(ctx: Context, counts: Sequence[int], least: int) -> Player | No
 def end_stage(ctx: Context) -> None:
     """Every player's played cards go face-down onto his own discard pile; stage helpers reset."""
     # read once: each player's part is written once, after it is read
-    played_by, discard = ctx.read("played"), ctx.read("discard")
+    played_by, discard = ctx.vars["played"], ctx.vars["discard"]
     for p in range(ctx.player_count):
         played = played_by[p]
         if played:
@@ -546,7 +546,7 @@ def end_stage(ctx: Context) -> None:
             ctx.write("played", p, (), "discard")
     zero = (0,) * ctx.player_count
     for name in ("extra_cards", "extra_jokers", "doubles"):
-        if ctx.read(name) != zero:
+        if ctx.vars[name] != zero:
             ctx.write(name, None, zero, "reset")
 
 
@@ -558,7 +558,7 @@ PRIMITIVES.add_cpdef(end_stage, "None", changes=True, example="end_stage()")
 def building_options(ctx: Context, cap: int) -> tuple[str, ...]:
     """The kinds of building in the supply of value 1 up to cap, in buildings.yaml order."""
     f = _facts(ctx)
-    supply = set(ctx.read("building_supply"))
+    supply = set(ctx.vars["building_supply"])
     return tuple([b for b in f.buildings if b in supply and f.building_value[b] <= cap])
 
 
@@ -566,30 +566,30 @@ def building_options(ctx: Context, cap: int) -> tuple[str, ...]:
 def start_building_options(ctx: Context, value: int, most: int) -> tuple[str, ...]:
     """The buildings of one value in the supply that fewer than ``most`` players have taken."""
     f = _facts(ctx)
-    supply = set(ctx.read("building_supply"))
-    owned = [b for bs in ctx.read("buildings") for b in bs]
+    supply = set(ctx.vars["building_supply"])
+    owned = [b for bs in ctx.vars["buildings"] for b in bs]
     return tuple([b for b in f.buildings if b in supply and f.building_value[b] == value and owned.count(b) < most])
 
 
 @P(changes=True, example="take_building(self, b)")
 def take_building(ctx: Context, p: Player, b: str) -> None:
     """Move a building from the supply onto p's player board."""
-    ctx.move(b, Ref(ctx, "building_supply"), Ref(ctx, "buildings", p), ctx.read("building_supply").index(b))
+    ctx.move(b, Ref(ctx, "building_supply"), Ref(ctx, "buildings", p), ctx.vars["building_supply"].index(b))
 
 
 @P(changes=True, example="return_building(self, b)")
 def return_building(ctx: Context, p: Player, b: str) -> None:
     """Move one of p's buildings back to the supply (a coin on it goes back to the general
     supply with it)."""
-    ctx.move(b, Ref(ctx, "buildings", p), Ref(ctx, "building_supply"), ctx.read("buildings")[p].index(b))
-    owned = ctx.read("buildings")[p].count(b)
-    active = ctx.read("activated")[p]
+    ctx.move(b, Ref(ctx, "buildings", p), Ref(ctx, "building_supply"), ctx.vars["buildings"][p].index(b))
+    owned = ctx.vars["buildings"][p].count(b)
+    active = ctx.vars["activated"][p]
     if active.count(b) > owned:
         _unactivate(ctx, p, b)
 
 
 def _unactivate(ctx: Context, p: int, b: str) -> None:
-    active = list(ctx.read("activated")[p])
+    active = list(ctx.vars["activated"][p])
     active.remove(b)
     ctx.write("activated", p, tuple(active), "return")
     _add(ctx, "supply_coins", None, 1)
@@ -600,14 +600,14 @@ def activatable(ctx: Context, p: Player, phase: int, cost: int) -> tuple[str, ..
     a building that delays its owner's turn (param ``delays_turn``, yellow 1) is left out
     when nobody else is still to take a turn in the stage (``turn_queue``): for the last
     player it would delay nothing."""
-    if ctx.read("purse")[p] < cost:
+    if ctx.vars["purse"][p] < cost:
         return ()
-    owned = ctx.read("buildings")[p]
+    owned = ctx.vars["buildings"][p]
     if not owned:
         return ()
     f = _facts(ctx)
-    active = ctx.read("activated")[p]
-    others_to_go = any([q != p for q in ctx.read("turn_queue")])
+    active = ctx.vars["activated"][p]
+    others_to_go = any([q != p for q in ctx.vars["turn_queue"]])
     phase_of, delays_turn = f.building_phase, f.delays_turn
     found = []  # a plain loop: this runs at every turn of every stage
     for b in dict.fromkeys(owned):
@@ -623,14 +623,14 @@ PRIMITIVES.add_cpdef(activatable, "tuple[str, ...]", example="activatable(self, 
 def activate(ctx: Context, p: Player, b: str, cost: int) -> None:
     """p puts coins from his supply on one of his buildings."""
     _add(ctx, "purse", p, -cost)
-    ctx.write("activated", p, ctx.read("activated")[p] + (b,) * cost, "activate")
+    ctx.write("activated", p, ctx.vars["activated"][p] + (b,) * cost, "activate")
     ctx.narrate("activate", {"player": p, "building": b})
 
 
 @P(changes=True, example="return_coins()")
 def return_coins(ctx: Context) -> None:
     """The coins on activated buildings go back to the general supply."""
-    total = sum([len(a) for a in ctx.read("activated")])
+    total = sum([len(a) for a in ctx.vars["activated"]])
     if total:
         _add(ctx, "supply_coins", None, total)
         ctx.write("activated", None, ((),) * ctx.player_count, "round_end")
@@ -639,7 +639,7 @@ def return_coins(ctx: Context) -> None:
 @P(changes=True, example="gain_coins(self, 2)")
 def gain_coins(ctx: Context, p: Player, n: int) -> None:
     """p takes n coins from the general supply (fewer if it runs out)."""
-    n = min(n, ctx.read("supply_coins"))
+    n = min(n, ctx.vars["supply_coins"])
     if n > 0:
         _add(ctx, "supply_coins", None, -n)
         _add(ctx, "purse", p, n)
@@ -650,11 +650,11 @@ def upgradable(ctx: Context, p: Player, by: int, most: int) -> tuple[str, ...]:
     """p's buildings that can be exchanged for one of value ``by`` higher (at most
     ``most``) still in the supply."""
     f = _facts(ctx)
-    values = {f.building_value[b] for b in ctx.read("building_supply")}
+    values = {f.building_value[b] for b in ctx.vars["building_supply"]}
     return tuple(
         [
             b
-            for b in dict.fromkeys(ctx.read("buildings")[p])
+            for b in dict.fromkeys(ctx.vars["buildings"][p])
             if f.building_value[b] + by <= most and f.building_value[b] + by in values
         ]
     )
@@ -664,14 +664,14 @@ def upgradable(ctx: Context, p: Player, by: int, most: int) -> tuple[str, ...]:
 def buildings_of_value(ctx: Context, value: int) -> tuple[str, ...]:
     """The kinds of building of exactly this value in the supply."""
     f = _facts(ctx)
-    supply = set(ctx.read("building_supply"))
+    supply = set(ctx.vars["building_supply"])
     return tuple([b for b in f.buildings if b in supply and f.building_value[b] == value])
 
 
 @P(changes=True, example="delay_turn(self)")
 def delay_turn(ctx: Context, p: Player) -> None:
     """p's turn in this stage moves behind every other player still to take theirs."""
-    queue = ctx.read("turn_queue")
+    queue = ctx.vars["turn_queue"]
     if p in queue:
         ctx.write("turn_queue", None, tuple([q for q in queue if q != p]) + (p,), "delay")
 

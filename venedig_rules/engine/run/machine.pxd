@@ -35,7 +35,8 @@ cdef class State:
 
 
 cdef class Machine(StateAccess):
-    cdef public object rules, compiled, code, player_count, everyone, vars, frames, pending
+    # (``vars`` is StateAccess's field, effects/context.pxd)
+    cdef public object rules, compiled, code, player_count, everyone, frames, pending
     cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth, events_left
     cdef public object _indexed, _player_vars, _spaces
 
