@@ -1236,3 +1236,52 @@ def test_random_draws_are_splitmix64s_below_every_bound(state, n):
         expected, j = _splitmix_below(expected, i + 1)
         out[i], out[j] = out[j], out[i]
     assert rng.shuffled(state, range(12)) == (expected, tuple(out))
+
+
+def _moved_by_definition(machine, item, source, source_index, target, target_index) -> None:
+    """``move(item, source, target)`` as read, remove, read, append and two writes."""
+    items = tuple(machine.read(source, source_index))
+    if item not in items:
+        raise RuleRuntimeError(f"{item!r} is not in {source}")
+    position = items.index(item)
+    machine.write(source, source_index, items[:position] + items[position + 1 :], None)
+    machine.write(target, target_index, tuple(machine.read(target, target_index)) + (item,), None)
+
+
+@pytest.mark.parametrize(
+    "item, source, source_index, target, target_index, error",
+    [
+        ("four", "deck", None, "hand", 0, None),
+        ("two", "hand", 0, "hand", 1, None),
+        ("one", "hand", 1, "hand", 1, None),  # to the end of the same hand
+        ("five", "deck", None, "deck", None, None),
+        ("five", "hand", 0, "discard", None, None),
+        ("three", "hand", True, "discard", None, "is not a player"),  # True is no seat
+        ("six", "deck", None, "discard", None, "is not in"),
+        ("four", "deck", None, "hand", None, "one value per player"),
+        ("two", "hand", 0, "hand", 2, "is not a player"),
+        ("two", "hand", -1, "discard", None, "is not a player"),
+    ],
+)
+def test_a_move_changes_the_state_as_its_reads_and_writes_would(
+    item, source, source_index, target, target_index, error
+):
+    """Machine.move_between reads and writes the variables itself (the pure package's call
+    of read and write cost most of a move): the same variables, events and errors."""
+    from venedig_rules.engine.run.machine import Machine
+
+    rules = vr.load("tests/rulesets/lagoon")
+    state = rules.new_game(2, 1).played.state
+    moved, plain = Machine(rules, 2, state, []), Machine(rules, 2, state, [])
+    if error is None:
+        moved.move_between(item, source, source_index, target, target_index)
+        _moved_by_definition(plain, item, source, source_index, target, target_index)
+        plain.events.append(moved.events[-1])  # the move's one event, as move_between makes it
+        assert moved.events == plain.events and len(moved.events) == 1
+    else:
+        with pytest.raises(RuleRuntimeError, match=error):
+            moved.move_between(item, source, source_index, target, target_index)
+        with pytest.raises(RuleRuntimeError, match=error):
+            _moved_by_definition(plain, item, source, source_index, target, target_index)
+    assert moved.vars == plain.vars
+    assert state.vars == rules.new_game(2, 1).played.state.vars  # the snapshot is never changed

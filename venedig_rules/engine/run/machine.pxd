@@ -66,6 +66,7 @@ cdef class Machine(StateAccess):
     cpdef item(self, ident)
     cpdef call_item(self, ident, field, bindings)
     cpdef call_rules(self, when, bindings)
+    cpdef _part(self, name, index)
     cpdef _slot(self, name, index)
 
 

@@ -775,6 +775,13 @@ class Machine(StateAccess):
             return value
         return value[self._slot(name, index)]
 
+    def _part(self, name: str, index: Any) -> int:
+        """Where part ``index`` of variable ``name`` lies in its value: a seat's part at
+        once, else :meth:`_slot`'s answer (``write`` asks the same in place)."""
+        if type(index) is int and 0 <= index < self.player_count and name in self._player_vars:
+            return index
+        return self._slot(name, index)
+
     def _slot(self, name: str, index: Any) -> int:
         if name in self._player_vars:
             return index if type(index) is int and 0 <= index < self.player_count else self.player_index(index)
@@ -819,7 +826,7 @@ class Machine(StateAccess):
                     self.emit(events.change(name, value, why))
             return
         if type(index) is int and 0 <= index < self.player_count and name in self._player_vars:
-            slot = index  # a seat's part (what most writes of a part are): _slot's first case
+            slot = index  # a seat's part (what most writes of a part are): _part's first case
         else:
             slot = self._slot(name, index)
         changed = list(self.vars[name])  # one copy to change, then the new tuple: no slices
@@ -854,14 +861,38 @@ class Machine(StateAccess):
         """:meth:`move` from variable ``source`` (its part ``source_index`` unless None) to
         ``target``: the DSL's ``move(item, source, target)``, which generated code calls here
         at once, with no references to make."""
-        items = tuple(self.read(source, source_index))
+        # read and written here, not by read and write: two moves in three actions, and
+        # four method calls are most of a move's cost in the pure package
+        variables = self.vars
+        if source_index is None:
+            items = tuple(variables[source])
+        else:
+            source_slot = self._part(source, source_index)
+            items = tuple(variables[source][source_slot])
         if position is None:
             try:
                 position = items.index(item)  # (one walk: no test of membership first)
             except ValueError:
                 raise RuleRuntimeError(f"move(): {item!r} is not in {Ref(self, source, source_index)}") from None
-        self.write(source, source_index, items[:position] + items[position + 1 :], None)
-        self.write(target, target_index, tuple(self.read(target, target_index)) + (item,), None)
+        rest = items[:position] + items[position + 1 :]
+        if source_index is None:
+            if source in self._indexed:
+                self._check_whole(source, rest)
+            variables[source] = rest
+        else:
+            changed = list(variables[source])
+            changed[source_slot] = rest
+            variables[source] = tuple(changed)
+        if target_index is None:
+            grown = tuple(variables[target]) + (item,)
+            if target in self._indexed:
+                self._check_whole(target, grown)
+            variables[target] = grown
+        else:
+            target_slot = self._part(target, target_index)
+            changed = list(variables[target])
+            changed[target_slot] = tuple(changed[target_slot]) + (item,)
+            variables[target] = tuple(changed)
         self.events_left -= 1
         if self.events_left < 0:
             too_many_events()
