@@ -382,7 +382,7 @@ def test_a_designers_new_item_is_described_by_its_description(tmp_path: Path) ->
     import dataclasses
 
     bigger = dataclasses.replace(rules, data=data)
-    bigger.__dict__.pop("_items_by_id", None)
+    bigger.__dict__.pop("items_by_id", None)
     assert describe_item(bigger, "torre")["text"] == "A tower: 3 points."
     # a new tile of a known component reads that component's text with its own numbers
     tile = {
@@ -394,7 +394,7 @@ def test_a_designers_new_item_is_described_by_its_description(tmp_path: Path) ->
     richer = dataclasses.replace(
         rules, data={**rules.data, "tiles": {**rules.data["tiles"], "tiles": [*rules.items("tiles"), tile]}}
     )
-    richer.__dict__.pop("_items_by_id", None)
+    richer.__dict__.pop("items_by_id", None)
     assert describe_item(richer, "swamp_7")["text"].startswith("Worth 7 gold")
 
 

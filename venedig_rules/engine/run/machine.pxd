@@ -38,7 +38,7 @@ cdef class Machine(StateAccess):
     # (``vars`` is StateAccess's field, effects/context.pxd)
     cdef public object rules, compiled, code, player_count, everyone, frames, pending
     cdef public object rng, over, winners, record, events, keep, unrecorded, left, depth, events_left
-    cdef public object _indexed, _player_vars, _spaces
+    cdef public object _indexed, _player_vars, _spaces, _items
 
     # a typed state: its fields are read as C fields, not looked up by name
     cpdef start(self, State state)

@@ -96,8 +96,16 @@ class Frame:
         return self.names
 
     def thaw(self) -> Frame:
-        """A copy of a snapshot's frame to run on."""
-        return _frame(self.code, self.pc, self.target, self.names, False)
+        """A copy of a snapshot's frame to run on (as :func:`_frame` makes one, written
+        out: every action thaws two frames or so, and a call is most of the cost)."""
+        frame = Frame.__new__(Frame)
+        frame.code = self.code
+        frame.pc = self.pc
+        frame.target = self.target
+        frame.names = self.names
+        frame.owned = False
+        frame.shared = False
+        return frame
 
     def to_json(self) -> list[Any]:
         return [self.code, self.pc, self.target, json_safe(self.names)]
@@ -494,6 +502,7 @@ class Machine(StateAccess):
         self._indexed = rules.indexed_vars
         self._player_vars = rules.player_vars
         self._spaces = rules.space_indexes
+        self._items = rules.items_by_id
         self.start(state)
 
     def start(self, state: State) -> Machine:
@@ -542,7 +551,7 @@ class Machine(StateAccess):
             self.unrecorded += 1
         frame = self.frames[-1]
         frame = self.frames[-1] = frame.thaw()  # read first: compiled, a typed Frame thaws by a C call
-        frame.own()[pending.target] = freeze(value)
+        frame.own()[pending.target] = value if type(value) is not list else freeze(value)
         frame.pc += 1  # from the decision's case to the one after it
         self.pending = None
         try:  # (run's own, without its call: this is every action's)
@@ -950,7 +959,9 @@ class Machine(StateAccess):
         return tuple([item["id"] for item in self.rules.items_of(kind)])
 
     def item(self, ident: str) -> dict[str, Any]:
-        return self.rules.item(ident)
+        # looked up here (the ruleset's item is a call more), the ruleset's for its error
+        found = self._items.get(ident) if type(ident) is str else None
+        return found if found is not None else self.rules.item(ident)
 
     def param(self, ident: str, name: str, *default: Any) -> Any:
         # asked at every step and the same for the ruleset's whole life: frozen once
@@ -969,12 +980,12 @@ class Machine(StateAccess):
 
     def call_item(self, ident: str, field: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
         code, names = self.rules.item_call(ident, field)
-        names.update({k: freeze(v) for k, v in bindings.items()})
+        names.update({k: v if type(v) is not list else freeze(v) for k, v in bindings.items()})
         names["players"] = self.everyone
         return (_request(code, names),)
 
     def call_rules(self, when: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
-        names = {"players": self.everyone, **{k: freeze(v) for k, v in bindings.items()}}
+        names = {"players": self.everyone, **{k: v if type(v) is not list else freeze(v) for k, v in bindings.items()}}
         return tuple(  # (a list, not a generator: compiled, a generator is an object and a call a step)
             [
                 CallRequest(code, {**names, "item": rule}, returns=False)

@@ -186,7 +186,9 @@ class RulesetBase:
         )
 
     @cached_property
-    def _items_by_id(self) -> dict[str, dict[str, Any]]:
+    def items_by_id(self) -> dict[str, dict[str, Any]]:
+        """Every item of the rule files by id (cards, card types, tiles, buildings,
+        components, regions, connections; the first of an id wins)."""
         out: dict[str, dict[str, Any]] = {}
         for kind in ("cards", "card_types", "tiles", "buildings", "components", "regions", "connections"):
             for item in self.items_of(kind):
@@ -195,9 +197,9 @@ class RulesetBase:
 
     def item(self, ident: str) -> dict[str, Any]:
         try:
-            return self._items_by_id[ident]
+            return self.items_by_id[ident]
         except (KeyError, TypeError):
-            raise RuleRuntimeError(f"no item {ident!r}{did_you_mean(str(ident), self._items_by_id)}") from None
+            raise RuleRuntimeError(f"no item {ident!r}{did_you_mean(str(ident), self.items_by_id)}") from None
 
     def item_param(self, ident: str, name: str, default: Any = _DECLARED) -> Any:
         """A param of an item: its own, else its type's (a card's card type), else
@@ -216,8 +218,8 @@ class RulesetBase:
         if name in params:
             return params[name]
         type_id = item.get("type")
-        if type_id and name in (self._items_by_id.get(type_id, {}).get("params") or {}):
-            return self._items_by_id[type_id]["params"][name]
+        if type_id and name in (self.items_by_id.get(type_id, {}).get("params") or {}):
+            return self.items_by_id[type_id]["params"][name]
         return self._param_default(name) if default is _DECLARED else default
 
     @cached_property
