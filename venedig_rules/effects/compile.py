@@ -1022,8 +1022,11 @@ class _Function(NodeVisitor):
         )
         self.writeline(f"F.pc = {k}")
         if node.each is None:
+            # a seat checked in place (player_index is a call, where a seat is the rule)
+            t = self.temp()
+            player = f"({t} if type({t} := {self.expr(node.player)}) is int and 0 <= {t} < P else C.player_index({t}))"
             waits = (
-                f"C.choose_one(L, {target!r}, C.player_index({self.expr(node.player)}), {self.expr(node.options)}, "
+                f"C.choose_one(L, {target!r}, {player}, {self.expr(node.options)}, "
                 f"{node.label!r}, {bool(node.optional)!r}, {bool(node.secret)!r})"
             )
         else:
