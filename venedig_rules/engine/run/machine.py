@@ -96,14 +96,16 @@ class Frame:
         return self.names
 
     def thaw(self) -> Frame:
-        """A copy of a snapshot's frame to run on (as :func:`_frame` makes one, written
-        out: every action thaws two frames or so, and a call is most of the cost)."""
+        """A copy of a snapshot's frame to run on, with its names its own: a frame is thawed
+        to be run or to take a value at once, either of which would copy them (:meth:`own`).
+        Its fields are set as :func:`_frame` sets them, written out: every action thaws two
+        frames or so, and a call is most of the cost."""
         frame = Frame.__new__(Frame)
         frame.code = self.code
         frame.pc = self.pc
         frame.target = self.target
-        frame.names = self.names
-        frame.owned = False
+        frame.names = dict(self.names)
+        frame.owned = True
         frame.shared = False
         return frame
 
@@ -551,7 +553,7 @@ class Machine(StateAccess):
             self.unrecorded += 1
         frame = self.frames[-1]
         frame = self.frames[-1] = frame.thaw()  # read first: compiled, a typed Frame thaws by a C call
-        frame.own()[pending.target] = value if type(value) is not list else freeze(value)
+        frame.names[pending.target] = value if type(value) is not list else freeze(value)
         frame.pc += 1  # from the decision's case to the one after it
         self.pending = None
         try:  # (run's own, without its call: this is every action's)
@@ -613,7 +615,7 @@ class Machine(StateAccess):
                     caller = frames[-1]
                     if caller.shared:
                         caller = frames[-1] = caller.thaw()
-                    caller.own()[frame.target] = value
+                    (caller.names if caller.owned else caller.own())[frame.target] = value
         except GameOver:
             frames.clear()
         if not self.over:
