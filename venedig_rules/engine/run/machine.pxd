@@ -93,6 +93,5 @@ cpdef CallRequest _request(code, names)
 
 # A decision's actions as the game asks them at every action (engine/game.pxd cimports
 # these): C calls from the game, where the decision's methods are Python calls.
-cpdef _choice_actions(pending)
 cpdef actions_of(pending, player)
 cpdef forget_actions(pending)

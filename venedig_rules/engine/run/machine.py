@@ -185,7 +185,7 @@ class PendingChoice:
         # not functools.cached_property: it takes a lock on every first use (Python 3.11),
         # and every decision is a first use
         built = self._actions
-        return _choice_actions(self) if built is None else built
+        return actions_of(self, self.player) if built is None else built
 
     def forget_actions(self) -> None:
         """Let go of the legal actions built (a state the undo history keeps: they are built
@@ -326,22 +326,19 @@ Pending = PendingChoice | PendingCommits
 (_set_commits_actions,) = (getattr(PendingCommits, f.name).__set__ for f in fields(PendingCommits) if not f.init)
 
 
-def _choice_actions(pending: PendingChoice) -> tuple[Action, ...]:
-    """A one-player decision's actions, built and kept (its first use)."""
-    built = _actions(pending.player, pending.label, pending.options, pending.optional, pending._kind)
-    _set_choice_actions(pending, built)
-    return built
-
-
 def actions_of(pending: Pending, player: int) -> tuple[Action, ...]:
     """``pending.legal_actions(player)``, as the game asks it at every action (to list a
     seat's actions, and to find the one applied among them): a one-player decision's
-    actions are read here, not through two method calls (compiled, this is a C call)."""
+    actions are read here, not through two method calls (compiled, this is a C call), and
+    built and kept here at their first use."""
     if type(pending) is PendingChoice:
         if player != pending.player:
             return ()
         built = pending._actions
-        return _choice_actions(pending) if built is None else built
+        if built is None:
+            built = _actions(pending.player, pending.label, pending.options, pending.optional, pending._kind)
+            _set_choice_actions(pending, built)
+        return built
     return pending.legal_actions(player)
 
 
