@@ -984,8 +984,10 @@ class Machine(StateAccess):
         return value
 
     def call_item(self, ident: str, field: str, bindings: dict[str, Any]) -> tuple[CallRequest, ...]:
-        code, names = self.rules.item_call(ident, field)
-        names.update({k: v if type(v) is not list else freeze(v) for k, v in bindings.items()})
+        code, bound = self.rules.item_call(ident, field)
+        names = dict(bound)  # (the ruleset's: bound in a copy, one dict made a call)
+        for name, value in bindings.items():
+            names[name] = value if type(value) is not list else freeze(value)
         names["players"] = self.everyone
         return (_request(code, names),)
 

@@ -9,7 +9,7 @@ game modules ask of it (items, params, constants, spaces, state declarations, wi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -236,14 +236,15 @@ class RulesetBase:
         """State variables with one value per player."""
         return frozenset(n for n, info in self.compiled_flow.state.items() if info.per == "player")
 
-    def item_call(self, ident: str, field_name: str) -> tuple[str, dict[str, Any]]:
+    def item_call(self, ident: str, field_name: str) -> tuple[str, Mapping[str, Any]]:
         """(code id, bound names) to run an item's DSL field; a card without the field runs
-        its card type's, with the card's own params bound. The names are a fresh dict."""
+        its card type's, with the card's own params bound. The names are the ruleset's, the
+        same for every call: a caller binds more in a copy."""
         key = (ident, field_name)
-        if key not in self._item_calls:
-            self._item_calls[key] = self._item_call(ident, field_name)
-        code, names = self._item_calls[key]
-        return code, dict(names)
+        found = self._item_calls.get(key)
+        if found is None:
+            found = self._item_calls[key] = self._item_call(ident, field_name)
+        return found
 
     @cached_property
     def _item_calls(self) -> dict[tuple[str, str], tuple[str, dict[str, Any]]]:
