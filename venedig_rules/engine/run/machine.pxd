@@ -26,6 +26,8 @@ cdef class Frame:
     cdef public object code, names, owned, pc, shared, target
 
     cpdef own(self)
+    # (the copy typed: its fields are set as a struct's, as _frame sets them)
+    @cython.locals(frame=Frame)
     cpdef thaw(self)
 
 
