@@ -270,12 +270,7 @@ class PendingCommits:
     def legal_actions(self, player: int) -> tuple[Action, ...]:
         """``player``'s legal actions, in order (none once they committed, or when they do
         not take part)."""
-        if player not in self.players:
-            return ()
-        i = self.players.index(player)
-        if self.commits[i] is not None:
-            return ()
-        return self.actions[i]
+        return actions_of(self, player)
 
     def legal_by_player(self) -> dict[int, tuple[Action, ...]]:
         """Each mover's legal actions, in seat order."""
@@ -328,9 +323,10 @@ Pending = PendingChoice | PendingCommits
 
 def actions_of(pending: Pending, player: int) -> tuple[Action, ...]:
     """``pending.legal_actions(player)``, as the game asks it at every action (to list a
-    seat's actions, and to find the one applied among them): a one-player decision's
-    actions are read here, not through two method calls (compiled, this is a C call), and
-    built and kept here at their first use."""
+    seat's actions, and to find the one applied among them): a decision's actions are read
+    here, not through two method calls (compiled, this is a C call), and built and kept
+    here at their first use. A simultaneous decision's are none once the player committed,
+    or when they do not take part."""
     if type(pending) is PendingChoice:
         if player != pending.player:
             return ()
@@ -339,7 +335,16 @@ def actions_of(pending: Pending, player: int) -> tuple[Action, ...]:
             built = _actions(pending.player, pending.label, pending.options, pending.optional, pending._kind)
             _set_choice_actions(pending, built)
         return built
-    return pending.legal_actions(player)
+    if type(pending) is PendingCommits:
+        players = pending.players
+        if player not in players:
+            return ()
+        i = players.index(player)
+        if pending.commits[i] is not None:
+            return ()
+        each = pending._actions
+        return (pending.actions if each is None else each)[i]
+    raise TypeError(f"not a decision: {pending!r}")
 
 
 def forget_actions(pending: Pending) -> None:
