@@ -188,7 +188,14 @@ class RulesetBase:
     @cached_property
     def items_by_id(self) -> dict[str, dict[str, Any]]:
         """Every item of the rule files by id (cards, card types, tiles, buildings,
-        components, regions, connections; the first of an id wins)."""
+        components, regions, connections; the first of an id wins), read-only: what
+        :meth:`item` looks up.
+
+        >>> import venedig_rules as vr
+        >>> rules = vr.load("venedig")
+        >>> rules.items_by_id["casa"] is rules.item("casa"), "no such item" in rules.items_by_id
+        (True, False)
+        """
         out: dict[str, dict[str, Any]] = {}
         for kind in ("cards", "card_types", "tiles", "buildings", "components", "regions", "connections"):
             for item in self.items_of(kind):
