@@ -1022,7 +1022,8 @@ class _Function(NodeVisitor):
         )
         self.writeline(f"F.pc = {k}")
         if node.each is None:
-            # a seat checked in place (player_index is a call, where a seat is the rule)
+            # the chooser checked to be a seat in place: player_index, a call, only words
+            # the error (a chooser is a seat in every bundled game)
             t = self.temp()
             player = f"({t} if type({t} := {self.expr(node.player)}) is int and 0 <= {t} < P else C.player_index({t}))"
             waits = (

@@ -117,9 +117,11 @@ class Frame:
 
 
 def _frame(code: str, pc: int, target: str | None, names: Locals, owned: bool) -> Frame:
-    """A Frame that is not a snapshot's, as the machine makes one for every program it runs
-    or resumes: in the compiled build its fields are set as a struct's, where the class's
-    ``__init__`` is a Python call that parses its arguments first."""
+    """A Frame that is not a snapshot's, as the machine makes one for a program a rule asks
+    to run (:meth:`Machine.requests`; :meth:`Frame.thaw` and :meth:`Machine.call`, which run
+    at nearly every action, set the same fields themselves, a call fewer): in the compiled
+    build its fields are set as a struct's, where the class's ``__init__`` is a Python call
+    that parses its arguments first."""
     frame = Frame.__new__(Frame)
     frame.code = code
     frame.pc = pc
