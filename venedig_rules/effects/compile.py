@@ -1025,7 +1025,7 @@ class _Function(NodeVisitor):
             # the chooser checked to be a seat in place: player_index, a call, only words
             # the error (a chooser is a seat in every bundled game)
             t = self.temp()
-            player = f"({t} if type({t} := {self.expr(node.player)}) is int and 0 <= {t} < P else C.player_index({t}))"
+            player = f"({t} if {_is_seat(t, self.expr(node.player))} else C.player_index({t}))"
             waits = (
                 f"C.choose_one(L, {target!r}, {player}, {self.expr(node.options)}, "
                 f"{node.label!r}, {bool(node.optional)!r}, {bool(node.secret)!r})"
@@ -1131,7 +1131,7 @@ class _Function(NodeVisitor):
             var = f"V[{per.var!r}]"
             if per.per == "space":  # the index first, then the variable, as written
                 return f"({var}[{t}] if ({t} := C.space_index({index})) >= 0 else None)"
-            return f"({var}[{t}] if type({t} := {index}) is int and 0 <= {t} < P else {var}[C.player_index({t})])"
+            return f"({var}[{t}] if {_is_seat(t, index)} else {var}[C.player_index({t})])"
         return f"_item({self.expr(node.base)}, {index})"
 
     def visit_BinOp(self, node: ast.BinOp, truth: bool) -> str:
@@ -1259,3 +1259,10 @@ class _Function(NodeVisitor):
         if not isinstance(resolved, StateVar):
             self.fail(f"cannot compile {type(arg).__name__} as a state variable", arg)
         return _RefText(repr(resolved.name), self.expr(arg.index) if isinstance(arg, ast.Index) else "None")
+
+
+def _is_seat(t: str, value: str) -> str:
+    """Python text that binds ``value`` to the temporary ``t`` and is true when it is a seat:
+    a whole number from 0 below the player count ``P`` (the fast case, tested in place;
+    anything else goes to the machine's ``player_index``, which words the error)."""
+    return f"type({t} := {value}) is int and 0 <= {t} < P"
