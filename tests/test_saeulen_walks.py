@@ -63,7 +63,7 @@ def test_the_starts_and_their_areas_are_those_python_finds(board, need):
     starts, python_starts = both(saeulen._spot_indexes, has_pillar, ())
     assert starts == python_starts
     assert [type(i) for i in starts] == [int] * len(starts)
-    in_c, in_python = both(saeulen._area_sizes, has_pillar, starts, need)
+    in_c, in_python = both(saeulen._best_starts, has_pillar, need)
     assert in_c == in_python
 
 
@@ -88,9 +88,7 @@ def test_a_board_given_as_lists_walks_as_the_same_tuples():
     ground = [None if i % 2 else "tile" for i in range(SQUARES)]
     starts = saeulen._spot_indexes(TABLES, has_pillar, ())
     assert starts == saeulen._spot_indexes(TABLES, tuple(has_pillar), ())
-    assert saeulen._area_sizes(TABLES, has_pillar, starts, 5) == saeulen._area_sizes(
-        TABLES, tuple(has_pillar), starts, 5
-    )
+    assert saeulen._best_starts(TABLES, has_pillar, 5) == saeulen._best_starts(TABLES, tuple(has_pillar), 5)
     assert both(saeulen._free, has_pillar, ground) == both(saeulen._free, tuple(has_pillar), tuple(ground))
 
 

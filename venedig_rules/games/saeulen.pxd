@@ -7,11 +7,13 @@
 cimport cython
 
 
-@cython.locals(i=Py_ssize_t, n=Py_ssize_t, found=list)
+@cython.locals(n=Py_ssize_t, found=list)
 cpdef list _spot_indexes(t, has_pillar, placed)
 
-@cython.locals(i=Py_ssize_t, n=Py_ssize_t, j=Py_ssize_t, first=Py_ssize_t, found=Py_ssize_t, mark=list, out=list)
-cpdef list _area_sizes(t, has_pillar, firsts, Py_ssize_t need)
+@cython.locals(i=Py_ssize_t, n=Py_ssize_t, j=Py_ssize_t, first=Py_ssize_t, mark=list, enough=list, short=list)
+cpdef list _walked_starts(t, has_pillar, Py_ssize_t need)
+
+cpdef list _best_starts(t, has_pillar, Py_ssize_t need)
 
 @cython.locals(i=Py_ssize_t, found=list)
 cpdef list _free(t, has_pillar, ground)

@@ -70,9 +70,10 @@ class Tables:
         self.canal: frozenset[int] = frozenset(index[s] for s in canal)
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(index[n] for n in board.neighbours(s)) for s in ids)
         self.land_set: frozenset[int] = frozenset(self.land)
-        #: each space's neighbours on land (where pillars stand)
+        #: each space's neighbours on land (where pillars stand), in the squares' order: the
+        #: squares beside those placed come in that order without a sort
         self.land_neighbours: tuple[tuple[int, ...], ...] = tuple(
-            tuple(n for n in around if n in self.land_set) for around in self.neighbours
+            tuple(sorted(n for n in around if n in self.land_set)) for around in self.neighbours
         )
         self.by_canal: frozenset[int] = frozenset(
             i for i in self.land if any(n in self.canal for n in self.neighbours[i])
@@ -161,11 +162,7 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     its whole area, and every later pillar beside the group keeps the rest of it reachable:
     only the first pillar of a group can make the card impossible to carry out."""
     t = tables(ctx.rules)
-    starts = _spot_indexes(t, has_pillar, ())
-    sizes = _area_sizes(t, has_pillar, starts, need)
-    most = max(sizes, default=0)
-    ids = t.ids  # (read once: a comprehension would look it up for every square)
-    return tuple([ids[i] for i, size in zip(starts, sizes) if size == most])
+    return tuple(map(t.ids.__getitem__, _best_starts(t, has_pillar, need)))
 
 
 @P(example="free_pillars(has_pillar, marker, ground)")
@@ -297,36 +294,31 @@ def sizes(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[int, ...
 # The compiled build walks the hottest ones in C, over the tables' ``walks``
 # (_saeulen_walks.py says why); the pure package has none.
 def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
-    ids = t.ids
-    return tuple([ids[i] for i in _spot_indexes(t, has_pillar, placed)])
+    return tuple(map(t.ids.__getitem__, _spot_indexes(t, has_pillar, placed)))
 
 
 def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> list[int]:
-    """:func:`_spots` as space indexes: with nothing placed, in the land's order (that of the
-    squares' names, the order of a decision's options); beside squares placed, in board
-    order (a few squares, which the machine sorts: putting them in name order cost Säulen's
-    pure package 0.4% of an action's instructions)."""
+    """:func:`_spots` as space indexes, in the squares' order: with nothing placed, that of
+    the land (the squares' names, the order of a decision's options); beside squares placed,
+    the board's (a few squares, which the machine sorts: putting them in name order cost
+    Säulen's pure package 0.4% of an action's instructions)."""
     if placed:
         if t.walks is not None:
             return t.walks.spots_beside(placed, t.index, has_pillar)
-        near = {n for s in placed for n in t.neighbours[t.index[s]]}
-        return [i for i in sorted(near) if i in t.land_set and not has_pillar[i]]
+        # a plain loop over the placed squares' land neighbours (in order): one to four
+        # squares placed, so no set and no comprehension (a function call each in Python 3.11)
+        index, land_neighbours = t.index, t.land_neighbours
+        found = []
+        for s in placed:
+            for n in land_neighbours[index[s]]:
+                if not has_pillar[n] and n not in found:
+                    found.append(n)
+        if len(placed) > 1:
+            found.sort()
+        return found
     if t.walks is not None:
         return t.walks.spot_starts(has_pillar)
-    # each free land square in order, kept when it lies by the canal or beside a pillar
-    # (no set of candidates to build and sort: this runs at every Pitch Dipper)
-    found = []
-    for i, by_canal, around in t.land_around:
-        if has_pillar[i]:
-            continue
-        if by_canal:
-            found.append(i)
-            continue
-        for n in around:
-            if has_pillar[n]:
-                found.append(i)
-                break
-    return found
+    return _walked_starts(t, has_pillar, 1)  # (every start's area holds one square: itself)
 
 
 def _free(t: Tables, has_pillar: Sequence[bool], ground: Sequence[str | None]) -> list[int]:
@@ -361,26 +353,40 @@ class _FreeMemo:
         self.has_pillar, self.ground, self.squares = has_pillar, ground, squares
 
 
-def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], need: int) -> list[int]:
-    """For each free land square of ``firsts``, how many free land squares are joined to it
-    edge to edge (itself included), counted up to ``need``.
+def _best_starts(t: Tables, has_pillar: Sequence[bool], need: int) -> list[int]:
+    """The squares where a group's first pillar may stand (:func:`_spot_indexes` with
+    nothing placed) whose free land areas (the free land squares joined to them edge to
+    edge) hold ``need`` squares or more, or where none does, those of the largest area; in
+    the land's order."""
+    if t.walks is None:
+        return _walked_starts(t, has_pillar, need)
+    starts = t.walks.spot_starts(has_pillar)  # the compiled build: starts and areas walked in C
+    sizes = t.walks.area_sizes(has_pillar, starts, need)
+    most = max(sizes, default=0)
+    return [i for i, size in zip(starts, sizes) if size == most]
 
-    A walk stops once it has found ``need`` squares, or when it reaches a square an earlier
-    walk found: that walk stopped at ``need`` or more (a walk that went on to its area's end
-    found every square of the area, so no later walk reaches it), and the two are one area. The
-    starts of a Pitch Dipper lie side by side along the canal and the pillars, so most walks
-    end at their first look (one walk over the whole free land looked at some ninety
-    squares for the forty starts of a turn; these take a fifth less time)."""
-    if t.walks is not None:
-        return t.walks.area_sizes(has_pillar, firsts, need)
-    # each square walked is marked with its walk: the list of the squares it found, which no
-    # pillar's value is (a board's values are frozen: tuples, never lists), so one look tells
-    # a neighbour free, under a pillar (any true value) or walked, and a later start its
-    # walk; a list, as the board's squares are numbered (no set or dict per walk)
+
+def _walked_starts(t: Tables, has_pillar: Sequence[bool], need: int) -> list[int]:
+    """:func:`_best_starts` in Python, the starts found and their areas walked in one pass.
+
+    A square walked is marked with its walk, the list of the squares it found, which no
+    pillar's value is (a board's values are tuples). A walk stops at ``need`` squares, or
+    at a square an earlier walk found: that walk stopped at ``need`` or more (one that went
+    on found its whole area), and the two are one area. The starts lie side by side, so most
+    walks end at their first look (one walk over all free land took a fifth more time)."""
     mark: list[Any] = list(has_pillar)
     land_neighbours = t.land_neighbours
-    out = []
-    for first in firsts:
+    enough = []  # the starts whose areas hold ``need`` squares or more
+    short = []  # the others, with their areas' sizes
+    for first, by_canal, around in t.land_around:  # each free land square by the canal or a pillar
+        if has_pillar[first]:
+            continue
+        if not by_canal:
+            for n in around:
+                if has_pillar[n]:
+                    break
+            else:
+                continue
         walk = mark[first]
         if not walk:
             walk = mark[first] = [first]
@@ -402,9 +408,14 @@ def _area_sizes(t: Tables, has_pillar: Sequence[bool], firsts: Sequence[int], ne
                         if len(walk) < need:
                             continue
                     break
-        found = len(walk)  # a walk that stopped found ``need`` or more; one that ended, its area
-        out.append(need if found > need else found)
-    return out
+        if len(walk) >= need:  # a walk that stopped found ``need`` or more; one that ended, its area
+            enough.append(first)
+        else:
+            short.append((first, len(walk)))
+    if enough or not short:
+        return enough
+    most = max([size for _, size in short])
+    return [first for first, size in short if size == most]
 
 
 def _placements(
