@@ -41,6 +41,7 @@ from venedig_rules.effects.parse import (
     parse,
 )
 from venedig_rules.effects.primitives import RuleRuntimeError
+from venedig_rules.limits import MAX_LIST
 
 TESTS = Path(__file__).parent
 LAGOON = TESTS / "rulesets" / "lagoon"
@@ -1044,6 +1045,16 @@ def test_plus_equals_adds_numbers_and_appends_to_lists(tmp_path):
         -3,
         (1, 2, 3, 4, (5,)),
     )
+
+
+def test_a_word_added_to_a_list_is_appended_within_the_list_budget_as_any_item(tmp_path):
+    # generated code appends a word itself (through join, the most common += of a list),
+    # anything else through combine: both give the same lists and the same refusal
+    assert run(tmp_path, 'let xs = ["a"]; xs += "b"; xs += 3; xs += ["c"]; xs') == ("a", "b", 3, "c")
+    too_long = rf"a list of {MAX_LIST + 1} items is too long \(a list holds at most {MAX_LIST}\)$"
+    for item in ('"b"', "3"):
+        with pytest.raises(RuleRuntimeError, match=too_long):
+            run(tmp_path, f"let xs = []; repeat {MAX_LIST} {{ xs += 1 }}; xs += {item}; xs")
 
 
 def test_minus_equals_on_a_list_removes_one_copy_and_ignores_an_absent_value(tmp_path):

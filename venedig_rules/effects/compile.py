@@ -261,6 +261,7 @@ _HELPERS: dict[str, Any] = {
     "_neg": runtime.neg,
     "_item": runtime.item,
     "_combine": runtime.combine,
+    "_join": runtime.join,
     "_freeze": runtime.freeze,
     "_nest": runtime.nest,
     "_loop_items": runtime.loop_items,
@@ -923,14 +924,18 @@ class _Function(NodeVisitor):
         self.writeline(f"C.write({name}, {index}, {self.combined(old, node.op, v)}, {node.op!r})")
 
     def combined(self, old: str, op: str, value: str) -> str:
-        """``old += value`` / ``-=``: whole numbers at once, anything else by ``combine``
-        (``value`` is evaluated already; ``old`` is read after it)."""
+        """``old += value`` / ``-=``: whole numbers at once, a word added to a list by
+        ``join`` (as ``combine`` would: the most common ``+=`` of a list, ``placed += s``),
+        anything else by ``combine`` (``value`` is evaluated already; ``old`` is read after
+        it)."""
         o, r = self.temp(), self.temp()
         sign = "+" if op == "+=" else "-"
-        return (
+        numbers = (
             f"({r} if (type({value}) is int) & (type({o} := {old}) is int) "
-            f"and -{_M} <= ({r} := {o} {sign} {value}) <= {_M} else _combine({o}, {op!r}, {value}))"
+            f"and -{_M} <= ({r} := {o} {sign} {value}) <= {_M}"
         )
+        word = f" else _join({o}, ({value},)) if type({value}) is str and type({o}) is tuple" if op == "+=" else ""
+        return f"{numbers}{word} else _combine({o}, {op!r}, {value}))"
 
     # -- calls of other programs -----------------------------------------------------------------
     def call_direct(self, node: ast.Call, target: str | None) -> None:
