@@ -23,8 +23,6 @@ cpdef list _placements(dict anchored, free, has_pillar, ground, bint first_only)
 
 # Helpers the primitives call at nearly every Pitch Dipper and Master Builder step: declared
 # here, a call from the primitives is a C call instead of one through Python's call protocol.
-cpdef tables(rules)
-
 cpdef tuple _spots(t, has_pillar, placed)
 
 cpdef str _tile(t, tile)

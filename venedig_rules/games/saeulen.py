@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..effects.constant_kinds import ConstantKind
-from ..effects.context import Context, RulesQuery
+from ..effects.context import Context, RulesQuery, per_ruleset
 from ..effects.registry import Registry
 from . import _saeulen_walks
 
@@ -142,13 +142,17 @@ def tables(rules: RulesQuery) -> Tables:
     return rules.derived("saeulen", Tables)
 
 
+#: ``ctx -> tables(ctx.rules)`` as the primitives ask it, the last ruleset's kept at hand
+_tables = per_ruleset("saeulen", Tables)
+
+
 # -- pillars and markers --------------------------------------------------------------------------
 @P(example="pillar_spots(has_pillar, placed)")
 def pillar_spots(ctx: Context, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
     """The free land squares where the next pillar of a Pitch Dipper action may stand: with
     nothing placed yet in this action, those sharing an edge with the canal or a pillar;
     after that, those sharing an edge with a pillar placed earlier in this action."""
-    return _spots(tables(ctx.rules), has_pillar, placed)
+    return _spots(_tables(ctx), has_pillar, placed)
 
 
 @P(example="pillar_starts(has_pillar, 4)")
@@ -161,7 +165,7 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     A group grows by any free land square beside it, so from a first pillar it can take in
     its whole area, and every later pillar beside the group keeps the rest of it reachable:
     only the first pillar of a group can make the card impossible to carry out."""
-    t = tables(ctx.rules)
+    t = _tables(ctx)
     return tuple(map(t.ids.__getitem__, _best_starts(t, has_pillar, need)))
 
 
@@ -170,7 +174,7 @@ def free_pillars(
     ctx: Context, has_pillar: Sequence[bool], marker: Sequence[int | None], ground: Sequence[str | None]
 ) -> tuple[str, ...]:
     """The pillars with neither a city tile nor a pillar marker on them."""
-    t = tables(ctx.rules)
+    t = _tables(ctx)
     ids = t.ids
     return tuple([ids[i] for i in _free(t, has_pillar, ground) if marker[i] is None])
 
@@ -180,7 +184,7 @@ def free_pillars(
 def pile_tops(ctx: Context, pile: tuple[str, ...]) -> tuple[str, ...]:
     """The top tile of each shape pile (the first tile of each shape in ``pile``), in the
     order of the shapes in tiles.yaml; empty piles give nothing."""
-    t = tables(ctx.rules)
+    t = _tables(ctx)
     last = t.last_tops
     if last[0] is pile:  # asked again of the very same pile (no hash of its tiles)
         return last[1]
@@ -208,7 +212,7 @@ def build_spots(
     (so its pattern lines up), in every rotation: cells on free pillars, a bridge's middle
     over a free canal square, nothing on another tile. Turns that show the same pattern
     on the same squares (a domino of two buildings turned half round) are given once."""
-    t = tables(ctx.rules)
+    t = _tables(ctx)
     found = _placements(t.anchored[_tile(t, tile)], _free(t, has_pillar, ground), has_pillar, ground, False)
     if len(found) > 1:
         found.sort(key=t.rank[tile].__getitem__)  # in the order of the tile's candidates
@@ -221,7 +225,7 @@ def buildable(
 ) -> tuple[str, ...]:
     """The tiles of a list (once each) costing from low to high stones that have at least
     one legal placement."""
-    t = tables(ctx.rules)
+    t = _tables(ctx)
     out = []
     free = None
     for tile in dict.fromkeys(tiles):
@@ -245,7 +249,7 @@ def built_cells(ctx: Context, built: Sequence[tuple[str, Sequence[str]]]) -> tup
 def unsupported_cells(ctx: Context, built: Sequence[tuple[str, Sequence[str]]], has_pillar: Sequence[bool]) -> int:
     """How many cells of built tiles are not where they may be: a cell showing the canal
     word (a bridge's middle) not over the canal, any other cell not on a pillar."""
-    t = tables(ctx.rules)
+    t = _tables(ctx)
     canal_word = ctx.rules.constant("canal_terrain")
     bad = 0
     for tile, cells in built:
@@ -267,7 +271,7 @@ def misplaced_markers(
 @P(example="pillars_on(has_pillar, canal_terrain)")
 def pillars_on(ctx: Context, has_pillar: Sequence[bool], terrain: str) -> int:
     """How many pillars stand on squares of a terrain."""
-    board, ids = ctx.rules.board, tables(ctx.rules).ids
+    board, ids = ctx.rules.board, _tables(ctx).ids
     where = board.spaces_where(terrain=terrain)
     return sum([1 for i, p in enumerate(has_pillar) if p and ids[i] in where])
 
