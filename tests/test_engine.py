@@ -1109,6 +1109,21 @@ def test_an_option_offered_again_gets_the_action_made_before_but_never_one_of_an
     assert str(machine._actions(0, "x", (True,), False)[0]) == "p0 x(true)"
 
 
+def test_a_long_decision_gets_the_actions_made_before_and_makes_the_others():
+    """A decision of ``LOOKED_UP_FROM`` options or more finds its kept actions in one pass
+    (the pure package's ``looked_up``) and makes only those it lacks."""
+    from venedig_rules.engine.run import machine, ordered
+
+    size = min(ordered.LOOKED_UP_FROM, 40)
+    options = tuple(f"long {n:02}" for n in range(size))
+    some = machine._actions(0, "long", options[::3], False)
+    actions = machine._actions(0, "long", options, True)
+    assert actions == tuple(Action(0, "long", o) for o in options) + (Action(0, "pass"),)
+    assert actions[::3][: len(some)] == some and all(a is b for a, b in zip(actions[::3], some))
+    assert all(a is b for a, b in zip(machine._actions(0, "long", options, False), actions))
+    assert ordered.looked_up({"a": 1}, ("b", "a")) == [None, 1]
+
+
 def test_the_actions_kept_for_sharing_stay_bounded(monkeypatch):
     from venedig_rules.engine.run import machine
 

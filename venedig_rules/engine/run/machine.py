@@ -32,7 +32,7 @@ from . import events, records, rngloops, slotted
 from . import rng as rnglib
 from .events import Event
 from .notation import PASS, Action, value_key
-from .ordered import RISING_FROM, rising
+from .ordered import LOOKED_UP_FROM, RISING_FROM, looked_up, rising
 from .records import CHANGE_RECORD, CHOICE_RECORD, MOVE_RECORD, PART_RECORD, RULESET_RECORD, Logged
 from .views import json_safe
 
@@ -1025,14 +1025,21 @@ def _actions(
         made = stores.get((player, label, kind))
         if made is None:
             made = stores[player, label, kind] = {}
-        # a plain loop: compiled, ``made`` is typed (machine.pxd), so ``made.get`` is the
-        # dictionary's own C look-up, where a bound ``get`` is a Python call per option
-        found = []
-        for option in options:
-            action = made.get(option)
-            if action is None:
-                action = _make_action(made, player, label, option)
-            found.append(action)
+        if len(options) >= LOOKED_UP_FROM:  # (the pure package's long decisions: ordered.py)
+            found = looked_up(made, options)
+            if not all(found):  # (an action is a tuple of three: true)
+                for i, option in enumerate(options):
+                    if found[i] is None:
+                        found[i] = _make_action(made, player, label, option)
+        else:
+            # a plain loop: compiled, ``made`` is typed (machine.pxd), so ``made.get`` is the
+            # dictionary's own C look-up, where a bound ``get`` is a Python call per option
+            found = []
+            for option in options:
+                action = made.get(option)
+                if action is None:
+                    action = _make_action(made, player, label, option)
+                found.append(action)
         actions = tuple(found)
     return actions + (_pass(player),) if optional else actions
 

@@ -3,9 +3,13 @@
 Compiled in place of ``ordered.py`` (``compiled-modules`` in pyproject.toml).
 """
 
+import sys
+
 
 #: The fewest options :func:`rising` is asked about: every decision of two or more.
 RISING_FROM = 2
+#: Never: compiled, the machine's own loop finds a decision's actions in C already.
+LOOKED_UP_FROM = sys.maxsize
 
 
 def rising(tuple options):
@@ -25,3 +29,11 @@ def rising(tuple options):
             return False
         last = value
     return True
+
+
+def looked_up(dict made, tuple options):
+    """What ``made`` holds for each option, None where it holds nothing."""
+    cdef list found = []
+    for option in options:
+        found.append(made.get(option))
+    return found
