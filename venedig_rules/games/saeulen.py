@@ -372,12 +372,10 @@ def _best_starts(t: Tables, has_pillar: Sequence[bool], need: int) -> list[int]:
 
 def _walked_starts(t: Tables, has_pillar: Sequence[bool], need: int) -> list[int]:
     """:func:`_best_starts` in Python, the starts found and their areas walked in one pass.
-
-    A square walked is marked with its walk, the list of the squares it found, which no
-    pillar's value is (a board's values are tuples). A walk stops at ``need`` squares, or
-    at a square an earlier walk found: that walk stopped at ``need`` or more (one that went
-    on found its whole area), and the two are one area. The starts lie side by side, so most
-    walks end at their first look (one walk over all free land took a fifth more time)."""
+    A square walked is marked with its walk, the list of the squares it found (no pillar's
+    value is a list). A walk stops at ``need`` squares, or at a square an earlier walk found,
+    which stopped there (one that went on found its whole area): the two are one area. Most
+    starts join a walk beside them (one walk over all free land took a fifth more time)."""
     mark: list[Any] = list(has_pillar)
     land_neighbours = t.land_neighbours
     enough = []  # the starts whose areas hold ``need`` squares or more
@@ -393,33 +391,40 @@ def _walked_starts(t: Tables, has_pillar: Sequence[bool], need: int) -> list[int
                 continue
         walk = mark[first]
         if not walk:
-            walk = mark[first] = [first]
-            if need > 1:
-                for i in walk:  # the list grows as the walk finds squares: each is looked at in turn
-                    for n in land_neighbours[i]:
-                        other = mark[n]
-                        if not other:
-                            mark[n] = walk
-                            walk.append(n)
-                        elif type(other) is list and other is not walk:
-                            # an earlier walk's square, so it stopped at ``need``: one area,
-                            # and this walk's squares answer a later start with that walk
-                            for j in walk:
-                                mark[j] = other
-                            walk = other
-                            break
-                    else:
-                        if len(walk) < need:
-                            continue
+            for n in around:  # beside an earlier walk, which stopped at ``need``: its area
+                walk = mark[n]
+                if type(walk) is list:
+                    mark[first] = walk
                     break
+            else:
+                walk = mark[first] = [first]
+                if need > 1:
+                    for i in walk:  # (the list grows as the walk finds squares)
+                        for n in land_neighbours[i]:
+                            other = mark[n]
+                            if not other:
+                                mark[n] = walk
+                                walk.append(n)
+                            elif type(other) is list and other is not walk:  # one area: its walk
+                                for j in walk:
+                                    mark[j] = other
+                                walk = other
+                                break
+                        else:
+                            if len(walk) < need:
+                                continue
+                        break
         if len(walk) >= need:  # a walk that stopped found ``need`` or more; one that ended, its area
             enough.append(first)
         else:
             short.append((first, len(walk)))
-    if enough or not short:
-        return enough
-    most = max([size for _, size in short])
-    return [first for first, size in short if size == most]
+    return enough if enough or not short else _largest(short)
+
+
+def _largest(sized: list[tuple[int, int]]) -> list[int]:
+    """The squares of (square, area size) pairs whose areas are the largest."""
+    most = max([size for _, size in sized])
+    return [first for first, size in sized if size == most]
 
 
 def _placements(
