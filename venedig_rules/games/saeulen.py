@@ -166,7 +166,8 @@ def pillar_starts(ctx: Context, has_pillar: Sequence[bool], need: int) -> tuple[
     its whole area, and every later pillar beside the group keeps the rest of it reachable:
     only the first pillar of a group can make the card impossible to carry out."""
     t = _tables(ctx)
-    return tuple(map(t.ids.__getitem__, _best_starts(t, has_pillar, need)))
+    ids = t.ids  # (read once: a comprehension would look it up for every square)
+    return tuple([ids[i] for i in _best_starts(t, has_pillar, need)])
 
 
 @P(example="free_pillars(has_pillar, marker, ground)")
@@ -298,7 +299,10 @@ def sizes(ctx: Context, lists: Sequence[Sequence[Any] | None]) -> tuple[int, ...
 # The compiled build walks the hottest ones in C, over the tables' ``walks``
 # (_saeulen_walks.py says why); the pure package has none.
 def _spots(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> tuple[str, ...]:
-    return tuple(map(t.ids.__getitem__, _spot_indexes(t, has_pillar, placed)))
+    # (a comprehension, not map(ids.__getitem__): a tuple's __getitem__ is a slot wrapper,
+    # called with a tuple of arguments made for each square)
+    ids = t.ids
+    return tuple([ids[i] for i in _spot_indexes(t, has_pillar, placed)])
 
 
 def _spot_indexes(t: Tables, has_pillar: Sequence[bool], placed: Sequence[str]) -> list[int]:
