@@ -204,7 +204,8 @@ def lay_tile(ctx: Context, tile: str, placement: Sequence[str]) -> None:
     f = _facts(ctx)
     conn, toward = placement
     i = f.conn_index[conn]
-    if ctx.vars["conn_tiles"][i] is not None:
+    tiles = ctx.vars["conn_tiles"]
+    if tiles[i] is not None:
         raise RuleRuntimeError(f"connection {conn!r} already holds a tile")
     a, b = f.tile_ends[tile]
     first, second = f.between[conn]
@@ -214,7 +215,7 @@ def lay_tile(ctx: Context, tile: str, placement: Sequence[str]) -> None:
         entry = (tile, b, a)
     else:
         raise RuleRuntimeError(f"{toward!r} is not an end of connection {conn!r}")
-    ctx.write("conn_tiles", None, ctx.vars["conn_tiles"][:i] + (entry,) + ctx.vars["conn_tiles"][i + 1 :], "tile")
+    ctx.write("conn_tiles", None, tiles[:i] + (entry,) + tiles[i + 1 :], "tile")
 
 
 @P(example="connection_ends(c)")
